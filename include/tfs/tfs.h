@@ -1,0 +1,240 @@
+/*
+ * tfs.h: public API of libtfs, the tfs reference parsers for safetensors and GGUF.
+ *
+ * libtfs reads only the header of a model file (for safetensors the 8-byte size
+ * and the JSON header; for GGUF the fixed header, the KV pairs and the tensor
+ * infos) and checks it against the rules of include/tfs/rules.def.  Tensor data
+ * is never read.  Verdicts mirror the canonical readers:
+ *   - safetensors: the Rust crate `safetensors`, tensor.rs
+ *     SafeTensors::read_metadata + Metadata::validate (see shared spec);
+ *   - GGUF: ggml gguf.cpp gguf_init_from_reader, plus (default profile only)
+ *     llama.cpp's loader rule that every tensor's data lies inside the file.
+ *
+ * Thread safety: no global state.  Distinct calls may run concurrently; a
+ * tfs_header may be read from several threads once returned.
+ * The library never prints, aborts or exits.
+ */
+#ifndef TFS_TFS_H
+#define TFS_TFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ rules */
+
+/* Every rule of rules.def; value = stable CODE column (1000+n: STnnn,
+ * 2000+n: GGnnn).  TFS_RULE_NONE (0) means "no rule violated". */
+typedef enum tfs_rule {
+    TFS_RULE_NONE = 0,
+#define TFS_RULE(id, code, fmt, profile, category, message, ref) TFS_##id = code,
+#include "tfs/rules.def"
+#undef TFS_RULE
+} tfs_rule;
+
+/* Profile a rule belongs to (PROFILE column of rules.def). */
+typedef enum tfs_rule_profile {
+    TFS_PROFILE_CANON = 0,   /* every profile */
+    TFS_PROFILE_DATA = 1,    /* GGUF default profile only (not --header-only) */
+    TFS_PROFILE_STRICT = 2,  /* only with TFS_STRICT */
+    TFS_PROFILE_RETIRED = 3, /* never reported any more */
+} tfs_rule_profile;
+
+/* Static strings for a rule; never NULL.  For an unknown value: id "?",
+ * empty category/message/ref.  Pointers are to static storage (no ownership). */
+const char *tfs_rule_id(tfs_rule rule);        /* "ST301", "GG204", "" for NONE */
+const char *tfs_rule_category(tfs_rule rule);  /* "InvalidOffset", "BAD_N_DIMS" */
+const char *tfs_rule_message(tfs_rule rule);   /* one-line human message */
+const char *tfs_rule_ref(tfs_rule rule);       /* canonical file + function */
+tfs_rule_profile tfs_rule_profile_of(tfs_rule rule);
+/* Parse an id such as "GG204" (case-sensitive); TFS_RULE_NONE if unknown. */
+tfs_rule tfs_rule_from_id(const char *id);
+/* Number of rows in rules.def, and the i-th rule in table order (0-based);
+ * TFS_RULE_NONE when i is out of range.  For generating docs and coverage. */
+size_t tfs_rule_count(void);
+tfs_rule tfs_rule_at(size_t i);
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum tfs_status {
+    TFS_OK = 0,        /* header parsed, no rule violated */
+    TFS_INVALID = 1,   /* a rule was violated; tfs_error.rule says which */
+    TFS_EIO = 2,       /* open/fstat/pread failed; tfs_error.sys_errno is set */
+    TFS_ENOMEM = 3,    /* allocation failed */
+    TFS_EARG = 4,      /* bad argument (NULL pointer, unknown format) */
+} tfs_status;
+
+const char *tfs_status_name(tfs_status st); /* "ok", "invalid", ... (static) */
+
+/* Error record, filled by every parse function (zeroed on TFS_OK). */
+typedef struct tfs_error {
+    tfs_rule rule;       /* violated rule, TFS_RULE_NONE unless TFS_INVALID */
+    uint64_t offset;     /* byte offset from the start of the file where the
+                            violation was detected (bytes) */
+    int64_t index;       /* index of the KV pair or tensor concerned (in file
+                            order), -1 when not about one */
+    const char *message; /* static message (tfs_rule_message, or an I/O text) */
+    int sys_errno;       /* errno for TFS_EIO, else 0 */
+} tfs_error;
+
+/* ---------------------------------------------------------------- formats */
+
+typedef enum tfs_format {
+    TFS_FORMAT_UNKNOWN = 0,
+    TFS_FORMAT_SAFETENSORS = 1,
+    TFS_FORMAT_GGUF = 2,
+} tfs_format;
+
+const char *tfs_format_name(tfs_format f); /* "safetensors", "gguf", "unknown" */
+
+/* Decide the format of a file: GGUF if the first 4 bytes are "GGUF"; else
+ * by the extension of `path` (".gguf" -> GGUF, ".safetensors" -> safetensors),
+ * so a damaged .gguf reports its bad magic; else safetensors.
+ * `prefix` holds the first `len` bytes of the file (len may be < 4); `path`
+ * may be NULL. */
+tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path);
+
+/* Parse flags (bitwise or). */
+#define TFS_STRICT      1u /* add the STRICT rules (implementation-defined cases) */
+#define TFS_HEADER_ONLY 2u /* GGUF: exactly ggml's metadata mode (no DATA rules);
+                              ignored for safetensors, whose canonical reader
+                              always checks the data buffer size */
+
+/* ------------------------------------------------------------- the view */
+
+/* A string view: `len` bytes at `ptr`, not NUL-terminated, may contain NUL. */
+typedef struct tfs_str {
+    const char *ptr;
+    size_t len;
+} tfs_str;
+
+/* One tensor, in file order (safetensors: JSON order; after the last-wins
+ * rule for duplicate names, the surviving entry stays at its first position). */
+typedef struct tfs_tensor {
+    tfs_str name;            /* decoded name (safetensors escapes resolved) */
+    uint32_t type;           /* safetensors: tfs_st_dtype; GGUF: ggml type id */
+    uint32_t n_dims;         /* number of dimensions (0 = scalar) */
+    const uint64_t *shape;   /* n_dims sizes; safetensors: outermost first as in
+                                JSON; GGUF: ne[0] (innermost) first as in file */
+    uint64_t n_elements;     /* product of shape (1 for a scalar) */
+    uint64_t n_bytes;        /* size of the tensor data (bytes) */
+    uint64_t offset;         /* offset as stored (bytes): safetensors
+                                data_offsets[0], GGUF tensor info offset;
+                                relative to the start of the data section */
+    uint64_t file_offset;    /* absolute file offset of the data (bytes) */
+} tfs_tensor;
+
+/* GGUF value types (spec/gguf.md). */
+typedef enum tfs_gg_vtype {
+    TFS_GG_U8 = 0, TFS_GG_I8 = 1, TFS_GG_U16 = 2, TFS_GG_I16 = 3,
+    TFS_GG_U32 = 4, TFS_GG_I32 = 5, TFS_GG_F32 = 6, TFS_GG_BOOL = 7,
+    TFS_GG_STRING = 8, TFS_GG_ARRAY = 9, TFS_GG_U64 = 10, TFS_GG_I64 = 11,
+    TFS_GG_F64 = 12, TFS_GG_VTYPE_COUNT = 13,
+} tfs_gg_vtype;
+
+/* One metadata entry, in file order.
+ *  - GGUF: a KV pair.  `type` is the tfs_gg_vtype; for an array, `elem_type`
+ *    is the element type and `count` the element count, else count = 1.
+ *    `value` points at the raw little-endian value bytes as stored (for a
+ *    string: the u64 length then the bytes; for an array: the elements after
+ *    the element type and count), `value_len` bytes long.
+ *  - safetensors: one `__metadata__` entry; type = TFS_GG_STRING, count = 1,
+ *    `value` is the decoded string (no length prefix), `value_len` its length.
+ */
+typedef struct tfs_kv {
+    tfs_str key;
+    uint32_t type;
+    uint32_t elem_type;
+    uint64_t count;
+    const uint8_t *value;
+    size_t value_len;
+    uint64_t value_offset;   /* file offset of the value (bytes) */
+} tfs_kv;
+
+/* A parsed header.  Owned by the caller, freed with tfs_header_free.
+ * All pointers inside are valid until tfs_header_free, and, for
+ * tfs_parse_buffer, only while the caller's buffer lives (views may point
+ * into it: zero-copy). */
+typedef struct tfs_header {
+    tfs_format format;
+    uint32_t version;        /* GGUF version (2 or 3); 0 for safetensors */
+    uint64_t file_size;      /* bytes */
+    uint64_t header_size;    /* safetensors: N, the JSON header length;
+                                GGUF: bytes before the data section (incl. padding) */
+    uint64_t data_offset;    /* file offset of the data section (bytes) */
+    uint64_t data_size;      /* bytes the tensors occupy in the data section
+                                (GGUF: sum of padded sizes) */
+    uint32_t alignment;      /* GGUF general.alignment (default 32); 0 safetensors */
+    int has_metadata;        /* safetensors: 1 if __metadata__ was an object */
+    size_t n_tensors;
+    const tfs_tensor *tensors;
+    size_t n_kv;
+    const tfs_kv *kv;
+    void *priv_;             /* library-internal storage; do not touch */
+} tfs_header;
+
+/* ------------------------------------------------------------ entry points */
+
+/* Parse a whole file held in memory (zero-copy: views point into `buf`).
+ *   buf, len : the complete file (len in bytes).  For GGUF only the header
+ *              part is read; len is the file size used by size rules.
+ *   format   : TFS_FORMAT_SAFETENSORS, TFS_FORMAT_GGUF, or UNKNOWN to detect
+ *              by magic (no path, so no extension fallback).
+ *   flags    : TFS_STRICT | TFS_HEADER_ONLY.
+ *   out      : on TFS_OK receives a header to free with tfs_header_free;
+ *              may be NULL to only validate.  Set to NULL on failure.
+ *   err      : may be NULL; filled on every return.
+ * Returns TFS_OK, TFS_INVALID (err->rule: any ST/GG rule of the format),
+ * TFS_ENOMEM, TFS_EARG. */
+tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
+                            unsigned flags, tfs_header **out, tfs_error *err);
+
+/* Parse a file by path, reading only its header with pread (never the tensor
+ * data): memory use depends on the header size, not the file size.
+ *   format   : as above; UNKNOWN detects by magic, then by the extension.
+ * Returns as tfs_parse_buffer, plus TFS_EIO (open/fstat/pread failure,
+ * err->sys_errno set).  Views point into storage owned by the header. */
+tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
+                          tfs_header **out, tfs_error *err);
+
+/* Same, on an open file descriptor (positioned reads only; the offset of fd is
+ * not changed; fd stays open and owned by the caller).  `path` is only used for
+ * format detection by extension and may be NULL. */
+tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
+                        unsigned flags, tfs_header **out, tfs_error *err);
+
+/* Free a header (NULL is allowed). */
+void tfs_header_free(tfs_header *h);
+
+/* -------------------------------------------------------- type tables */
+
+/* safetensors dtypes (spec/safetensors.md), in the crate's Dtype order. */
+typedef enum tfs_st_dtype {
+#define TFS_ST_DTYPE(sym, name, bits) TFS_ST_##sym,
+#include "tfs/st_dtypes.def"
+#undef TFS_ST_DTYPE
+    TFS_ST_DTYPE_COUNT
+} tfs_st_dtype;
+
+const char *tfs_st_dtype_name(uint32_t dtype);  /* "F32"; NULL if unknown */
+unsigned tfs_st_dtype_bits(uint32_t dtype);     /* bits per element; 0 if unknown */
+/* Look up a dtype by its exact, case-sensitive name of `len` bytes;
+ * returns 0 and sets *out on success, -1 if unknown. */
+int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
+
+/* ggml types (spec/gguf.md): id, name, block size (elements), type size (bytes
+ * per block).  Removed ids have block size 0. */
+#define TFS_GG_TYPE_COUNT 43u
+const char *tfs_gg_type_name(uint32_t type);       /* "q4_K"; NULL if out of range or removed */
+uint32_t tfs_gg_type_block_size(uint32_t type);    /* elements per block; 0 removed/out of range */
+uint32_t tfs_gg_type_size(uint32_t type);          /* bytes per block; 0 removed/out of range */
+const char *tfs_gg_vtype_name(uint32_t vtype);     /* "u32", "string", ...; NULL if > 12 */
+size_t tfs_gg_vtype_size(uint32_t vtype);          /* fixed size in bytes; 0 for string/array/unknown */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TFS_TFS_H */

@@ -1,0 +1,41 @@
+/* types.c: safetensors dtype and ggml type tables (st_dtypes.def, gg_types.def). */
+#include "internal.h"
+
+typedef struct st_dtype_row { const char *name; unsigned char len; unsigned char bits; } st_dtype_row;
+static const st_dtype_row k_st[] = {
+#define TFS_ST_DTYPE(sym, name, bits) {name, (unsigned char)(sizeof(name) - 1), bits},
+#include "tfs/st_dtypes.def"
+#undef TFS_ST_DTYPE
+};
+
+const char *tfs_st_dtype_name(uint32_t d) { return d < TFS_ST_DTYPE_COUNT ? k_st[d].name : NULL; }
+unsigned tfs_st_dtype_bits(uint32_t d) { return d < TFS_ST_DTYPE_COUNT ? k_st[d].bits : 0; }
+
+int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out) {
+    for (uint32_t i = 0; i < TFS_ST_DTYPE_COUNT; i++) {
+        if (k_st[i].len == len && memcmp(k_st[i].name, name, len) == 0) {
+            if (out) *out = i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+typedef struct gg_type_row { const char *name; uint32_t blck; uint32_t size; } gg_type_row;
+static const gg_type_row k_gg[TFS_GG_TYPE_COUNT] = {
+#define TFS_GG_TYPE(id, name, blck, size) [id] = {name, blck, size},
+#include "tfs/gg_types.def"
+#undef TFS_GG_TYPE
+};
+
+const char *tfs_gg_type_name(uint32_t t) { return t < TFS_GG_TYPE_COUNT ? k_gg[t].name : NULL; }
+uint32_t tfs_gg_type_block_size(uint32_t t) { return t < TFS_GG_TYPE_COUNT ? k_gg[t].blck : 0; }
+uint32_t tfs_gg_type_size(uint32_t t) { return t < TFS_GG_TYPE_COUNT ? k_gg[t].size : 0; }
+
+static const char *const k_vt_names[TFS_GG_VTYPE_COUNT] = {
+    "u8", "i8", "u16", "i16", "u32", "i32", "f32", "bool", "string", "array", "u64", "i64", "f64",
+};
+static const unsigned char k_vt_size[TFS_GG_VTYPE_COUNT] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
+
+const char *tfs_gg_vtype_name(uint32_t v) { return v < TFS_GG_VTYPE_COUNT ? k_vt_names[v] : NULL; }
+size_t tfs_gg_vtype_size(uint32_t v) { return v < TFS_GG_VTYPE_COUNT ? k_vt_size[v] : 0; }

@@ -1,0 +1,1 @@
+set(TFS_GG_SOURCES ${CMAKE_CURRENT_LIST_DIR}/parse.c)

@@ -1,0 +1,1 @@
+set(TFS_ST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/parse.c)
