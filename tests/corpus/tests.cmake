@@ -1,0 +1,12 @@
+# Corpus manifests, checked by run_manifest (sha256 via OpenSSL, verdict/rule/category via libtfs).
+find_package(OpenSSL REQUIRED)
+add_executable(run_manifest ${CMAKE_CURRENT_LIST_DIR}/run_manifest.c)
+target_link_libraries(run_manifest PRIVATE tfs OpenSSL::Crypto)
+
+foreach(part safetensors gguf real)
+  add_test(NAME test_corpus_${part} COMMAND run_manifest ${PROJECT_SOURCE_DIR}/corpus/${part}/MANIFEST.tsv)
+  set_tests_properties(test_corpus_${part} PROPERTIES LABELS "corpus;${part}" SKIP_RETURN_CODE 77)
+endforeach()
+# The real files of ../shared (a user's clone has none: skipped there, run in CI).
+add_test(NAME test_shared_real COMMAND run_manifest --shared-real ${PROJECT_SOURCE_DIR}/../shared/real/MANIFEST.tsv)
+set_tests_properties(test_shared_real PROPERTIES LABELS "corpus;real" SKIP_RETURN_CODE 77)
