@@ -1,6 +1,81 @@
-/* placeholder until the gguf parser lands */
-#include "internal.h"
+/* parse.c: tfs_gg_parse, the GGUF entry point, and the fixed header
+ * (magic, version, n_tensors, n_kv), as gguf.cpp gguf_init_from_reader. */
+#include "gg.h"
+
+#include <stdlib.h>
+
+/* Magic, version, n_tensors and n_kv, in ggml's order: GG001-GG003,
+ * GG010-GG013, GG020, GG021.  Offsets: the field concerned. */
+static tfs_status parse_fixed_header(gg_ctx *c) {
+    const uint8_t *p = gg_take(c, 4);
+    if (!p) return gg_short(c, TFS_GG001, 0, -1);
+    if (memcmp(p, "GGUF", 4) != 0) return tfs_fail(c->err, TFS_GG002, 0, -1);
+
+    uint64_t at = c->off;
+    if (!(p = gg_take(c, 4))) return gg_short(c, TFS_GG003, at, -1);
+    c->version = tfs_le32(p);
+    if (c->version == 0) return tfs_fail(c->err, TFS_GG010, at, -1);
+    if ((c->version & 0xFFFFu) == 0) return tfs_fail(c->err, TFS_GG011, at, -1);
+    if (c->version == 1) return tfs_fail(c->err, TFS_GG012, at, -1);
+    if (c->version > 3) return tfs_fail(c->err, TFS_GG013, at, -1);
+
+    at = c->off;
+    if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG003, at, -1);
+    c->n_tensors = (int64_t)tfs_le64(p);
+    if (c->n_tensors < 0 || (uint64_t)c->n_tensors > UINT64_MAX / GG_SIZEOF_TENSOR_INFO)
+        return tfs_fail(c->err, TFS_GG020, at, -1);
+
+    at = c->off;
+    if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG003, at, -1);
+    c->n_kv = (int64_t)tfs_le64(p);
+    if (c->n_kv < 0 || (uint64_t)c->n_kv > UINT64_MAX / GG_SIZEOF_KV)
+        return tfs_fail(c->err, TFS_GG021, at, -1);
+    return TFS_OK;
+}
+
+tfs_status gg_read_string(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *off, uint64_t *len) {
+    uint64_t at = c->off;
+    const uint8_t *p = gg_take(c, 8);
+    if (!p) return gg_short(c, trunc_rule, at, index);
+    uint64_t n = tfs_le64(p);
+    if (n > GG_MAX_STRING_LENGTH) return tfs_fail(c->err, TFS_GG101, at, index);
+    if (n > gg_left(c)) return tfs_fail(c->err, TFS_GG102, at, index);
+    *off = c->off;
+    *len = n;
+    if (!gg_take(c, n)) return gg_short(c, trunc_rule, at, index);
+    return TFS_OK;
+}
+
+static tfs_status run(gg_ctx *c, tfs_header **out) {
+    tfs_status st;
+    if ((st = parse_fixed_header(c)) != TFS_OK) return st;
+    if ((st = gg_parse_kvs(c)) != TFS_OK) return st;
+    if ((st = gg_check_alignment(c)) != TFS_OK) return st;
+    if ((st = gg_parse_tensor_infos(c)) != TFS_OK) return st;
+    if ((st = gg_check_layout(c)) != TFS_OK) return st;
+    if (!(c->flags & TFS_HEADER_ONLY) && (st = gg_check_data(c)) != TFS_OK) return st;
+    if ((c->flags & TFS_STRICT) && (st = gg_check_strict(c)) != TFS_OK) return st;
+    return out ? gg_build_view(c, out) : TFS_OK;
+}
+
+/*
+ * tfs_gg_parse: parse and check a GGUF header (declared in internal.h).
+ *   src   : the byte source (buffer or file window); only header bytes are
+ *           read, tensor data never.
+ *   flags : TFS_HEADER_ONLY = ggml metadata mode (no GG304);
+ *           TFS_STRICT adds GG5xx after every other rule passed.
+ *   out   : receives the view on TFS_OK (may be NULL).
+ *   err   : first violation (rule, file offset of the field, KV/tensor index).
+ * Mirrors gguf.cpp gguf_init_from_reader (ggml d99724f2) plus llama.cpp's
+ * loader rule that tensor data lies inside the file; documented divergences:
+ * GG207, GG212, GG305 (ggml wraps silently and accepts).
+ */
 tfs_status tfs_gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
-    (void)src; (void)flags; (void)out;
-    return tfs_fail_status(err, TFS_EARG, 0);
+    gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1};
+    tfs_status st = run(&c, out);
+    free(c.kv);
+    free(c.ti);
+    gg_strset_free(&c.keys);
+    gg_strset_free(&c.names);
+    return st;
 }

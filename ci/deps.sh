@@ -1,0 +1,55 @@
+# ci/deps.sh: sourced by ci/setup-and-run.sh and ci/test.sh (bash).
+# tfs_install_deps installs, with apt-get, the Debian 12 packages tfs needs
+# that are missing; nothing is downloaded when all are present.
+
+# Build and test tools.  clang + libclang-rt-14-dev: the asan-ubsan preset;
+# libcmocka-dev + pkg-config: unit tests; libssl-dev: SHA-256 of fixtures;
+# python3-hypothesis: generators; valgrind: memory checks; time: /usr/bin/time
+# for bench/sparse.sh.
+TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-dev pkg-config
+    valgrind python3 python3-hypothesis time ca-certificates)
+
+tfs_log() { printf '== %s\n' "$*"; }
+
+tfs_install_deps() {
+    local missing=() p
+    for p in "${TFS_DEB_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}\n' "$p" 2> /dev/null | grep -q '^install ok installed' || missing+=("$p")
+    done
+    # Node.js and npm (the ggml differential test installs its parser from npm):
+    # only when the commands are missing, so a Node.js from elsewhere is kept.
+    command -v node > /dev/null || missing+=(nodejs)
+    command -v npm > /dev/null || missing+=(npm)
+    if ((${#missing[@]} == 0)); then
+        tfs_log "Debian packages: all present"
+        return 0
+    fi
+    tfs_log "Debian packages to install: ${missing[*]}"
+    local sudo=()
+    if ((EUID != 0)); then
+        command -v sudo > /dev/null || { echo "ci/deps.sh: run as root (or install sudo) to install: ${missing[*]}" >&2; return 1; }
+        sudo=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# tfs_npm_ggml DIR: installs ggml's GGUF reader as shipped by npm
+# (@node-llama-cpp/linux-x64 3.22.1: bins/linux-x64/libggml-base.so) into
+# DIR/node_modules, and exports TFS_GGML_LIB for the differential tests.
+# Returns non-zero when npm fails (the caller decides).
+TFS_NPM_GGML=@node-llama-cpp/linux-x64@3.22.1
+tfs_npm_ggml() {
+    local dir=$1
+    local pkg=$dir/node_modules/@node-llama-cpp/linux-x64
+    local lib=$pkg/bins/linux-x64/libggml-base.so
+    if ! [[ -f $lib ]] || ! grep -q '"version": *"3.22.1"' "$pkg/package.json" 2> /dev/null; then
+        tfs_log "npm install $TFS_NPM_GGML into $dir"
+        mkdir -p "$dir"
+        npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error "$TFS_NPM_GGML" || return 1
+    fi
+    [[ -f $lib ]] || { echo "ci/deps.sh: $lib missing after npm install" >&2; return 1; }
+    export TFS_GGML_LIB=$(cd "$(dirname "$lib")" && pwd)/libggml-base.so
+    tfs_log "TFS_GGML_LIB=$TFS_GGML_LIB"
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# ci/test.sh: the full test run (CI runs it through .ci/run).
+#   1. installs the missing Debian packages (ci/deps.sh);
+#   2. installs ggml's GGUF reader from npm into build/npm (TFS_GGML_LIB) for
+#      the ggml differential tests;
+#   3. dev preset (gcc, -Werror): configure, build, ctest;
+#   4. asan-ubsan preset (clang, ASan + UBSan, no recovery): configure, build,
+#      ctest with sanitizer exit codes 99 (ASan) and 98 (UBSan), so a sanitizer
+#      report is never mistaken for an ordinary failure;
+#   5. prints "N passed, N failed[, N skipped]" over both runs; exit 1 on any
+#      failure (a failed configure or build counts as one failed test).
+# Fits CI: 2 cores, 90 minutes.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+source ci/deps.sh
+
+jobs=$(nproc 2> /dev/null || echo 2)
+total_pass=0
+total_fail=0
+total_skip=0
+start=$SECONDS
+
+tfs_install_deps || { echo "ci/test.sh: installing Debian packages failed"; echo "0 passed, 1 failed"; exit 1; }
+if ! tfs_npm_ggml "$root/build/npm"; then
+    echo "ci/test.sh: WARNING: npm install of $TFS_NPM_GGML failed; the ggml differential tests cannot run"
+fi
+
+# ASan: exit 99 on a report, leaks checked; UBSan: exit 98, stack traces.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98
+
+# stage PRESET: configure, build and test one preset; adds to the totals.
+stage() {
+    local preset=$1 log=$root/build/ctest-$1.log
+    tfs_log "[$preset] configure"
+    if ! cmake --preset "$preset" --no-warn-unused-cli > "$root/build/configure-$preset.log" 2>&1; then
+        cat "$root/build/configure-$preset.log"
+        echo "ci/test.sh: [$preset] configure FAILED"
+        total_fail=$((total_fail + 1))
+        return
+    fi
+    tfs_log "[$preset] build (-j$jobs)"
+    if ! cmake --build --preset "$preset" -j "$jobs" > "$root/build/build-$preset.log" 2>&1; then
+        grep -E -B2 -A6 'error|Error' "$root/build/build-$preset.log" | head -80
+        echo "ci/test.sh: [$preset] build FAILED (full log: build/build-$preset.log)"
+        total_fail=$((total_fail + 1))
+        return
+    fi
+    tfs_log "[$preset] ctest (-j$jobs)"
+    ctest --preset "$preset" -j "$jobs" --timeout 1200 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    # "NN% tests passed, F tests failed out of T"
+    local line total failed skipped
+    line=$(grep -E 'tests passed, [0-9]+ tests? failed out of [0-9]+' "$log" | tail -1)
+    if [[ -z $line ]]; then
+        echo "ci/test.sh: [$preset] ctest printed no summary (exit $rc)"
+        total_fail=$((total_fail + 1))
+        return
+    fi
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<< "$line")
+    failed=$(sed -E 's/.* ([0-9]+) tests? failed.*/\1/' <<< "$line")
+    skipped=$(grep -cE '^[[:space:]]*[0-9]+ - .*\(Skipped\)' "$log" || true)
+    total_pass=$((total_pass + total - failed - skipped))
+    total_fail=$((total_fail + failed))
+    total_skip=$((total_skip + skipped))
+    if ((rc != 0 && failed == 0)); then
+        echo "ci/test.sh: [$preset] ctest exited $rc"
+        total_fail=$((total_fail + 1))
+    fi
+    tfs_log "[$preset] $((total - failed - skipped)) passed, $failed failed, $skipped skipped ($((SECONDS - start)) s so far)"
+}
+
+mkdir -p "$root/build"
+stage dev
+stage asan-ubsan
+
+tfs_log "both runs: $((SECONDS - start)) s"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
+((total_fail == 0))

@@ -1,0 +1,722 @@
+#!/usr/bin/python3
+"""mutate_gguf.py: write structure-aware mutants of GGUF files for the ggml differential test.
+
+Usage:
+    mutate_gguf.py --out DIR [--count N] [--seed S] [--manifest TSV] [SEED_DIR_OR_FILE ...]
+
+Seeds are the *.gguf files found under the given directories (recursively; real files, e.g.
+/work/shared/real/gguf or corpus/real/...) plus synthetic seeds built here
+(every KV value type, many ggml types, alignment variants, v2, empty files).
+Real seeds that parse are shrunk first (arrays capped, strings cut, tensor
+shapes reduced) so that every mutant stays small; real seeds that do not parse
+(GGUF v1, big-endian, damaged) are mutated as raw bytes (cut at 64 KiB).
+
+Every seed gets a fixed catalogue of mutations that know the layout (each
+field's byte offset is recorded when the seed is serialised):
+truncations at interesting points, header edits (magic, version, counts),
+KV edits (key/string lengths, value and element types, array counts, empty and
+duplicate keys, alignment key values and types, bool values), tensor info
+edits (name lengths, n_dims, dims incl. wrapping products, ggml types, offsets)
+with and without a consistent re-layout, data/padding edits, and random byte
+flips.  When the catalogue yields more than --count files a deterministic
+sample is kept; when it yields fewer, random flips/combinations fill up.
+
+Output: DIR/NNNNN_<seed>_<mutation>.gguf (names are stable for a given
+--seed and seed set); --manifest writes one TSV line per file: name, seed,
+mutation.  Deterministic: same inputs + same --seed = same bytes.
+Only the standard library; run with /usr/bin/python3.
+"""
+import argparse
+import os
+import random
+import re
+import struct
+import sys
+
+U64 = (1 << 64) - 1
+SIZE_MAX = U64
+
+# GGUF value types: fixed sizes (string = 8, array = 9)
+VT_SIZE = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+VT_STRING, VT_ARRAY = 8, 9
+
+# ggml types: id -> (block size, bytes per block); removed ids -> (0, 0)
+GG_TYPES = {
+    0: (1, 4), 1: (1, 2), 2: (32, 18), 3: (32, 20), 4: (0, 0), 5: (0, 0), 6: (32, 22), 7: (32, 24),
+    8: (32, 34), 9: (32, 36), 10: (256, 84), 11: (256, 110), 12: (256, 144), 13: (256, 176),
+    14: (256, 210), 15: (256, 292), 16: (256, 66), 17: (256, 74), 18: (256, 98), 19: (256, 50),
+    20: (32, 18), 21: (256, 110), 22: (256, 82), 23: (256, 136), 24: (1, 1), 25: (1, 2),
+    26: (1, 4), 27: (1, 8), 28: (1, 8), 29: (256, 56), 30: (1, 2), 31: (0, 0), 32: (0, 0),
+    33: (0, 0), 34: (256, 54), 35: (256, 66), 36: (0, 0), 37: (0, 0), 38: (0, 0), 39: (32, 17),
+    40: (64, 36), 41: (128, 18), 42: (64, 18),
+}
+REMOVED = [t for t, (b, _) in GG_TYPES.items() if b == 0]
+VALID_TYPES = [t for t, (b, _) in GG_TYPES.items() if b != 0]
+
+RAW_CAP = 64 * 1024      # raw (unparsed) seeds are cut here
+DATA_CAP = (1 << 20) + (1 << 16)  # padding or data above this is not written (file ends early)
+
+
+def p_u32(v): return struct.pack('<I', v & 0xFFFFFFFF)
+def p_i32(v): return struct.pack('<I', v & 0xFFFFFFFF)
+def p_u64(v): return struct.pack('<Q', v & U64)
+
+
+def pad(x, a):
+    return (x + a - 1) // a * a
+
+
+class KV:
+    """One metadata pair.  Scalars hold their raw little-endian bytes (strings:
+    the string bytes); arrays hold (element type, list of raw items/strings)."""
+
+    def __init__(self, key, vtype, value, etype=None):
+        self.key, self.vtype, self.value, self.etype = key, vtype, value, etype
+
+    def copy(self):
+        v = list(self.value) if self.vtype == VT_ARRAY else self.value
+        return KV(self.key, self.vtype, v, self.etype)
+
+
+class Tensor:
+    def __init__(self, name, dims, gtype, offset=None):
+        self.name, self.dims, self.gtype, self.offset = name, list(dims), gtype, offset
+
+    def copy(self):
+        return Tensor(self.name, self.dims, self.gtype, self.offset)
+
+
+class Model:
+    def __init__(self, version=3, kvs=None, tensors=None):
+        self.version = version
+        self.kvs = kvs or []
+        self.tensors = tensors or []
+
+    def copy(self):
+        return Model(self.version, [k.copy() for k in self.kvs], [t.copy() for t in self.tensors])
+
+    def alignment(self):
+        """The alignment ggml would use for the layout (32 when absent or unusable)."""
+        for kv in self.kvs:
+            if kv.key == b'general.alignment' and kv.vtype == 4:
+                a = struct.unpack('<I', kv.value)[0]
+                if a and a & (a - 1) == 0:
+                    return a
+        return 32
+
+
+def nbytes(t):
+    """ggml's byte size of a tensor (None when the type is unusable).  The
+    result is not wrapped: callers mask to 64 bits when writing."""
+    blk, size = GG_TYPES.get(t.gtype, (0, 0))
+    if blk == 0:
+        return None
+    n = 1
+    for d in t.dims:
+        n *= d
+    if n <= 0:
+        return 0
+    if t.dims and t.dims[0] % blk:
+        return None
+    return n // blk * size
+
+
+class Writer:
+    def __init__(self):
+        self.buf = bytearray()
+        self.fields = {}   # name -> (offset, size)
+        self.order = []
+
+    def put(self, name, b):
+        self.fields[name] = (len(self.buf), len(b))
+        self.order.append(name)
+        self.buf += b
+
+
+def serialize(m, packed=True, final_pad=True, pad_byte=0, with_data=True):
+    """Bytes of model `m` and the field map.  packed=True recomputes every
+    tensor offset as the running padded sum (a consistent file); otherwise the
+    offsets stored in the tensors are written as they are."""
+    w = Writer()
+    w.put('magic', b'GGUF')
+    w.put('version', p_u32(m.version))
+    w.put('n_tensors', p_u64(len(m.tensors)))
+    w.put('n_kv', p_u64(len(m.kvs)))
+    for i, kv in enumerate(m.kvs):
+        w.put(f'kv{i}.keylen', p_u64(len(kv.key)))
+        w.put(f'kv{i}.key', kv.key)
+        w.put(f'kv{i}.vtype', p_i32(kv.vtype))
+        if kv.vtype == VT_ARRAY:
+            w.put(f'kv{i}.etype', p_i32(kv.etype))
+            w.put(f'kv{i}.count', p_u64(len(kv.value)))
+            if kv.etype == VT_STRING:
+                for j, s in enumerate(kv.value):
+                    w.put(f'kv{i}.item{j}.len', p_u64(len(s)))
+                    w.put(f'kv{i}.item{j}', s)
+            else:
+                w.put(f'kv{i}.value', b''.join(kv.value))
+        elif kv.vtype == VT_STRING:
+            w.put(f'kv{i}.strlen', p_u64(len(kv.value)))
+            w.put(f'kv{i}.value', kv.value)
+        else:
+            w.put(f'kv{i}.value', kv.value)
+    align = m.alignment()
+    run = 0
+    sizes, offs = [], []
+    for t in m.tensors:
+        nb = nbytes(t) or 0
+        off = run if packed or t.offset is None else t.offset
+        sizes.append(nb)
+        offs.append(off)
+        run = pad(run + nb, align)
+    for i, t in enumerate(m.tensors):
+        w.put(f'ti{i}.namelen', p_u64(len(t.name)))
+        w.put(f'ti{i}.name', t.name)
+        w.put(f'ti{i}.ndims', p_u32(len(t.dims)))
+        for j, d in enumerate(t.dims):
+            w.put(f'ti{i}.dim{j}', p_u64(d))
+        w.put(f'ti{i}.gtype', p_i32(t.gtype))
+        w.put(f'ti{i}.offset', p_u64(offs[i]))
+    hdr_end = len(w.buf)
+    data_start = pad(hdr_end, align) if m.tensors else hdr_end
+    info = {'data_start': data_start, 'align': align, 'hdr_end': hdr_end, 'data_written': False}
+    if data_start - hdr_end > DATA_CAP:
+        return bytes(w.buf), w.fields, info   # file ends inside the padding
+    w.put('pad', bytes([pad_byte]) * (data_start - hdr_end))
+    if not m.tensors:
+        return bytes(w.buf), w.fields, info
+    ends = [(o & U64) + s for o, s in zip(offs, sizes)]
+    total = max(run, max(ends))
+    if not with_data or total > DATA_CAP:
+        return bytes(w.buf), w.fields, info
+    data = bytearray(total)
+    for i, (o, s) in enumerate(zip(offs, sizes)):
+        o &= U64
+        data[o:o + s] = bytes(((i * 31 + k) * 7 + 1) & 0xFF for k in range(min(s, 64))) * (s // 64) + \
+            bytes(((i * 31 + k) * 7 + 1) & 0xFF for k in range(s % 64))
+        w.fields[f'data{i}'] = (data_start + o, s)
+    last_end = max(ends)
+    info['last_end'] = data_start + last_end
+    info['data_end'] = data_start + total
+    if not final_pad:
+        data = data[:last_end]
+    w.buf += data
+    info['data_written'] = True
+    return bytes(w.buf), w.fields, info
+
+
+# ---------------------------------------------------------------- parsing seeds
+
+class ParseError(Exception):
+    pass
+
+
+class Reader:
+    def __init__(self, b):
+        self.b, self.pos = b, 0
+
+    def take(self, n):
+        if n < 0 or self.pos + n > len(self.b):
+            raise ParseError('short')
+        r = self.b[self.pos:self.pos + n]
+        self.pos += n
+        return r
+
+    def u32(self): return struct.unpack('<I', self.take(4))[0]
+    def i32(self): return struct.unpack('<i', self.take(4))[0]
+    def u64(self): return struct.unpack('<Q', self.take(8))[0]
+    def i64(self): return struct.unpack('<q', self.take(8))[0]
+
+    def string(self):
+        return self.take(self.u64())
+
+    def value(self, vt):
+        if vt == VT_STRING:
+            return self.string()
+        if vt in VT_SIZE:
+            return self.take(VT_SIZE[vt])
+        raise ParseError('bad type')
+
+
+def parse(b):
+    r = Reader(b)
+    if r.take(4) != b'GGUF':
+        raise ParseError('magic')
+    version = r.u32()
+    if version not in (2, 3):
+        raise ParseError('version')
+    nt, nk = r.i64(), r.i64()
+    if not (0 <= nt < 100000 and 0 <= nk < 100000):
+        raise ParseError('counts')
+    m = Model(version)
+    for _ in range(nk):
+        key = r.string()
+        vt = r.i32()
+        if vt == VT_ARRAY:
+            et, n = r.i32(), r.u64()
+            if et == VT_ARRAY or n > len(b):
+                raise ParseError('array')
+            m.kvs.append(KV(key, vt, [r.value(et) for _ in range(n)], et))
+        else:
+            m.kvs.append(KV(key, vt, r.value(vt)))
+    for _ in range(nt):
+        name = r.string()
+        nd = r.u32()
+        if nd > 4:
+            raise ParseError('ndims')
+        dims = [r.i64() for _ in range(nd)]
+        m.tensors.append(Tensor(name, dims, r.i32(), r.u64()))
+    return m
+
+
+def shrink(m):
+    """A small copy of a real model: arrays capped at 48 items, strings at 200
+    bytes, every tensor reduced to a few blocks (names, types, n_dims kept)."""
+    s = m.copy()
+    for kv in s.kvs:
+        if kv.vtype == VT_ARRAY:
+            kv.value = kv.value[:48]
+            if kv.etype == VT_STRING:
+                kv.value = [x[:200] for x in kv.value]
+        elif kv.vtype == VT_STRING:
+            kv.value = kv.value[:200]
+    for t in s.tensors:
+        blk = GG_TYPES.get(t.gtype, (1, 1))[0] or 1
+        nd = []
+        for j, d in enumerate(t.dims):
+            if j == 0:
+                nd.append(blk * max(1, min(d // blk, 2 if blk > 1 else 8)) if d > 0 else d)
+            else:
+                nd.append(min(d, 3))
+        t.dims = nd
+        t.offset = None
+    return s
+
+
+# ---------------------------------------------------------------- synthetic seeds
+
+def kv_scalar(key, vt, v):
+    fmt = {0: '<B', 1: '<b', 2: '<H', 3: '<h', 4: '<I', 5: '<i', 6: '<f', 7: '<B', 10: '<Q', 11: '<q', 12: '<d'}[vt]
+    return KV(key, vt, struct.pack(fmt, v))
+
+
+def kv_array(key, et, vals):
+    if et == VT_STRING:
+        return KV(key, VT_ARRAY, list(vals), et)
+    fmt = {0: '<B', 1: '<b', 2: '<H', 3: '<h', 4: '<I', 5: '<i', 6: '<f', 7: '<B', 10: '<Q', 11: '<q', 12: '<d'}[et]
+    return KV(key, VT_ARRAY, [struct.pack(fmt, v) for v in vals], et)
+
+
+def t_for(gtype, name, rows=1, nd=2):
+    blk = GG_TYPES[gtype][0]
+    ne0 = blk if blk > 1 else 4
+    dims = [ne0, rows][:nd] if nd <= 2 else [ne0, rows] + [2] * (nd - 2)
+    return Tensor(name, dims, gtype)
+
+
+def synthetic_seeds():
+    seeds = {}
+    vals = {0: 7, 1: -3, 2: 300, 3: -300, 4: 70000, 5: -70000, 6: 1.5, 7: 1, 10: 1 << 40, 11: -(1 << 40), 12: 2.25}
+    kvs = [KV(b'general.architecture', VT_STRING, b'llama'), KV(b'general.name', VT_STRING, b'tfs synthetic')]
+    for vt, v in vals.items():
+        kvs.append(kv_scalar(b'test.scalar.%d' % vt, vt, v))
+    for et, v in vals.items():
+        kvs.append(kv_array(b'test.array.%d' % et, et, [v, v, v]))
+    kvs.append(kv_array(b'test.array.strings', VT_STRING, [b'a', b'', b'\xc3\xa9t\xc3\xa9']))
+    kvs.append(kv_array(b'test.array.empty', 4, []))
+    ts = [Tensor(b'tok_embd.weight', [4, 3], 0), Tensor(b'norm.weight', [8], 1),
+          Tensor(b'blk.0.attn_q.weight', [32, 2], 2), Tensor(b'blk.0.ffn.weight', [256, 1], 12),
+          Tensor(b'scalar', [], 0), Tensor(b'cube.i8', [5, 2, 3], 24), Tensor(b'hyper.i32', [2, 2, 2, 2], 26)]
+    seeds['syn-alltypes'] = Model(3, kvs, ts)
+    # one tensor of every usable ggml type
+    seeds['syn-ggmltypes'] = Model(3, [KV(b'general.architecture', VT_STRING, b'test')],
+                                   [t_for(g, b'w.%d' % g, rows=1 + g % 3, nd=1 + g % 4) for g in VALID_TYPES])
+    for a in (1, 8, 64, 256):
+        seeds[f'syn-align{a}'] = Model(3, [kv_scalar(b'general.alignment', 4, a),
+                                           KV(b'general.name', VT_STRING, b'x')],
+                                       [Tensor(b'a', [3], 0), Tensor(b'b', [5], 24), Tensor(b'c', [32], 8)])
+    seeds['syn-v2'] = Model(2, [kv_scalar(b'general.quantization_version', 4, 2)],
+                            [Tensor(b'w', [64, 2], 8), Tensor(b'b', [7], 0)])
+    seeds['syn-empty'] = Model(3, [], [])
+    seeds['syn-kvonly'] = Model(3, [KV(b'tokenizer.ggml.model', VT_STRING, b'gpt2'),
+                                    kv_array(b'tokenizer.ggml.tokens', VT_STRING, [b'<s>', b'</s>', b'a', b'b']),
+                                    kv_array(b'tokenizer.ggml.scores', 6, [0.0, -1.0, -2.0, -3.0]),
+                                    kv_scalar(b'tokenizer.ggml.add_bos_token', 7, 1)], [])
+    seeds['syn-tensoronly'] = Model(3, [], [Tensor(b'x', [16, 4], 30), Tensor(b'y', [0], 0),
+                                            Tensor(b'z', [128], 41), Tensor(b'w', [64], 42)])
+    seeds['syn-quant'] = Model(3, [kv_scalar(b'general.file_type', 4, 15)],
+                               [Tensor(b'q4k', [512, 2], 12), Tensor(b'q6k', [256], 14), Tensor(b'mx', [64, 2], 39),
+                                Tensor(b'nv', [128], 40), Tensor(b'tq', [256], 34), Tensor(b'f', [10], 0)])
+    return seeds
+
+
+# ---------------------------------------------------------------- mutations
+
+INT_EDGE = [0, 1, (1 << 30), (1 << 30) + 1, 1 << 32, 1 << 56, (1 << 63) - 1, 1 << 63, U64, U64 - 7]
+
+
+def patch(b, off, new):
+    return b[:off] + new + b[off + len(new):]
+
+
+class Gen:
+    """Collects (seed, mutation, thunk) candidates for one seed."""
+
+    def __init__(self, out, seed_name):
+        self.out, self.seed = out, seed_name
+
+    def add(self, name, fn):
+        self.out.append((self.seed, name, fn))
+
+
+def structural(g, m, name, edit, **kw):
+    def fn():
+        mm = m.copy()
+        edit(mm)
+        return serialize(mm, **kw)[0]
+    g.add(name, fn)
+
+
+def mutations_for_model(g, m, rng):
+    base, F, info = serialize(m)
+    g.add('identity', lambda: base)
+    g.add('final-unpadded', lambda: serialize(m, final_pad=False)[0])
+    g.add('pad-nonzero', lambda: serialize(m, pad_byte=0xA5)[0])
+    g.add('tail-junk', lambda: base + b'trailing junk!')
+    g.add('tail-zero7', lambda: base + bytes(7))
+
+    # truncations at interesting points
+    cuts = {0, 1, 3, 4, 6, 8, 12, 16, 20, 23, 24}
+    for name, (off, size) in F.items():
+        if name.startswith('data'):
+            cuts.update({off, off + size // 2, off + size - 1} if size else {off})
+            continue
+        if rng.random() < 0.35 or name.startswith(('pad', 'ti0', 'kv0')):
+            cuts.add(off)
+            if size > 1:
+                cuts.add(off + size // 2)
+                cuts.add(off + size - 1)
+    if m.tensors:
+        ds = info['data_start']
+        cuts.update({info['hdr_end'], ds - 1, ds, ds + 1})
+        if info.get('data_written'):
+            le, de = info['last_end'], info['data_end']
+            cuts.update({le - 1, le, le + 1, de - 1, (le + de) // 2})
+    for c in sorted(x for x in cuts if 0 <= x < len(base)):
+        g.add(f'trunc-{c}', lambda c=c: base[:c])
+
+    # header
+    for mg in (b'GGUG', b'gguf', b'\0GGU', b'FUGG'):
+        g.add(f'magic-{mg.hex()}', lambda mg=mg: patch(base, 0, mg))
+    for v in (0, 1, 2, 3, 4, 0x00030000, 0x03000000, 0x10003, 0xFFFFFFFF):
+        g.add(f'version-{v:x}', lambda v=v: patch(base, 4, p_u32(v)))
+    nt, nk = len(m.tensors), len(m.kvs)
+    for v in {nt - 1, nt + 1, 0, -1, (1 << 30) + 1, 1 << 56, (1 << 63) - 1, -(1 << 63),
+              SIZE_MAX // 344, SIZE_MAX // 344 + 1, SIZE_MAX // 400}:
+        g.add(f'n_tensors-{v & U64:x}', lambda v=v: patch(base, 8, p_u64(v)))
+    for v in {nk - 1, nk + 1, 0, -1, (1 << 30) + 1, 1 << 56, (1 << 63) - 1, SIZE_MAX // 88, SIZE_MAX // 88 + 1,
+              SIZE_MAX // 100}:
+        g.add(f'n_kv-{v & U64:x}', lambda v=v: patch(base, 16, p_u64(v)))
+
+    # KV pairs (byte patches keep the rest of the file as it is)
+    for i, kv in enumerate(m.kvs):
+        if i > 2 and rng.random() < 0.5:
+            continue
+        off, _ = F[f'kv{i}.keylen']
+        rem = len(base) - off - 8
+        for v in [0, len(kv.key) - 1, len(kv.key) + 1, rem, rem + 1] + INT_EDGE:
+            g.add(f'kv{i}-keylen-{v & U64:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+        off, _ = F[f'kv{i}.vtype']
+        for v in list(range(14)) + [255, -1, 0x7FFFFFFF]:
+            if v != kv.vtype:
+                g.add(f'kv{i}-vtype-{v & 0xFFFFFFFF:x}', lambda off=off, v=v: patch(base, off, p_i32(v)))
+        if kv.vtype == VT_ARRAY:
+            off, _ = F[f'kv{i}.etype']
+            for v in list(range(14)) + [-1]:
+                if v != kv.etype:
+                    g.add(f'kv{i}-etype-{v & 0xFFFFFFFF:x}', lambda off=off, v=v: patch(base, off, p_i32(v)))
+            off, _ = F[f'kv{i}.count']
+            esz = VT_SIZE.get(kv.etype, 8)
+            rem = len(base) - off - 8
+            for v in {0, len(kv.value) - 1, len(kv.value) + 1, rem // esz, rem // esz + 1,
+                      (1 << 30), (1 << 30) + 1, 1 << 56, U64, U64 // esz + 1}:
+                g.add(f'kv{i}-count-{v & U64:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+            if kv.etype == VT_STRING and kv.value:
+                j = rng.randrange(len(kv.value))
+                off, _ = F[f'kv{i}.item{j}.len']
+                for v in (len(kv.value[j]) + 1, 1 << 30, (1 << 30) + 1, 1 << 56, U64):
+                    g.add(f'kv{i}-item{j}-len-{v:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+        elif kv.vtype == VT_STRING:
+            off, _ = F[f'kv{i}.strlen']
+            rem = len(base) - off - 8
+            for v in {0, len(kv.value) - 1, len(kv.value) + 1, rem, rem + 1, 1 << 30, (1 << 30) + 1, 1 << 56, U64}:
+                g.add(f'kv{i}-strlen-{v & U64:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+        elif kv.vtype == 7:
+            off, _ = F[f'kv{i}.value']
+            for v in (2, 255):
+                g.add(f'kv{i}-bool-{v}', lambda off=off, v=v: patch(base, off, bytes([v])))
+    # KV structure
+    if m.kvs:
+        def empty_key(mm): mm.kvs[0].key = b''
+        structural(g, m, 'kv-empty-key', empty_key)
+        def dup_key(mm): mm.kvs.append(mm.kvs[0].copy())
+        structural(g, m, 'kv-dup-key', dup_key)
+        def nested(mm): mm.kvs.append(KV(b'test.nested', VT_ARRAY, [], VT_ARRAY))
+        structural(g, m, 'kv-nested-empty', nested)
+        def long_key(mm): mm.kvs[-1].key = b'k' * 70000
+        structural(g, m, 'kv-key-70000', long_key)
+    # alignment key: consistent re-layout ('-ok'), and value patched in place ('-stale')
+    has_align = any(kv.key == b'general.alignment' for kv in m.kvs)
+    for a in (0, 1, 2, 3, 8, 16, 64, 4096, 1 << 20, 1 << 21, 1 << 31, 0xFFFFFFFF):
+        def set_align(mm, a=a):
+            mm.kvs = [kv for kv in mm.kvs if kv.key != b'general.alignment']
+            mm.kvs.insert(0, kv_scalar(b'general.alignment', 4, a))
+        structural(g, m, f'align-{a}', set_align)
+        if has_align:
+            i = next(i for i, kv in enumerate(m.kvs) if kv.key == b'general.alignment')
+            if m.kvs[i].vtype == 4:
+                off, _ = F[f'kv{i}.value']
+                g.add(f'align-{a}-stale', lambda off=off, a=a: patch(base, off, p_u32(a)))
+    for name, kv in (('i32', kv_scalar(b'general.alignment', 5, 32)), ('u64', kv_scalar(b'general.alignment', 10, 32)),
+                     ('u8', kv_scalar(b'general.alignment', 0, 32)), ('u16', kv_scalar(b'general.alignment', 2, 32)),
+                     ('f32', kv_scalar(b'general.alignment', 6, 32.0)), ('bool', kv_scalar(b'general.alignment', 7, 1)),
+                     ('string', KV(b'general.alignment', VT_STRING, b'32')),
+                     ('array', kv_array(b'general.alignment', 4, [32]))):
+        def wrong(mm, kv=kv):
+            mm.kvs = [k for k in mm.kvs if k.key != b'general.alignment'] + [kv.copy()]
+        structural(g, m, f'align-type-{name}', wrong)
+    def dup_align(mm):
+        mm.kvs = [k for k in mm.kvs if k.key != b'general.alignment']
+        mm.kvs += [kv_scalar(b'general.alignment', 4, 32), kv_scalar(b'general.alignment', 4, 64)]
+    structural(g, m, 'align-dup', dup_align)
+
+    # tensor infos
+    for i, t in enumerate(m.tensors):
+        if i > 1 and rng.random() < 0.6:
+            continue
+        off, _ = F[f'ti{i}.namelen']
+        rem = len(base) - off - 8
+        for v in (0, len(t.name) + 1, 63, 64, rem, rem + 1, (1 << 30) + 1, 1 << 56, U64):
+            g.add(f'ti{i}-namelen-{v:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+        off, _ = F[f'ti{i}.ndims']
+        for v in list(range(9)) + [0xFFFFFFFF, 1 << 31]:
+            if v != len(t.dims):
+                g.add(f'ti{i}-ndims-{v:x}', lambda off=off, v=v: patch(base, off, p_u32(v)))
+        for j in range(len(t.dims)):
+            off, _ = F[f'ti{i}.dim{j}']
+            for v in (0, -1, t.dims[j] + 1, 1 << 32, 1 << 62, (1 << 63) - 1, -(1 << 63)):
+                g.add(f'ti{i}-dim{j}-{v & U64:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+        off, _ = F[f'ti{i}.gtype']
+        choices = REMOVED + [43, 44, -1, 0x7FFFFFFF, 39, 40, 41, 42] + rng.sample(VALID_TYPES, 4)
+        for v in choices:
+            if v != t.gtype:
+                g.add(f'ti{i}-gtype-{v & 0xFFFFFFFF:x}', lambda off=off, v=v: patch(base, off, p_i32(v)))
+        off, _ = F[f'ti{i}.offset']
+        cur = struct.unpack('<Q', base[off:off + 8])[0]
+        align = info['align']
+        for v in {cur + 1, cur - 1, 0, cur + align, cur + 2 * align, 1 << 63, U64, U64 - align + 1}:
+            g.add(f'ti{i}-offset-{v & U64:x}', lambda off=off, v=v: patch(base, off, p_u64(v)))
+        # structural: consistent layout with an edited shape or type
+        for nm, dims, gt in (('wrap32x32', [1 << 32, 1 << 32], 0), ('wrap62x2', [1 << 62, 2], 24),
+                             ('wrap32x31', [1 << 32, 1 << 31], 24), ('int64max', [(1 << 63) - 1], 24),
+                             ('nbytes-pad-wrap', [(U64 // 4) & ~31], 0), ('q8-g4', [1152, (1 << 42) + 1], 8),
+                             ('huge-f32', [1 << 40], 0), ('big-f32', [1 << 28], 0), ('zero-dim', [1, 0], 0),
+                             ('zero-first', [0, 4], 0), ('4d-zero', [4, 1, 0, 2], 0), ('scalar', [], 0),
+                             ('sizemax-i8', [U64 >> 1], 24), ('div-edge', [3074457345618258602, 3], 24)):
+            def setshape(mm, i=i, dims=dims, gt=gt):
+                mm.tensors[i].dims, mm.tensors[i].gtype = list(dims), gt
+            structural(g, m, f'ti{i}-shape-{nm}', setshape)
+        for nd in (0, 1, 3, 4, 5):
+            def setnd(mm, i=i, nd=nd):
+                t = mm.tensors[i]
+                t.dims = (t.dims + [1] * 8)[:nd]
+            structural(g, m, f'ti{i}-ndims-relayout-{nd}', setnd)
+        for gt in rng.sample(VALID_TYPES, 3) + [0, 24]:
+            def settype(mm, i=i, gt=gt):
+                t = mm.tensors[i]
+                t.gtype = gt
+                blk = GG_TYPES[gt][0]
+                if t.dims and t.dims[0] % blk:
+                    t.dims[0] = blk
+            structural(g, m, f'ti{i}-type-relayout-{gt}', settype)
+    if m.tensors:
+        def name63(mm): mm.tensors[0].name = b'n' * 63
+        structural(g, m, 'ti-name-63', name63)
+        def name64(mm): mm.tensors[0].name = b'n' * 64
+        structural(g, m, 'ti-name-64', name64)
+        def noname(mm): mm.tensors[0].name = b''
+        structural(g, m, 'ti-name-empty', noname)
+        def dupname(mm): mm.tensors.append(Tensor(mm.tensors[0].name, [4], 0))
+        structural(g, m, 'ti-name-dup', dupname)
+        def zero_offsets(mm):
+            for t in mm.tensors:
+                t.offset = 0
+        structural(g, m, 'ti-offsets-all-zero', zero_offsets, packed=False)
+        def added_after_huge(mm):
+            mm.tensors.insert(0, Tensor(b'huge', [(U64 // 4) & ~31], 0))
+        structural(g, m, 'ti-insert-pad-wrap', added_after_huge)
+        def g2(mm):
+            mm.tensors.insert(0, Tensor(b'big0', [1 << 62], 24))
+            mm.tensors.insert(1, Tensor(b'big1', [1 << 62], 24))
+            mm.tensors.insert(2, Tensor(b'big2', [1 << 62], 24))
+            mm.tensors.insert(3, Tensor(b'big3', [1 << 62], 24))
+        structural(g, m, 'ti-sum-wrap', g2)
+        if len(m.tensors) > 1:
+            def swap(mm):
+                a, b = mm.tensors[0], mm.tensors[1]
+                run = 0
+                al = mm.alignment()
+                offs = []
+                for t in mm.tensors:
+                    offs.append(run)
+                    run = pad(run + (nbytes(t) or 0), al)
+                for t, o in zip(mm.tensors, offs):
+                    t.offset = o
+                a.offset, b.offset = b.offset, a.offset
+            structural(g, m, 'ti-offsets-swap', swap, packed=False)
+            def share(mm):
+                run, al = 0, mm.alignment()
+                for t in mm.tensors:
+                    t.offset = run
+                    run = pad(run + (nbytes(t) or 0), al)
+                mm.tensors[1].offset = mm.tensors[0].offset
+            structural(g, m, 'ti-offsets-shared', share, packed=False)
+            def reorder(mm):
+                mm.tensors.reverse()
+            structural(g, m, 'ti-reverse', reorder)
+    def add_tensor(mm):
+        mm.tensors.append(Tensor(b'extra.weight', [32, 3], 8))
+    structural(g, m, 'ti-append-q8', add_tensor)
+    structural(g, m, 'ti-append-q8-unpadded', add_tensor, final_pad=False)
+
+
+def mutations_for_raw(g, raw, rng):
+    b = raw[:RAW_CAP]
+    g.add('raw-cut', lambda: b)
+    for c in sorted({0, 3, 4, 7, 8, 16, 23, 24, 25, 40, 100} | {rng.randrange(len(b)) for _ in range(6)}):
+        if c < len(b):
+            g.add(f'raw-trunc-{c}', lambda c=c: b[:c])
+    for v in (2, 3, 0x03000000):
+        g.add(f'raw-version-{v:x}', lambda v=v: patch(b, 4, p_u32(v)))
+
+
+def flip(b, rng, k, header_end):
+    bb = bytearray(b)
+    for _ in range(k):
+        lim = header_end if (rng.random() < 0.8 and header_end > 0) else len(bb)
+        if lim == 0:
+            break
+        p = rng.randrange(lim)
+        bb[p] = rng.choice((bb[p] ^ (1 << rng.randrange(8)), rng.randrange(256), 0, 0xFF))
+    return bytes(bb)
+
+
+def kind_of(mutation):
+    """Mutation name without its seed-specific numbers (the sampling stratum)."""
+    k = re.sub(r'^(kv|ti)[0-9]+', r'\1N', mutation)
+    k = re.sub(r'item[0-9]+', 'itemN', k)
+    return re.sub(r'-[0-9a-f]+$', '', k)
+
+
+def sanitize(s):
+    return re.sub(r'[^A-Za-z0-9._-]+', '-', s)[:80]
+
+
+def load_seeds(paths):
+    """(name, bytes) of every *.gguf under the given folders (recursively) or files."""
+    files = []
+    for p in paths:
+        if os.path.isdir(p):
+            for root, dirs, names in os.walk(p):
+                dirs.sort()
+                files += [os.path.join(root, f) for f in sorted(names) if f.endswith('.gguf')]
+        elif os.path.isfile(p):
+            files.append(p)
+    real = []
+    for f in files:
+        with open(f, 'rb') as fh:
+            real.append((os.path.basename(f)[:-5] if f.endswith('.gguf') else os.path.basename(f), fh.read()))
+    return real
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--count', type=int, default=6000)
+    ap.add_argument('--seed', type=int, default=1)
+    ap.add_argument('--manifest')
+    ap.add_argument('seeds', nargs='*')
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+
+    cands = []
+    models = {}   # seed name -> (model or None, base bytes)
+    seen = set()
+    for name, raw in load_seeds(a.seeds):
+        name = sanitize('real-' + name)
+        if name in seen:
+            continue
+        seen.add(name)
+        g = Gen(cands, name)
+        try:
+            m = parse(raw)
+        except ParseError:
+            m = None
+        mutations_for_raw(g, raw, rng)
+        if m is not None:
+            if len(raw) > RAW_CAP:
+                m = shrink(m)
+            mutations_for_model(g, m, rng)
+            models[name] = (m, serialize(m)[0])
+        else:
+            models[name] = (None, raw[:RAW_CAP])
+    for name, m in synthetic_seeds().items():
+        mutations_for_model(Gen(cands, name), m, rng)
+        models[name] = (m, serialize(m)[0])
+
+    # deterministic, stratified sample: every kind of mutation is represented,
+    # about a tenth of the files are random byte flips
+    target = a.count - a.count // 10
+    if len(cands) > target:
+        groups = {}
+        for c in cands:
+            groups.setdefault(kind_of(c[1]), []).append(c)
+        for k in sorted(groups):
+            rng.shuffle(groups[k])
+        picked, keys, r = [], sorted(groups), 0
+        while len(picked) < target:
+            for k in keys:
+                if r < len(groups[k]) and len(picked) < target:
+                    picked.append(groups[k][r])
+            r += 1
+        cands = sorted(picked, key=lambda c: (c[0], c[1]))
+    names = sorted(models)
+    fill = 0
+    while len(cands) < a.count:
+        sname = names[fill % len(names)]
+        fill += 1
+        m, b = models[sname]
+        hdr = len(b) if m is None else serialize(m)[2]['hdr_end']
+        k = 1 + rng.randrange(8)
+        s = rng.randrange(1 << 30)
+        cands.append((sname, f'flip{k}-{s:x}', lambda b=b, k=k, s=s, hdr=hdr: flip(b, random.Random(s), k, hdr)))
+
+    os.makedirs(a.out, exist_ok=True)
+    man = open(a.manifest, 'w') if a.manifest else None
+    total = 0
+    for idx, (sname, mname, fn) in enumerate(cands):
+        data = fn()
+        fname = f'{idx:05d}_{sname}_{sanitize(mname)}.gguf'
+        with open(os.path.join(a.out, fname), 'wb') as fh:
+            fh.write(data)
+        total += len(data)
+        if man:
+            man.write(f'{fname}\t{sname}\t{mname}\n')
+    if man:
+        man.close()
+    print(f'mutate_gguf: wrote {len(cands)} files, {total} bytes, into {a.out}', file=sys.stderr)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,140 @@
+/*
+ * gg.h: internals of the GGUF reference parser (parsers/gguf/).
+ *
+ * The parser mirrors ggml's gguf.cpp gguf_init_from_reader check by check, in
+ * the same order (see shared spec/gguf.md and include/tfs/rules.def GGnnn).
+ * Bytes are consumed only through gg_take(): every read is bounded by the bytes
+ * left in the file.  While parsing, records keep file OFFSETS (never pointers:
+ * in file mode the source window moves when it grows); views are resolved
+ * against tfs_src_base() once parsing is over (view.c).
+ *
+ * Files: parse.c (entry, fixed header), kv.c (KV pairs, general.alignment),
+ * tensor_info.c (tensor infos), layout.c (data start, offsets, data in file),
+ * strict.c (TFS_STRICT rules), strset.c (hash set for duplicate detection),
+ * view.c (the tfs_header view).
+ */
+#ifndef TFS_GG_H
+#define TFS_GG_H
+
+#include "internal.h"
+
+/* Limits of gguf.cpp (64-bit build). */
+#define GG_MAX_STRING_LENGTH (UINT64_C(1) << 30)  /* GGUF_MAX_STRING_LENGTH */
+#define GG_MAX_ARRAY_ELEMENTS (UINT64_C(1) << 30) /* GGUF_MAX_ARRAY_ELEMENTS */
+#define GG_SIZEOF_TENSOR_INFO 344u /* sizeof(gguf_tensor_info) = sizeof(ggml_tensor) 336 + u64 offset */
+#define GG_SIZEOF_KV 88u           /* sizeof(gguf_kv): std::string, bool, enum, 2 x std::vector */
+#define GG_MAX_NAME 64u            /* GGML_MAX_NAME: names must be shorter */
+#define GG_MAX_DIMS 4u             /* GGML_MAX_DIMS */
+#define GG_DEFAULT_ALIGNMENT 32u   /* GGUF_DEFAULT_ALIGNMENT */
+
+/* One KV pair as parsed (offsets are absolute file offsets, bytes). */
+typedef struct gg_kv_rec {
+    uint64_t field_off;  /* start of the KV (its key length field) */
+    uint64_t key_off;    /* first key byte */
+    uint64_t key_len;
+    uint64_t type_off;   /* the i32 value type field */
+    uint64_t value_off;  /* raw value bytes (tfs_kv.value) */
+    uint64_t value_len;
+    uint64_t count;      /* array element count, 1 for a scalar */
+    uint32_t type;       /* tfs_gg_vtype, TFS_GG_ARRAY for arrays */
+    uint32_t elem_type;  /* element type for arrays, else == type */
+} gg_kv_rec;
+
+/* One tensor info as parsed. */
+typedef struct gg_ti_rec {
+    uint64_t field_off;   /* start of the info (its name length field) */
+    uint64_t name_off;
+    uint64_t name_len;
+    uint64_t ne[GG_MAX_DIMS]; /* 1 beyond n_dims, as ggml */
+    uint64_t n_elements;
+    uint64_t n_bytes;
+    uint64_t offset;      /* as stored, relative to the data section */
+    uint64_t offset_off;  /* file offset of the u64 offset field */
+    uint32_t n_dims;
+    uint32_t type;
+} gg_ti_rec;
+
+/* Set of byte strings held as (offset, length) into the source: detects
+ * duplicate keys and names in O(1) average per insert.  Grows with the number
+ * of entries actually inserted (never with a declared count). */
+typedef struct gg_strset_slot {
+    uint64_t off;
+    uint64_t len;
+    uint64_t hash; /* 0 = empty slot */
+} gg_strset_slot;
+
+typedef struct gg_strset {
+    gg_strset_slot *slot;
+    size_t cap; /* power of two, or 0 */
+    size_t n;
+} gg_strset;
+
+/* Insert bytes [off, off + len) of the file; `base` is tfs_src_base() and
+ * must cover every inserted string.  Returns 1 if an equal string was already
+ * present (nothing inserted), 0 if inserted, -1 on allocation failure. */
+int gg_strset_insert(gg_strset *s, const uint8_t *base, uint64_t off, uint64_t len);
+void gg_strset_free(gg_strset *s);
+
+/* Parser state. */
+typedef struct gg_ctx {
+    tfs_src *src;
+    tfs_error *err;
+    unsigned flags;
+    uint64_t off;         /* cursor: next byte to consume */
+
+    uint32_t version;
+    int64_t n_tensors;    /* as declared (checked against ggml's bound) */
+    int64_t n_kv;
+
+    gg_kv_rec *kv;
+    size_t kv_len, kv_cap;
+    gg_ti_rec *ti;
+    size_t ti_len, ti_cap;
+    gg_strset keys, names;
+
+    uint32_t alignment;   /* general.alignment or 32 */
+    int64_t align_idx;    /* KV index of general.alignment, -1 if absent */
+    uint64_t info_end;    /* end of the tensor infos (bytes) */
+    uint64_t data_start;  /* start of the data section (bytes) */
+    uint64_t data_size;   /* sum of padded tensor sizes (bytes) */
+} gg_ctx;
+
+/* Consume n bytes at the cursor: a pointer to them (valid until the next
+ * gg_take / tfs_src_get), or NULL when fewer than n bytes are left (or the
+ * source failed: see gg_short).  The only way the parser consumes bytes. */
+static inline const uint8_t *gg_take(gg_ctx *c, uint64_t n) {
+    static const uint8_t k_empty[1] = {0};
+    if (n == 0) return c->off <= c->src->file_size ? k_empty : NULL;
+    if (n > SIZE_MAX) return NULL;
+    const uint8_t *p = tfs_src_get(c->src, c->off, (size_t)n);
+    if (p) c->off += n;
+    return p;
+}
+
+/* Bytes left after the cursor. */
+static inline uint64_t gg_left(const gg_ctx *c) { return tfs_src_left(c->src, c->off); }
+
+/* A read came back short: TFS_EIO / TFS_ENOMEM if the source failed, else
+ * the truncation rule `rule` at `off`. */
+static inline tfs_status gg_short(gg_ctx *c, tfs_rule rule, uint64_t off, int64_t index) {
+    if (tfs_src_failed(c->src)) return tfs_fail_src(c->err, c->src);
+    return tfs_fail(c->err, rule, off, index);
+}
+
+/* Read a GGUF string (u64 length + bytes) at the cursor, as
+ * gguf_reader::read(std::string&): GG101 (length > 2^30), GG102 (length >
+ * bytes left after the length field), `trunc_rule` when the length field
+ * itself is cut; all reported at the length field.  On TFS_OK, *off and *len give
+ * the string bytes. */
+tfs_status gg_read_string(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *off, uint64_t *len);
+
+/* Stages, in ggml's order.  Each returns TFS_OK or the first violation. */
+tfs_status gg_parse_kvs(gg_ctx *c);             /* kv.c: KV pairs, GG1xx */
+tfs_status gg_check_alignment(gg_ctx *c);       /* kv.c: GG140, GG141 */
+tfs_status gg_parse_tensor_infos(gg_ctx *c);    /* tensor_info.c: GG2xx */
+tfs_status gg_check_layout(gg_ctx *c);          /* layout.c: GG301..GG303, GG305 */
+tfs_status gg_check_data(gg_ctx *c);            /* layout.c: GG304 (default profile) */
+tfs_status gg_check_strict(gg_ctx *c);          /* strict.c: GG5xx */
+tfs_status gg_build_view(gg_ctx *c, tfs_header **out); /* view.c */
+
+#endif /* TFS_GG_H */

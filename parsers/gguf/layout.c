@@ -1,0 +1,46 @@
+/* layout.c: data section start and tensor offsets (GG301-GG303, GG305), as
+ * the end of gguf.cpp gguf_init_from_reader, and the default profile's data
+ * presence rule GG304 (llama.cpp llama-model-loader.cpp bounds check). */
+#include "gg.h"
+
+/* Data start = end of the tensor infos padded to the alignment; ggml seeks
+ * there only when n_tensors > 0 (GG301 when past EOF, at the end of the
+ * infos).  Offsets, in file order, must equal the running sum of sizes each
+ * padded to the alignment (GG302 at the offset field); padding a size past
+ * 2^64 is GG305 (ggml wraps it silently: divergence); the running sum
+ * overflowing is GG303. */
+tfs_status gg_check_layout(gg_ctx *c) {
+    uint64_t a = c->alignment, start = c->info_end;
+    if (c->ti_len > 0) {
+        if (tfs_add_overflow_u64(start, a - 1u, &start) || (start &= ~(a - 1u)) > c->src->file_size)
+            return tfs_fail(c->err, TFS_GG301, c->info_end, -1);
+    }
+    c->data_start = start;
+
+    uint64_t sum = 0;
+    for (size_t i = 0; i < c->ti_len; i++) {
+        const gg_ti_rec *r = &c->ti[i];
+        if (r->offset != sum) return tfs_fail(c->err, TFS_GG302, r->offset_off, (int64_t)i);
+        uint64_t padded;
+        if (tfs_add_overflow_u64(r->n_bytes, a - 1u, &padded))
+            return tfs_fail(c->err, TFS_GG305, r->offset_off, (int64_t)i);
+        padded &= ~(a - 1u);
+        if (tfs_add_overflow_u64(sum, padded, &sum))
+            return tfs_fail(c->err, TFS_GG303, r->offset_off, (int64_t)i);
+    }
+    c->data_size = sum;
+    return TFS_OK;
+}
+
+/* Every tensor's [data_start + offset, + n_bytes) inside the file (unpadded,
+ * as the llama.cpp loader checks), in file order; GG304 at the offset field. */
+tfs_status gg_check_data(gg_ctx *c) {
+    for (size_t i = 0; i < c->ti_len; i++) {
+        const gg_ti_rec *r = &c->ti[i];
+        uint64_t begin, end;
+        if (tfs_add_overflow_u64(c->data_start, r->offset, &begin) ||
+            tfs_add_overflow_u64(begin, r->n_bytes, &end) || end > c->src->file_size)
+            return tfs_fail(c->err, TFS_GG304, r->offset_off, (int64_t)i);
+    }
+    return TFS_OK;
+}

@@ -1,0 +1,65 @@
+/* strict.c: the TFS_STRICT rules (GG5xx), implementation-defined cases of
+ * spec/gguf.md that ggml does not check.  They run only after every canonical
+ * and default rule passed, so a file the default profile rejects is rejected
+ * with the same rule under --strict.  Order: per KV in file order (GG504 key
+ * UTF-8, GG501 bool values, GG502 alignment), then GG503 (padding). */
+#include "gg.h"
+
+/* Offset of the first byte of an invalid UTF-8 sequence in p[0, n), or n if
+ * the bytes are valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF). */
+static uint64_t utf8_invalid_at(const uint8_t *p, uint64_t n) {
+    uint64_t i = 0;
+    while (i < n) {
+        uint8_t b = p[i];
+        if (b < 0x80) { i++; continue; }
+        uint64_t len;
+        uint8_t lo = 0x80, hi = 0xBF; /* bounds of the second byte */
+        if (b >= 0xC2 && b <= 0xDF) len = 2;
+        else if (b >= 0xE0 && b <= 0xEF) {
+            len = 3;
+            if (b == 0xE0) lo = 0xA0;
+            if (b == 0xED) hi = 0x9F;
+        } else if (b >= 0xF0 && b <= 0xF4) {
+            len = 4;
+            if (b == 0xF0) lo = 0x90;
+            if (b == 0xF4) hi = 0x8F;
+        } else return i;
+        if (n - i < len) return i;
+        if (p[i + 1] < lo || p[i + 1] > hi) return i;
+        for (uint64_t k = 2; k < len; k++)
+            if ((p[i + k] & 0xC0) != 0x80) return i;
+        i += len;
+    }
+    return n;
+}
+
+static tfs_status check_kv(gg_ctx *c, const uint8_t *base, size_t i) {
+    const gg_kv_rec *r = &c->kv[i];
+    uint64_t bad = utf8_invalid_at(base + r->key_off, r->key_len);
+    if (bad < r->key_len) return tfs_fail(c->err, TFS_GG504, r->key_off + bad, (int64_t)i);
+    if (r->elem_type == TFS_GG_BOOL) { /* scalar or array: one byte per value */
+        for (uint64_t k = 0; k < r->value_len; k++)
+            if (base[r->value_off + k] > 1) return tfs_fail(c->err, TFS_GG501, r->value_off + k, (int64_t)i);
+    }
+    if ((int64_t)i == c->align_idx && c->alignment % 8u != 0)
+        return tfs_fail(c->err, TFS_GG502, r->value_off, (int64_t)i);
+    return TFS_OK;
+}
+
+tfs_status gg_check_strict(gg_ctx *c) {
+    const uint8_t *base = tfs_src_base(c->src);
+    for (size_t i = 0; i < c->kv_len; i++) {
+        tfs_status st = check_kv(c, base, i);
+        if (st != TFS_OK) return st;
+    }
+    /* padding between the tensor infos and the data section (only present
+     * when there are tensors: ggml aligns the data start only then) */
+    uint64_t n = c->data_start - c->info_end;
+    if (n > 0) {
+        const uint8_t *p = tfs_src_get(c->src, c->info_end, (size_t)n);
+        if (!p) return gg_short(c, TFS_GG503, c->info_end, -1); /* inside the file: only an I/O failure */
+        for (uint64_t k = 0; k < n; k++)
+            if (p[k] != 0) return tfs_fail(c->err, TFS_GG503, c->info_end + k, -1);
+    }
+    return TFS_OK;
+}

@@ -1,0 +1,118 @@
+/* tensor_info.c: the tensor infos (GG2xx), as gguf.cpp gguf_init_from_reader
+ * ("read the tensor info" loop), in its order: name, duplicate name, n_dims,
+ * dims, element count, type, block size, byte size, offset. */
+#include "gg.h"
+
+#include <stdlib.h>
+
+static gg_ti_rec *push(gg_ctx *c) {
+    if (c->ti_len == c->ti_cap) {
+        size_t cap = c->ti_cap ? c->ti_cap * 2u : 16u;
+        if (cap > SIZE_MAX / sizeof *c->ti) return NULL;
+        gg_ti_rec *p = realloc(c->ti, cap * sizeof *p);
+        if (!p) return NULL;
+        c->ti = p;
+        c->ti_cap = cap;
+    }
+    return &c->ti[c->ti_len++];
+}
+
+/* Name: string checks; >= 64 bytes -> GG202; duplicate -> GG203.  ggml copies
+ * the name into a C string (ggml_set_name) and compares with strcmp, so two
+ * names equal up to their first NUL are duplicates. */
+static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
+    tfs_status st = gg_read_string(c, TFS_GG201, i, &r->name_off, &r->name_len);
+    if (st != TFS_OK) return st;
+    if (r->name_len >= GG_MAX_NAME) return tfs_fail(c->err, TFS_GG202, r->field_off, i);
+    const uint8_t *base = tfs_src_base(c->src);
+    const uint8_t *nul = memchr(base + r->name_off, 0, (size_t)r->name_len);
+    uint64_t cstr_len = nul ? (uint64_t)(nul - (base + r->name_off)) : r->name_len;
+    int dup = gg_strset_insert(&c->names, base, r->name_off, cstr_len);
+    if (dup < 0) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    if (dup) return tfs_fail(c->err, TFS_GG203, r->field_off, i);
+    return TFS_OK;
+}
+
+/* n_dims (> 4 -> GG204), then each ne (< 0 -> GG205), then ggml's element
+ * count test: with all ne > 0, INT64_MAX / ne[j] <= ne[0] * ... * ne[j-1]
+ * for some j in 1..3 -> GG206.  ggml skips that test when the wrapped product
+ * is <= 0 (known defect): we report those shapes as GG207.  Count rules are
+ * reported at the ne field where the test fires (the last stored one when it
+ * fires on an implicit ne = 1). */
+static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i) {
+    uint64_t at = c->off, ne_off[GG_MAX_DIMS] = {0};
+    const uint8_t *p = gg_take(c, 4);
+    if (!p) return gg_short(c, TFS_GG201, at, i);
+    r->n_dims = tfs_le32(p);
+    if (r->n_dims > GG_MAX_DIMS) return tfs_fail(c->err, TFS_GG204, at, i);
+    for (uint32_t j = 0; j < GG_MAX_DIMS; j++) {
+        r->ne[j] = 1;
+        if (j >= r->n_dims) continue;
+        ne_off[j] = c->off;
+        if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG201, ne_off[j], i);
+        uint64_t v = tfs_le64(p);
+        if (v > (uint64_t)INT64_MAX) return tfs_fail(c->err, TFS_GG205, ne_off[j], i);
+        r->ne[j] = v;
+    }
+    if (r->ne[0] == 0 || r->ne[1] == 0 || r->ne[2] == 0 || r->ne[3] == 0) {
+        r->n_elements = 0;
+        return TFS_OK;
+    }
+    uint64_t prod = r->ne[0];
+    for (uint32_t j = 1; j < GG_MAX_DIMS; j++) {
+        if ((uint64_t)INT64_MAX / r->ne[j] <= prod) {
+            uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3]; /* unsigned: wraps */
+            bool skipped_by_ggml = wrapped == 0 || wrapped > (uint64_t)INT64_MAX;
+            uint64_t off = ne_off[j < r->n_dims ? j : r->n_dims - 1u];
+            return tfs_fail(c->err, skipped_by_ggml ? TFS_GG207 : TFS_GG206, off, i);
+        }
+        prod *= r->ne[j]; /* exact: prod < INT64_MAX / ne[j] */
+    }
+    r->n_elements = prod;
+    return TFS_OK;
+}
+
+/* Type (GG208 out of range, GG209 removed, GG210 ne[0] % block size), byte
+ * size (GG211 > SIZE_MAX), and GG212: ggml_nbytes computes ne[0] x type size
+ * first for block types, which wraps (ggml accepts, wrong size: divergence).
+ * All at the type field. */
+static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i) {
+    uint64_t at = c->off;
+    const uint8_t *p = gg_take(c, 4);
+    if (!p) return gg_short(c, TFS_GG201, at, i);
+    r->type = tfs_le32(p); /* i32: negative values land above 42 */
+    if (r->type >= TFS_GG_TYPE_COUNT) return tfs_fail(c->err, TFS_GG208, at, i);
+    uint64_t blck = tfs_gg_type_block_size(r->type), ts = tfs_gg_type_size(r->type);
+    if (blck == 0) return tfs_fail(c->err, TFS_GG209, at, i);
+    if (r->ne[0] % blck != 0) return tfs_fail(c->err, TFS_GG210, at, i);
+    uint64_t blocks = r->n_elements / blck;
+    if (blocks > UINT64_MAX / ts) return tfs_fail(c->err, TFS_GG211, at, i);
+    if (blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts) return tfs_fail(c->err, TFS_GG212, at, i);
+    r->n_bytes = blocks * ts;
+    return TFS_OK;
+}
+
+static tfs_status parse_info(gg_ctx *c, int64_t i) {
+    gg_ti_rec *r = push(c);
+    if (!r) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    memset(r, 0, sizeof *r);
+    r->field_off = c->off;
+    tfs_status st;
+    if ((st = parse_name(c, r, i)) != TFS_OK) return st;
+    if ((st = parse_shape(c, r, i)) != TFS_OK) return st;
+    if ((st = parse_type(c, r, i)) != TFS_OK) return st;
+    r->offset_off = c->off;
+    const uint8_t *p = gg_take(c, 8);
+    if (!p) return gg_short(c, TFS_GG201, r->offset_off, i);
+    r->offset = tfs_le64(p);
+    return TFS_OK;
+}
+
+tfs_status gg_parse_tensor_infos(gg_ctx *c) {
+    for (int64_t i = 0; i < c->n_tensors; i++) {
+        tfs_status st = parse_info(c, i);
+        if (st != TFS_OK) return st;
+    }
+    c->info_end = c->off;
+    return TFS_OK;
+}

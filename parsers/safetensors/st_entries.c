@@ -1,0 +1,379 @@
+/* st_entries.c: the shape of the safetensors header, as the crate's serde
+ * derives see it (tensor.rs HashMetadata, TensorInfo, Dtype):
+ *   { "__metadata__": {string: string} | null,   (at most once)
+ *     "<name>": {"dtype": D, "shape": [usize...], "data_offsets": [usize, usize], other: any...}
+ *             | [D, [usize...], [usize, usize]] , ... }
+ *   D = "<exact dtype name>" | {"<exact dtype name>": null}
+ * Duplicate tensor names and duplicate __metadata__ keys: the last value wins
+ * (HashMap), the name keeps its first position.  One pass, no per-token
+ * allocation: records and pools grow by doubling. */
+#include "st_internal.h"
+
+#include <stdlib.h>
+
+enum { F_DTYPE = 1, F_SHAPE = 2, F_OFFSETS = 4 };
+
+static tfs_status nomem(st_ctx *c) { return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
+
+/* Make room for one more element of size `elem` in *arr (capacity *cap). */
+static bool reserve(void **arr, size_t *cap, size_t used, size_t elem) {
+    if (used < *cap) return true;
+    size_t ncap = *cap ? *cap * 2 : 16;
+    size_t bytes;
+    if (__builtin_mul_overflow(ncap, elem, &bytes)) return false;
+    void *p = realloc(*arr, bytes);
+    if (!p) return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
+
+/* Error for a value of the wrong JSON type: `rule` if the byte starts some
+ * JSON value, else a syntax error. */
+static tfs_status wrong_type(st_ctx *c, tfs_rule rule) {
+    if (c->pos < c->n && st_value_start(c->j[c->pos])) return st_err(c, rule, c->pos);
+    return st_unexpected(c);
+}
+
+static tfs_status expect(st_ctx *c, uint8_t b) {
+    st_ws(c);
+    if (c->pos >= c->n || c->j[c->pos] != b) return st_unexpected(c);
+    c->pos++;
+    st_ws(c);
+    return TFS_OK;
+}
+
+/* Reference to the decoded string token j[start, end); escaped strings are
+ * decoded into the arena, which is sized once to the rest of the header
+ * (decoding never grows a string), so it never moves. */
+static tfs_status make_sref(st_ctx *c, size_t start, size_t end, bool esc, bool hash, st_sref *s) {
+    if (!esc) {
+        s->off = (uint32_t)(start + 1);
+        s->len = (uint32_t)(end - start - 2);
+        s->in_arena = 0;
+    } else {
+        if (!c->arena) {
+            c->arena_cap = c->n - start;
+            c->arena = malloc(c->arena_cap);
+            if (!c->arena) return nomem(c);
+        }
+        size_t len = st_decode(c->j, start, end, c->arena + c->arena_len);
+        s->off = (uint32_t)c->arena_len;
+        s->len = (uint32_t)len;
+        s->in_arena = 1;
+        c->arena_len += len;
+    }
+    s->hash = hash ? st_hash(st_sref_ptr(c, s), s->len) : 0;
+    return TFS_OK;
+}
+
+/* Decoded bytes of a short token (field names, dtype names) into buf[128];
+ * NULL when it cannot be one of them (longer than 128 raw bytes, so more
+ * than 21 decoded bytes). */
+static const uint8_t *short_str(const st_ctx *c, size_t start, size_t end, bool esc, uint8_t *buf, size_t *len) {
+    if (!esc) { *len = end - start - 2; return c->j + start + 1; }
+    if (end - start - 2 > 128) return NULL;
+    *len = st_decode(c->j, start, end, buf);
+    return buf;
+}
+
+static bool eq(const uint8_t *p, size_t n, const char *lit, size_t m) { return p && n == m && memcmp(p, lit, m) == 0; }
+
+/* ------------------------------------------------------------- dtype */
+
+static tfs_status dtype_name(st_ctx *c, size_t start, st_ent *e) {
+    bool esc;
+    tfs_status st = st_scan_string(c, &esc);
+    if (st != TFS_OK) return st;
+    uint8_t buf[128];
+    size_t len = 0;
+    const uint8_t *p = short_str(c, start, c->pos, esc, buf, &len);
+    uint32_t d;
+    if (!p || tfs_st_dtype_from_name((const char *)p, len, &d) != 0) return st_err(c, TFS_ST210, start);
+    e->dtype = (uint8_t)d;
+    return TFS_OK;
+}
+
+static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
+    e->dtype_pos = (uint32_t)c->pos;
+    if (c->pos < c->n && c->j[c->pos] == '"') return dtype_name(c, c->pos, e);
+    if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST211);
+    /* map form {"U8": null}: a unit variant (depth 3, below the limit) */
+    st_strict(c, TFS_ST506, c->pos, c->cur_index);
+    size_t open = c->pos++;
+    st_ws(c);
+    if (c->pos >= c->n) return st_unexpected(c);
+    if (c->j[c->pos] == '}') return st_err(c, TFS_ST211, open);
+    if (c->j[c->pos] != '"') return st_unexpected(c);
+    tfs_status st = dtype_name(c, c->pos, e);
+    if (st != TFS_OK) return st;
+    if ((st = expect(c, ':')) != TFS_OK) return st;
+    if (c->pos < c->n && c->j[c->pos] == 'n') {
+        if ((st = st_literal(c, "null", 4)) != TFS_OK) return st;
+    } else {
+        return wrong_type(c, TFS_ST211);
+    }
+    st_ws(c);
+    if (c->pos < c->n && c->j[c->pos] == ',') return st_err(c, TFS_ST211, c->pos); /* 2+ keys */
+    if (c->pos >= c->n || c->j[c->pos] != '}') return st_unexpected(c);
+    c->pos++;
+    return TFS_OK;
+}
+
+/* ------------------------------------------------------------- shape, data_offsets */
+
+static tfs_status parse_shape(st_ctx *c, st_ent *e) {
+    e->shape_pos = (uint32_t)c->pos;
+    e->shape_idx = (uint32_t)c->n_shapes;
+    e->n_dims = 0;
+    if (c->pos >= c->n || c->j[c->pos] != '[') return wrong_type(c, TFS_ST220);
+    c->pos++;
+    st_ws(c);
+    if (c->pos < c->n && c->j[c->pos] == ']') { c->pos++; return TFS_OK; }
+    for (;;) {
+        if (c->pos >= c->n) return st_unexpected(c);
+        uint8_t b = c->j[c->pos];
+        if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST220);
+        size_t npos = c->pos;
+        uint64_t v;
+        bool u;
+        tfs_status st = st_scan_number(c, &v, &u);
+        if (st != TFS_OK) return st;
+        if (!u) return st_err(c, TFS_ST222, npos);
+        if (!reserve((void **)&c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)) return nomem(c);
+        c->shapes[c->n_shapes++] = v;
+        e->n_dims++;
+        st_ws(c);
+        if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
+        if (c->pos < c->n && c->j[c->pos] == ']') { c->pos++; return TFS_OK; }
+        return st_unexpected(c);
+    }
+}
+
+static tfs_status parse_offsets(st_ctx *c, st_ent *e) {
+    e->offs_pos = (uint32_t)c->pos;
+    if (c->pos >= c->n || c->j[c->pos] != '[') return wrong_type(c, TFS_ST221);
+    c->pos++;
+    st_ws(c);
+    uint64_t v[2];
+    for (int k = 0; k < 2; k++) {
+        if (c->pos >= c->n) return st_unexpected(c);
+        uint8_t b = c->j[c->pos];
+        if (b == ']') return st_err(c, TFS_ST221, c->pos); /* fewer than two */
+        if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST221);
+        size_t npos = c->pos;
+        bool u;
+        tfs_status st = st_scan_number(c, &v[k], &u);
+        if (st != TFS_OK) return st;
+        if (!u) return st_err(c, TFS_ST222, npos);
+        st_ws(c);
+        if (k == 0) {
+            if (c->pos < c->n && c->j[c->pos] == ']') return st_err(c, TFS_ST221, c->pos);
+            if (c->pos >= c->n || c->j[c->pos] != ',') return st_unexpected(c);
+            c->pos++;
+            st_ws(c);
+        }
+    }
+    if (c->pos < c->n && c->j[c->pos] == ',') return st_err(c, TFS_ST221, c->pos); /* more than two */
+    if (c->pos >= c->n || c->j[c->pos] != ']') return st_unexpected(c);
+    c->pos++;
+    e->start = v[0];
+    e->end = v[1];
+    return TFS_OK;
+}
+
+/* ------------------------------------------------------------- entries */
+
+static int field_of(const st_ctx *c, size_t start, size_t end, bool esc) {
+    uint8_t buf[128];
+    size_t len = 0;
+    const uint8_t *p = short_str(c, start, end, esc, buf, &len);
+    if (eq(p, len, "dtype", 5)) return F_DTYPE;
+    if (eq(p, len, "shape", 5)) return F_SHAPE;
+    if (eq(p, len, "data_offsets", 12)) return F_OFFSETS;
+    return 0;
+}
+
+static tfs_status object_entry(st_ctx *c, st_ent *e) {
+    c->pos++;
+    st_ws(c);
+    unsigned have = 0;
+    tfs_status st;
+    if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return st_err(c, TFS_ST202, e->val_pos); }
+    for (;;) {
+        if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
+        size_t kpos = c->pos;
+        bool esc;
+        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        int f = field_of(c, kpos, c->pos, esc);
+        if ((st = expect(c, ':')) != TFS_OK) return st;
+        if (f && (have & (unsigned)f)) return st_err(c, TFS_ST203, kpos);
+        switch (f) {
+        case F_DTYPE: st = parse_dtype(c, e); break;
+        case F_SHAPE: st = parse_shape(c, e); break;
+        case F_OFFSETS: st = parse_offsets(c, e); break;
+        default:
+            st_strict(c, TFS_ST504, kpos, c->cur_index);
+            st = st_skip_value(c, 2);
+            break;
+        }
+        if (st != TFS_OK) return st;
+        have |= (unsigned)f;
+        st_ws(c);
+        if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
+        if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; break; }
+        return st_unexpected(c);
+    }
+    if (have != (F_DTYPE | F_SHAPE | F_OFFSETS)) return st_err(c, TFS_ST202, e->val_pos);
+    return TFS_OK;
+}
+
+static tfs_status array_entry(st_ctx *c, st_ent *e) {
+    st_strict(c, TFS_ST505, c->pos, c->cur_index);
+    c->pos++;
+    st_ws(c);
+    tfs_status st;
+    for (int k = 0; k < 3; k++) {
+        if (c->pos < c->n && c->j[c->pos] == ']') return st_err(c, TFS_ST204, c->pos); /* too few */
+        if (k == 0) st = parse_dtype(c, e);
+        else if (k == 1) st = parse_shape(c, e);
+        else st = parse_offsets(c, e);
+        if (st != TFS_OK) return st;
+        st_ws(c);
+        if (k < 2) {
+            if (c->pos < c->n && c->j[c->pos] == ']') return st_err(c, TFS_ST204, c->pos);
+            if (c->pos >= c->n || c->j[c->pos] != ',') return st_unexpected(c);
+            c->pos++;
+            st_ws(c);
+        }
+    }
+    if (c->pos < c->n && c->j[c->pos] == ',') return st_err(c, TFS_ST204, c->pos); /* too many */
+    if (c->pos >= c->n || c->j[c->pos] != ']') return st_unexpected(c);
+    c->pos++;
+    return TFS_OK;
+}
+
+static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
+    if (!reserve((void **)&c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)) return nomem(c);
+    st_ent *slot = &c->ents[c->n_ents];
+    memset(slot, 0, sizeof *slot);
+    tfs_status st = make_sref(c, kpos, kend, esc, true, &slot->name);
+    if (st != TFS_OK) return st;
+    slot->key_pos = (uint32_t)kpos;
+    int64_t dup = st_names_find_or_add(c, &c->tnames, false, &slot->name, (uint32_t)c->n_ents);
+    if (dup == -2) return nomem(c);
+    st_ent tmp;
+    st_ent *e = slot;
+    if (dup >= 0) { /* last one wins: parse aside, then overwrite the first */
+        st_strict(c, TFS_ST501, kpos, dup);
+        tmp = *slot;
+        e = &tmp;
+    }
+    c->cur_index = dup >= 0 ? dup : (int64_t)c->n_ents;
+    e->val_pos = (uint32_t)c->pos;
+    if (c->pos < c->n && c->j[c->pos] == '{') st = object_entry(c, e);
+    else if (c->pos < c->n && c->j[c->pos] == '[') st = array_entry(c, e);
+    else st = wrong_type(c, TFS_ST201);
+    if (st != TFS_OK) return st;
+    if (dup >= 0) {
+        st_ent *first = &c->ents[dup];
+        tmp.name = first->name;
+        tmp.key_pos = first->key_pos;
+        *first = tmp;
+    } else {
+        c->n_ents++;
+    }
+    c->cur_index = -1;
+    return TFS_OK;
+}
+
+/* ------------------------------------------------------------- __metadata__ */
+
+static tfs_status metadata(st_ctx *c, size_t kpos) {
+    if (c->seen_metadata) return st_err(c, TFS_ST403, kpos);
+    c->seen_metadata = true;
+    tfs_status st;
+    if (c->pos < c->n && c->j[c->pos] == 'n') return st_literal(c, "null", 4);
+    if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST401);
+    c->has_metadata = true;
+    c->pos++;
+    st_ws(c);
+    if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return TFS_OK; }
+    for (;;) {
+        if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
+        if (!reserve((void **)&c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs)) return nomem(c);
+        st_kv *kv = &c->kvs[c->n_kvs];
+        size_t k0 = c->pos;
+        bool esc;
+        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = make_sref(c, k0, c->pos, esc, true, &kv->key)) != TFS_OK) return st;
+        kv->key_pos = (uint32_t)k0;
+        int64_t dup = st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
+        if (dup == -2) return nomem(c);
+        c->cur_index = dup >= 0 ? dup : (int64_t)c->n_kvs;
+        if ((st = expect(c, ':')) != TFS_OK) return st;
+        if (c->pos >= c->n || c->j[c->pos] != '"') return wrong_type(c, TFS_ST402);
+        size_t v0 = c->pos;
+        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        st_kv *dst = kv;
+        if (dup >= 0) {
+            st_strict(c, TFS_ST503, k0, dup);
+            dst = &c->kvs[dup];
+        }
+        if ((st = make_sref(c, v0, c->pos, esc, false, &dst->val)) != TFS_OK) return st;
+        dst->val_pos = (uint32_t)v0;
+        if (dup < 0) c->n_kvs++;
+        c->cur_index = -1;
+        st_ws(c);
+        if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
+        if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return TFS_OK; }
+        return st_unexpected(c);
+    }
+}
+
+/* ------------------------------------------------------------- document */
+
+tfs_status st_parse_json(st_ctx *c) {
+    tfs_status st;
+    c->cur_index = -1;
+    st_ws(c);
+    if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n); /* also N = 0 */
+    if (c->j[c->pos] != '{') return wrong_type(c, TFS_ST118);
+    if (c->pos != 0) st_strict(c, TFS_ST502, 0, -1);
+    c->pos++;
+    st_ws(c);
+    if (c->pos < c->n && c->j[c->pos] == '}') {
+        c->pos++;
+    } else {
+        for (;;) {
+            if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
+            size_t kpos = c->pos;
+            bool esc;
+            if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+            size_t kend = c->pos;
+            if ((st = expect(c, ':')) != TFS_OK) return st;
+            /* "__metadata__" is 14 raw bytes unescaped; check cheaply first */
+            bool meta = false;
+            if (esc || kend - kpos == 14) {
+                uint8_t buf[128];
+                size_t len = 0;
+                const uint8_t *p = short_str(c, kpos, kend, esc, buf, &len);
+                meta = eq(p, len, "__metadata__", 12);
+            }
+            st = meta ? metadata(c, kpos) : tensor(c, kpos, kend, esc);
+            if (st != TFS_OK) return st;
+            st_ws(c);
+            if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
+            if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; break; }
+            return st_unexpected(c);
+        }
+    }
+    /* after the object: JSON whitespace only (strict: spaces only) */
+    for (; c->pos < c->n; c->pos++) {
+        uint8_t b = c->j[c->pos];
+        if (b == ' ') continue;
+        if (b == '\n' || b == '\r' || b == '\t') { st_strict(c, TFS_ST507, c->pos, -1); continue; }
+        return st_err(c, TFS_ST112, c->pos);
+    }
+    return TFS_OK;
+}

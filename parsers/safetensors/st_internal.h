@@ -1,0 +1,165 @@
+/*
+ * st_internal.h: internals shared by the safetensors parser files.
+ *
+ * The header JSON (N bytes after the 8-byte size) is parsed in one pass into
+ * compact records (st_ent, st_kv) that hold OFFSETS into the JSON text or
+ * into an arena of decoded strings; pointers are resolved once at the end
+ * (st_view.c), so the parser never keeps a pointer returned by tfs_src_get
+ * across another tfs_src_get.
+ *
+ * Positions ("pos") are byte offsets inside the JSON text (0..N); the file
+ * offset of a position is 8 + pos.  N <= 100,000,000, so they fit uint32_t.
+ */
+#ifndef TFS_ST_INTERNAL_H
+#define TFS_ST_INTERNAL_H
+
+#include "internal.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Maximum JSON nesting: serde_json starts with remaining_depth = 128 and fails
+ * when a container brings it to 0, so a container at depth 128 (the outer
+ * object being depth 1) is an error and depth 127 is the deepest accepted. */
+#define ST_MAX_DEPTH 128u
+
+/* A decoded string: `len` bytes at `off` in the JSON text (no escapes:
+ * zero-copy) or in the arena (escapes resolved). */
+typedef struct st_sref {
+    uint32_t off;
+    uint32_t len;
+    uint32_t hash;      /* st_hash of the decoded bytes (names and keys only) */
+    uint8_t in_arena;   /* 1: off is an arena offset, 0: a JSON position */
+} st_sref;
+
+/* One tensor entry as parsed (file order, duplicates already merged). */
+typedef struct st_ent {
+    st_sref name;
+    uint64_t start, end;  /* data_offsets */
+    uint64_t n_elements;  /* filled by st_validate */
+    uint64_t n_bytes;     /* filled by st_validate */
+    uint32_t shape_idx;   /* first dimension in the shape pool */
+    uint32_t n_dims;
+    uint32_t key_pos;     /* opening quote of the name */
+    uint32_t val_pos;     /* '{' or '[' of the entry */
+    uint32_t dtype_pos;   /* dtype value */
+    uint32_t shape_pos;   /* '[' of shape */
+    uint32_t offs_pos;    /* '[' of data_offsets */
+    uint8_t dtype;        /* tfs_st_dtype */
+} st_ent;
+
+/* One __metadata__ entry (string -> string), file order, duplicates merged. */
+typedef struct st_kv {
+    st_sref key;
+    st_sref val;
+    uint32_t key_pos;
+    uint32_t val_pos;     /* opening quote of the value */
+} st_kv;
+
+/* Open-addressing set of names: slot = (hash << 32) | (index + 1), 0 = empty. */
+typedef struct st_names {
+    uint64_t *slots;
+    size_t cap;   /* power of two, or 0 */
+    size_t used;
+} st_names;
+
+/* Parser state for one header. */
+typedef struct st_ctx {
+    const uint8_t *j;     /* the JSON text (N bytes), valid during the parse */
+    size_t n;             /* N */
+    size_t pos;           /* cursor in j */
+    unsigned flags;       /* TFS_STRICT ... */
+    tfs_error *err;
+    int64_t cur_index;    /* tensor / KV index reported with JSON errors, -1 */
+
+    st_ent *ents; size_t n_ents, cap_ents;
+    uint64_t *shapes; size_t n_shapes, cap_shapes;
+    st_kv *kvs; size_t n_kvs, cap_kvs;
+    uint8_t *arena; size_t arena_len, arena_cap;  /* decoded strings */
+    st_names tnames, knames;
+
+    bool seen_metadata;
+    bool has_metadata;    /* __metadata__ was an object */
+
+    /* First strict-profile violation, in document order; reported only when
+     * the file passes every canonical rule, so a file's default-profile rule
+     * is also its strict-profile rule. */
+    tfs_rule strict_rule;
+    uint32_t strict_pos;
+    int64_t strict_index;
+} st_ctx;
+
+/* ---- st_utf8.c ---- */
+/* Validate `n` bytes as UTF-8 with Rust's core::str::from_utf8 rules
+ * (shortest form only, no encoded surrogates, nothing above U+10FFFF).
+ * Returns n if valid, else the position of the first byte of the first
+ * invalid sequence (Utf8Error::valid_up_to). */
+size_t st_utf8_check(const uint8_t *p, size_t n);
+
+/* ---- st_json.c: serde_json's grammar ---- */
+/* Report rule at JSON position pos (file offset 8 + pos) with c->cur_index. */
+tfs_status st_err(st_ctx *c, tfs_rule rule, size_t pos);
+/* Report the byte at c->pos as unexpected: ST111 at end of text, else ST110. */
+tfs_status st_unexpected(st_ctx *c);
+/* Record a strict-profile violation (the first one wins) when TFS_STRICT. */
+void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index);
+
+static inline void st_ws(st_ctx *c) {
+    const uint8_t *j = c->j;
+    size_t p = c->pos, n = c->n;
+    while (p < n && (j[p] == ' ' || j[p] == '\n' || j[p] == '\r' || j[p] == '\t')) p++;
+    c->pos = p;
+}
+static inline bool st_value_start(uint8_t b) {
+    return b == '{' || b == '[' || b == '"' || b == '-' || (b >= '0' && b <= '9') || b == 't' ||
+           b == 'f' || b == 'n';
+}
+
+/* Scan the string token at c->pos (which must be '"'): checks escapes,
+ * surrogate pairs and control characters.  On TFS_OK c->pos is past the
+ * closing quote and *esc tells whether any escape occurred. */
+tfs_status st_scan_string(st_ctx *c, bool *esc);
+/* Decode the validated string token j[start, end) (quotes included) into dst;
+ * returns the decoded length (<= end - start - 2). */
+size_t st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst);
+/* Scan the number token at c->pos ('-' or a digit).  *is_u64 is true when the
+ * token is a plain non-negative integer <= 2^64-1 (then *val holds it): what
+ * serde_json hands to a usize.  Errors: ST110/ST111 grammar, ST117 out of f64
+ * range (serde_json f64_from_parts). */
+tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64);
+/* Skip any JSON value at c->pos whose container is at `depth` (checks the full
+ * grammar, number range and the nesting limit). */
+tfs_status st_skip_value(st_ctx *c, unsigned depth);
+/* Consume the literal `lit` (true/false/null) at c->pos. */
+tfs_status st_literal(st_ctx *c, const char *lit, size_t len);
+
+/* ---- st_names.c ---- */
+uint32_t st_hash(const uint8_t *p, size_t n);
+/* Bytes of a decoded string reference. */
+static inline const uint8_t *st_sref_ptr(const st_ctx *c, const st_sref *s) {
+    return s->in_arena ? c->arena + s->off : c->j + s->off;
+}
+/* Find `s` among the names already in `set` (tensor names when kvs == false,
+ * metadata keys when true).  Returns the index, or -1 after inserting `index`
+ * for it.  -2 on allocation failure. */
+int64_t st_names_find_or_add(st_ctx *c, st_names *set, bool kvs, const st_sref *s, uint32_t index);
+void st_names_free(st_names *set);
+
+/* ---- st_entries.c ---- */
+/* Parse the whole JSON text (UTF-8 already checked) into c. */
+tfs_status st_parse_json(st_ctx *c);
+
+/* ---- st_validate.c ---- */
+/* Metadata::validate and the final buffer-size check of read_metadata.
+ * data_len = file size - 8 - N.  On TFS_OK *buffer_end is the end of the
+ * last tensor. */
+tfs_status st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end);
+
+/* ---- st_view.c ---- */
+/* Build the public header from the parsed records; `base` is the file's
+ * byte 0 (buffer or window).  Takes ownership of the pools in c. */
+tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
+                         tfs_header **out, tfs_error *err);
+
+#endif /* TFS_ST_INTERNAL_H */

@@ -1,0 +1,336 @@
+/* st_json.c: the JSON grammar of serde_json (de.rs, read.rs) as the
+ * safetensors crate meets it: strings with escapes and surrogate pairs,
+ * numbers with serde_json's range rule, literals, any value skipped with the
+ * nesting limit.  Every failure goes through st_err -> tfs_fail. */
+#include "st_internal.h"
+
+tfs_status st_err(st_ctx *c, tfs_rule rule, size_t pos) {
+    return tfs_fail(c->err, rule, 8u + (uint64_t)pos, c->cur_index);
+}
+
+tfs_status st_unexpected(st_ctx *c) {
+    return c->pos >= c->n ? st_err(c, TFS_ST111, c->n) : st_err(c, TFS_ST110, c->pos);
+}
+
+void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index) {
+    if (!(c->flags & TFS_STRICT) || c->strict_rule != TFS_RULE_NONE) return;
+    c->strict_rule = rule;
+    c->strict_pos = (uint32_t)pos;
+    c->strict_index = index;
+}
+
+tfs_status st_literal(st_ctx *c, const char *lit, size_t len) {
+    for (size_t k = 0; k < len; k++) {
+        if (c->pos >= c->n || c->j[c->pos] != (uint8_t)lit[k]) return st_unexpected(c);
+        c->pos++;
+    }
+    return TFS_OK;
+}
+
+/* ------------------------------------------------------------- strings */
+
+/* Bytes that end a plain run inside a string: '"', '\\', or < 0x20.
+ * SWAR over 8 bytes; the lowest flagged byte is exact (borrows only
+ * propagate upwards), which is the first one in memory order once the word
+ * is read little-endian. */
+static inline uint64_t load_le8(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+static inline uint64_t special_mask(uint64_t w) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * (uint64_t)'"');
+    uint64_t b = w ^ (ones * (uint64_t)'\\');
+    uint64_t zq = (q - ones) & ~q;
+    uint64_t zb = (b - ones) & ~b;
+    uint64_t lt = (w - ones * 0x20u) & ~w;
+    return (zq | zb | lt) & highs;
+}
+static inline bool special(uint8_t b) { return b == '"' || b == '\\' || b < 0x20u; }
+
+static int hexval(uint8_t b) {
+    if (b >= '0' && b <= '9') return b - '0';
+    if (b >= 'a' && b <= 'f') return b - 'a' + 10;
+    if (b >= 'A' && b <= 'F') return b - 'A' + 10;
+    return -1;
+}
+
+/* Four hex digits at j[p..p+4): 0..0xFFFF, -1 bad digit, -2 end of text. */
+static int32_t hex4(const st_ctx *c, size_t p) {
+    int32_t v = 0;
+    for (size_t k = 0; k < 4; k++) {
+        if (p + k >= c->n) return -2;
+        int h = hexval(c->j[p + k]);
+        if (h < 0) return -1;
+        v = (v << 4) | h;
+    }
+    return v;
+}
+
+/* Validate the escape starting with the backslash at i; returns the position
+ * after it, or 0 after reporting an error (an escape never ends at 0). */
+static size_t check_escape(st_ctx *c, size_t i, tfs_status *st) {
+    const uint8_t *j = c->j;
+    if (i + 1 >= c->n) { *st = st_err(c, TFS_ST111, c->n); return 0; }
+    switch (j[i + 1]) {
+    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+        return i + 2;
+    case 'u': break;
+    default: *st = st_err(c, TFS_ST115, i); return 0;
+    }
+    int32_t cp = hex4(c, i + 2);
+    if (cp == -2) { *st = st_err(c, TFS_ST111, c->n); return 0; }
+    if (cp < 0) { *st = st_err(c, TFS_ST115, i); return 0; }
+    if (cp >= 0xDC00 && cp <= 0xDFFF) { *st = st_err(c, TFS_ST116, i); return 0; }
+    if (cp < 0xD800 || cp > 0xDBFF) return i + 6;
+    /* high surrogate: a \uDC00..DFFF escape must follow */
+    size_t k = i + 6;
+    if (k >= c->n || (j[k] == '\\' && k + 1 >= c->n)) { *st = st_err(c, TFS_ST111, c->n); return 0; }
+    if (j[k] != '\\' || j[k + 1] != 'u') { *st = st_err(c, TFS_ST116, i); return 0; }
+    int32_t lo = hex4(c, k + 2);
+    if (lo == -2) { *st = st_err(c, TFS_ST111, c->n); return 0; }
+    if (lo < 0) { *st = st_err(c, TFS_ST115, k); return 0; }
+    if (lo < 0xDC00 || lo > 0xDFFF) { *st = st_err(c, TFS_ST116, i); return 0; }
+    return k + 6;
+}
+
+tfs_status st_scan_string(st_ctx *c, bool *esc) {
+    const uint8_t *j = c->j;
+    size_t n = c->n, i = c->pos + 1;
+    *esc = false;
+    for (;;) {
+        while (i + 8 <= n) {
+            uint64_t m = special_mask(load_le8(j + i));
+            if (m) { i += (size_t)__builtin_ctzll(m) >> 3; goto found; }
+            i += 8;
+        }
+        while (i < n && !special(j[i])) i++;
+        if (i >= n) return st_err(c, TFS_ST111, n);
+    found:
+        if (j[i] == '"') { c->pos = i + 1; return TFS_OK; }
+        if (j[i] != '\\') return st_err(c, TFS_ST114, i);
+        *esc = true;
+        tfs_status st = TFS_OK;
+        i = check_escape(c, i, &st);
+        if (!i) return st;
+    }
+}
+
+static size_t put_utf8(uint8_t *d, uint32_t cp) {
+    if (cp < 0x80u) { d[0] = (uint8_t)cp; return 1; }
+    if (cp < 0x800u) { d[0] = (uint8_t)(0xC0u | (cp >> 6)); d[1] = (uint8_t)(0x80u | (cp & 0x3Fu)); return 2; }
+    if (cp < 0x10000u) {
+        d[0] = (uint8_t)(0xE0u | (cp >> 12));
+        d[1] = (uint8_t)(0x80u | ((cp >> 6) & 0x3Fu));
+        d[2] = (uint8_t)(0x80u | (cp & 0x3Fu));
+        return 3;
+    }
+    d[0] = (uint8_t)(0xF0u | (cp >> 18));
+    d[1] = (uint8_t)(0x80u | ((cp >> 12) & 0x3Fu));
+    d[2] = (uint8_t)(0x80u | ((cp >> 6) & 0x3Fu));
+    d[3] = (uint8_t)(0x80u | (cp & 0x3Fu));
+    return 4;
+}
+
+static uint32_t hex4_valid(const uint8_t *p) {
+    uint32_t v = 0;
+    for (int k = 0; k < 4; k++) v = (v << 4) | (uint32_t)hexval(p[k]);
+    return v;
+}
+
+size_t st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst) {
+    size_t o = 0;
+    for (size_t i = start + 1; i + 1 < end;) {
+        uint8_t b = j[i];
+        if (b != '\\') { dst[o++] = b; i++; continue; }
+        uint8_t e = j[i + 1];
+        i += 2;
+        switch (e) {
+        case 'b': dst[o++] = '\b'; break;
+        case 'f': dst[o++] = '\f'; break;
+        case 'n': dst[o++] = '\n'; break;
+        case 'r': dst[o++] = '\r'; break;
+        case 't': dst[o++] = '\t'; break;
+        case 'u': {
+            uint32_t cp = hex4_valid(j + i);
+            i += 4;
+            if (cp >= 0xD800u && cp <= 0xDBFFu) { /* validated pair */
+                uint32_t lo = hex4_valid(j + i + 2);
+                i += 6;
+                cp = 0x10000u + ((cp - 0xD800u) << 10) + (lo - 0xDC00u);
+            }
+            o += put_utf8(dst + o, cp);
+            break;
+        }
+        default: dst[o++] = e; break; /* " \ / */
+        }
+    }
+    return o;
+}
+
+/* ------------------------------------------------------------- numbers */
+
+/* serde_json's overflow! macro: would a * 10 + b exceed max? */
+#define ST_OVERFLOW10(a, b, max) ((a) >= (max) / 10 && ((a) > (max) / 10 || (b) > (max) % 10))
+
+/* serde_json f64_from_parts (without float_roundtrip): the value
+ * significand x 10^exponent is out of range when multiplying by the power of
+ * ten gives infinity, or the exponent is past 308 with a nonzero significand.
+ * Below 10^289 no u64 significand can overflow, so only the top of the
+ * POW10 table is needed.  Negative exponents only divide: never an error. */
+static bool out_of_range(uint64_t significand, int32_t exponent) {
+    static const double k_pow10_top[20] = {
+        1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298,
+        1e299, 1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
+    };
+    if (exponent < 289) return false;
+    if (exponent > 308) return significand != 0;
+    double f = (double)significand * k_pow10_top[exponent - 289];
+    return f > 1.7976931348623157e308;
+}
+
+static inline bool digit(uint8_t b) { return b >= '0' && b <= '9'; }
+
+tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
+    const uint8_t *j = c->j;
+    size_t n = c->n, p = c->pos, start = c->pos;
+    bool neg = false;
+    *is_u64 = false;
+    *val = 0;
+    if (j[p] == '-') { neg = true; p++; }
+    if (p >= n) return st_err(c, TFS_ST111, n);
+    uint64_t sig = 0;
+    int32_t exp = 0;
+    bool is_float = false;
+    if (j[p] == '0') {
+        p++;
+        if (p < n && digit(j[p])) return st_err(c, TFS_ST110, p); /* leading zero */
+    } else if (j[p] >= '1' && j[p] <= '9') {
+        sig = (uint64_t)(j[p++] - '0');
+        while (p < n && digit(j[p])) {
+            uint64_t d = (uint64_t)(j[p] - '0');
+            if (ST_OVERFLOW10(sig, d, UINT64_MAX)) { /* parse_long_integer */
+                is_float = true;
+                while (p < n && digit(j[p])) { p++; exp++; }
+                break;
+            }
+            sig = sig * 10u + d;
+            p++;
+        }
+    } else {
+        return st_err(c, TFS_ST110, p);
+    }
+    if (p < n && j[p] == '.') { /* parse_decimal */
+        is_float = true;
+        p++;
+        int32_t after = 0;
+        bool dropped = false;
+        while (p < n && digit(j[p])) {
+            uint64_t d = (uint64_t)(j[p] - '0');
+            if (ST_OVERFLOW10(sig, d, UINT64_MAX)) { /* parse_decimal_overflow */
+                while (p < n && digit(j[p])) p++;
+                dropped = true;
+                break;
+            }
+            sig = sig * 10u + d;
+            after--;
+            p++;
+        }
+        if (after == 0 && !dropped) return p >= n ? st_err(c, TFS_ST111, n) : st_err(c, TFS_ST110, p);
+        exp += after;
+    }
+    if (p < n && (j[p] == 'e' || j[p] == 'E')) { /* parse_exponent */
+        is_float = true;
+        p++;
+        bool pos_exp = true;
+        if (p < n && (j[p] == '+' || j[p] == '-')) { pos_exp = j[p] == '+'; p++; }
+        if (p >= n) return st_err(c, TFS_ST111, n);
+        if (!digit(j[p])) return st_err(c, TFS_ST110, p);
+        int32_t e = j[p++] - '0';
+        bool e_over = false;
+        while (p < n && digit(j[p])) {
+            int32_t d = j[p] - '0';
+            if (ST_OVERFLOW10(e, d, INT32_MAX)) { /* parse_exponent_overflow */
+                if (sig != 0 && pos_exp) return st_err(c, TFS_ST117, start);
+                while (p < n && digit(j[p])) p++;
+                e_over = true;
+                break;
+            }
+            e = e * 10 + d;
+            p++;
+        }
+        if (!e_over) {
+            int64_t fe = pos_exp ? (int64_t)exp + e : (int64_t)exp - e; /* saturating in serde */
+            if (fe > INT32_MAX) fe = INT32_MAX;
+            if (fe < INT32_MIN) fe = INT32_MIN;
+            if (out_of_range(sig, (int32_t)fe)) return st_err(c, TFS_ST117, start);
+        }
+    } else if (is_float && out_of_range(sig, exp)) {
+        return st_err(c, TFS_ST117, start);
+    }
+    c->pos = p;
+    if (!neg && !is_float) { *is_u64 = true; *val = sig; }
+    return TFS_OK;
+}
+
+/* ------------------------------------------------------------- any value */
+
+tfs_status st_skip_value(st_ctx *c, unsigned depth) {
+    /* Containers opened here, innermost last: 1 = object, 0 = array. */
+    uint8_t stack[ST_MAX_DEPTH];
+    unsigned sp = 0;
+    const uint8_t *j = c->j;
+    tfs_status st;
+    bool esc;
+value:
+    if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n);
+    switch (j[c->pos]) {
+    case '{':
+    case '[':
+        if (depth + sp + 1 >= ST_MAX_DEPTH) return st_err(c, TFS_ST113, c->pos);
+        stack[sp++] = j[c->pos] == '{';
+        c->pos++;
+        st_ws(c);
+        if (c->pos < c->n && j[c->pos] == (stack[sp - 1] ? '}' : ']')) { c->pos++; sp--; goto after; }
+        if (stack[sp - 1]) goto key;
+        goto value;
+    case '"':
+        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        goto after;
+    case 't': if ((st = st_literal(c, "true", 4)) != TFS_OK) return st; goto after;
+    case 'f': if ((st = st_literal(c, "false", 5)) != TFS_OK) return st; goto after;
+    case 'n': if ((st = st_literal(c, "null", 4)) != TFS_OK) return st; goto after;
+    default:
+        if (j[c->pos] == '-' || digit(j[c->pos])) {
+            uint64_t v;
+            bool u;
+            if ((st = st_scan_number(c, &v, &u)) != TFS_OK) return st;
+            goto after;
+        }
+        return st_unexpected(c);
+    }
+key:
+    if (c->pos >= c->n || j[c->pos] != '"') return st_unexpected(c);
+    if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+    st_ws(c);
+    if (c->pos >= c->n || j[c->pos] != ':') return st_unexpected(c);
+    c->pos++;
+    st_ws(c);
+    goto value;
+after:
+    if (sp == 0) return TFS_OK;
+    st_ws(c);
+    if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n);
+    if (j[c->pos] == ',') {
+        c->pos++;
+        st_ws(c);
+        if (stack[sp - 1]) goto key;
+        goto value;
+    }
+    if (j[c->pos] == (stack[sp - 1] ? '}' : ']')) { c->pos++; sp--; goto after; }
+    return st_err(c, TFS_ST110, c->pos);
+}

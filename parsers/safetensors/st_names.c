@@ -1,0 +1,70 @@
+/* st_names.c: open-addressing hash set of decoded names, used to merge
+ * duplicate tensor names and duplicate __metadata__ keys (the crate's
+ * HashMap: the last value wins).  Slots hold the 32-bit hash and the index,
+ * so growing never re-reads a name. */
+#include "st_internal.h"
+
+#include <stdlib.h>
+
+uint32_t st_hash(const uint8_t *p, size_t n) {
+    const uint64_t m = 0x9E3779B97F4A7C15ull;
+    uint64_t h = (uint64_t)n * m;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h = (h ^ w) * m;
+        h ^= h >> 29;
+    }
+    uint64_t t = 0;
+    for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
+    h = (h ^ t) * m;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static bool grow(st_names *set) {
+    size_t cap = set->cap ? set->cap * 2 : 64;
+    uint64_t *s = calloc(cap, sizeof *s);
+    if (!s) return false;
+    for (size_t i = 0; i < set->cap; i++) {
+        uint64_t v = set->slots[i];
+        if (!v) continue;
+        size_t k = (size_t)(v >> 32) & (cap - 1);
+        while (s[k]) k = (k + 1) & (cap - 1);
+        s[k] = v;
+    }
+    free(set->slots);
+    set->slots = s;
+    set->cap = cap;
+    return true;
+}
+
+static const st_sref *name_at(const st_ctx *c, bool kvs, uint32_t i) {
+    return kvs ? &c->kvs[i].key : &c->ents[i].name;
+}
+
+int64_t st_names_find_or_add(st_ctx *c, st_names *set, bool kvs, const st_sref *s, uint32_t index) {
+    if ((set->used + 1) * 2 > set->cap && !grow(set)) return -2;
+    const uint8_t *p = st_sref_ptr(c, s);
+    size_t mask = set->cap - 1, k = (size_t)s->hash & mask;
+    for (;;) {
+        uint64_t v = set->slots[k];
+        if (!v) break;
+        if ((uint32_t)(v >> 32) == s->hash) {
+            uint32_t i = (uint32_t)v - 1u;
+            const st_sref *o = name_at(c, kvs, i);
+            if (o->len == s->len && memcmp(st_sref_ptr(c, o), p, s->len) == 0) return i;
+        }
+        k = (k + 1) & mask;
+    }
+    set->slots[k] = ((uint64_t)s->hash << 32) | ((uint64_t)index + 1u);
+    set->used++;
+    return -1;
+}
+
+void st_names_free(st_names *set) {
+    free(set->slots);
+    set->slots = NULL;
+    set->cap = set->used = 0;
+}

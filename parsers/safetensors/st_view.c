@@ -1,0 +1,68 @@
+/* st_view.c: turn the parsed records into the public tfs_header view.
+ * Names and values without escapes point into the file bytes (the caller's
+ * buffer, or the window that api.c hands to the header); escaped ones into
+ * the arena of decoded strings, owned by the header (priv->blocks). */
+#include "st_internal.h"
+
+#include <stdlib.h>
+
+enum { B_TENSORS, B_SHAPES, B_KV, B_ARENA };
+
+static tfs_str str_of(const st_ctx *c, const uint8_t *json, const st_sref *s) {
+    const uint8_t *p = s->in_arena ? c->arena + s->off : json + s->off;
+    return (tfs_str){(const char *)p, s->len};
+}
+
+tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
+                         tfs_header **out, tfs_error *err) {
+    tfs_header *h = tfs_header_new(TFS_FORMAT_SAFETENSORS, file_size);
+    tfs_tensor *t = c->n_ents ? calloc(c->n_ents, sizeof *t) : NULL;
+    tfs_kv *kv = c->n_kvs ? calloc(c->n_kvs, sizeof *kv) : NULL;
+    if (!h || (c->n_ents && !t) || (c->n_kvs && !kv)) {
+        tfs_header_free(h);
+        free(t);
+        free(kv);
+        return tfs_fail_status(err, TFS_ENOMEM, 0);
+    }
+    const uint8_t *json = base + 8;
+    uint64_t data_offset = 8u + (uint64_t)c->n;
+    for (size_t i = 0; i < c->n_ents; i++) {
+        const st_ent *e = &c->ents[i];
+        t[i].name = str_of(c, json, &e->name);
+        t[i].type = e->dtype;
+        t[i].n_dims = e->n_dims;
+        t[i].shape = e->n_dims ? c->shapes + e->shape_idx : NULL;
+        t[i].n_elements = e->n_elements;
+        t[i].n_bytes = e->n_bytes;
+        t[i].offset = e->start;
+        t[i].file_offset = data_offset + e->start;
+    }
+    for (size_t i = 0; i < c->n_kvs; i++) {
+        const st_kv *k = &c->kvs[i];
+        tfs_str v = str_of(c, json, &k->val);
+        kv[i].key = str_of(c, json, &k->key);
+        kv[i].type = TFS_GG_STRING;
+        kv[i].elem_type = 0;
+        kv[i].count = 1;
+        kv[i].value = (const uint8_t *)v.ptr;
+        kv[i].value_len = v.len;
+        kv[i].value_offset = 8u + (uint64_t)k->val_pos;
+    }
+    h->header_size = c->n;
+    h->data_offset = data_offset;
+    h->data_size = buffer_end;
+    h->has_metadata = c->has_metadata;
+    h->n_tensors = c->n_ents;
+    h->tensors = t;
+    h->n_kv = c->n_kvs;
+    h->kv = kv;
+    tfs_priv *p = h->priv_;
+    p->blocks[B_TENSORS] = t;
+    p->blocks[B_SHAPES] = c->shapes;
+    p->blocks[B_KV] = kv;
+    p->blocks[B_ARENA] = c->arena;
+    c->shapes = NULL; /* now owned by the header */
+    c->arena = NULL;
+    *out = h;
+    return TFS_OK;
+}

@@ -1,0 +1,589 @@
+/* test_gg_kv.c: KV pair rules GG101-GG141 (gguf.cpp gguf_init_from_reader
+ * "KV pairs" block, gguf_reader::read overloads) and the KV view of every
+ * value type, scalar and array. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "gguf/gg_build.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_STR (UINT64_C(1) << 30)
+
+/* ---- strings (keys, values, array elements) ---- */
+
+static void test_GG101_key_length_above_2_30(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_u64(&b, MAX_STR + 1u);
+    gb_zeros(&b, 64);
+    gg_expect_invalid(&b, 0, TFS_GG101, 24, 0);
+    gb_free(&b);
+}
+
+static void test_GG101_G5_key_length_2_56(void **state) {
+    (void)state; /* buglog G5: ~50-byte file, first key length 2^56 */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_u64(&b, UINT64_C(1) << 56);
+    gb_zeros(&b, 18);
+    assert_int_equal(b.len, 50);
+    gg_expect_invalid(&b, 0, TFS_GG101, 24, 0);
+    gb_free(&b);
+}
+
+static void test_GG101_string_value(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 1);
+    gb_kv_at at = gb_kv(&b, "b", TFS_GG_STRING);
+    gb_u64(&b, UINT64_MAX);
+    gg_expect_invalid(&b, 0, TFS_GG101, at.value, 1);
+    gb_free(&b);
+}
+
+static void test_GG101_string_array_element(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "tokens", TFS_GG_STRING, 3);
+    gb_str(&b, "ab");
+    gb_str(&b, "cd");
+    size_t third = b.len;
+    gb_u64(&b, MAX_STR + 1u);
+    gb_zeros(&b, 8);
+    gg_expect_invalid(&b, 0, TFS_GG101, third, 0);
+    gb_free(&b);
+}
+
+static void test_GG102_key_past_eof(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_u64(&b, 10);
+    gb_bytes(&b, "abcdefghi", 9); /* one byte short */
+    gg_expect_invalid(&b, 0, TFS_GG102, 24, 0);
+    /* exactly 2^30 is not above the maximum: it is above the bytes left */
+    gb_free(&b);
+    gb_header(&b, 3, 0, 1);
+    gb_u64(&b, MAX_STR);
+    gg_expect_invalid(&b, 0, TFS_GG102, 24, 0);
+    gb_free(&b);
+}
+
+static void test_GG102_string_value_past_eof(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv(&b, "general.name", TFS_GG_STRING);
+    gb_u64(&b, 5);
+    gb_bytes(&b, "abcd", 4);
+    gg_expect_invalid(&b, 0, TFS_GG102, at.value, 0);
+    gb_free(&b);
+}
+
+/* ---- truncation ---- */
+
+static void test_GG103_truncated_key_length(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_u16(&b, 3);
+    gg_expect_invalid(&b, 0, TFS_GG103, 24, 0);
+    gb_free(&b);
+}
+
+static void test_GG103_truncated_type(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    size_t start = gb_str(&b, "key"); /* key exactly fills the file so far */
+    gb_u16(&b, 4);
+    gg_expect_invalid(&b, 0, TFS_GG103, start + 11u, 1);
+    gg_expect_invalid_bytes(b.p, b.len - 2u, 0, TFS_GG103, start + 11u, 1);
+    gb_free(&b);
+}
+
+static void test_GG103_truncated_scalar_value(void **state) {
+    (void)state;
+    const uint32_t types[] = {TFS_GG_U8, TFS_GG_U16, TFS_GG_I32, TFS_GG_F32, TFS_GG_U64, TFS_GG_F64, TFS_GG_BOOL};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 1);
+        gb_kv_at at = gb_kv(&b, "k", types[i]);
+        gb_zeros(&b, tfs_gg_vtype_size(types[i]) - 1u);
+        gg_expect_invalid(&b, 0, TFS_GG103, at.value, 0);
+        gb_free(&b);
+    }
+}
+
+static void test_GG103_truncated_string_value_length(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv(&b, "k", TFS_GG_STRING);
+    gb_u32(&b, 0);
+    gg_expect_invalid(&b, 0, TFS_GG103, at.value, 0);
+    gb_free(&b);
+}
+
+static void test_GG103_truncated_array_header(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv(&b, "k", TFS_GG_ARRAY);
+    gb_u16(&b, 0);
+    gg_expect_invalid(&b, 0, TFS_GG103, at.value, 0); /* element type cut */
+    gb_free(&b);
+    gb_header(&b, 3, 0, 1);
+    at = gb_kv(&b, "k", TFS_GG_ARRAY);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u32(&b, 1);
+    gg_expect_invalid(&b, 0, TFS_GG103, at.value + 4u, 0); /* count cut */
+    gb_free(&b);
+}
+
+static void test_GG103_string_array_element_length_cut(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "k", TFS_GG_STRING, 2);
+    gb_str(&b, "abcd"); /* 12 bytes */
+    size_t cut = b.len;
+    gb_u32(&b, 1); /* 16 bytes left after the count: passes 2 x 8 */
+    gg_expect_invalid(&b, 0, TFS_GG103, cut, 0);
+    gb_free(&b);
+}
+
+static void test_GG103_fewer_kvs_than_declared(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 0, 0, 3);
+    b.p[4] = 3;
+    gb_kv_u32(&b, "a", 1);
+    gb_kv_u32(&b, "b", 2);
+    size_t end = b.len;
+    gg_expect_invalid(&b, 0, TFS_GG103, end, 2);
+    gb_free(&b);
+}
+
+/* ---- keys ---- */
+
+static void test_GG110_G6_empty_key(void **state) {
+    (void)state; /* buglog G6 */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_u32(&b, "", 1);
+    gg_expect_invalid(&b, 0, TFS_GG110, 24, 0);
+    /* judged right after the key: the type is never read */
+    gg_expect_invalid_bytes(b.p, 32, 0, TFS_GG110, 24, 0);
+    gb_free(&b);
+}
+
+static void test_GG110_empty_key_second(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_str(&b, "general.name", "x");
+    gb_kv_at at = gb_kv_u32(&b, "", 1);
+    gg_expect_invalid(&b, 0, TFS_GG110, at.start, 1);
+    gb_free(&b);
+}
+
+static void test_GG111_duplicate_key(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 3);
+    gb_kv_u32(&b, "a.b", 1);
+    gb_kv_str(&b, "a.c", "v");
+    gb_kv_at at = gb_kv_str(&b, "a.b", "different type");
+    gg_expect_invalid(&b, 0, TFS_GG111, at.start, 2);
+    gg_expect_invalid_bytes(b.p, at.start + 11u, 0, TFS_GG111, at.start, 2); /* before the type */
+    gb_free(&b);
+}
+
+static void test_GG111_keys_differing_after_nul_are_distinct(void **state) {
+    (void)state; /* keys compare as byte strings (std::string ==) */
+    gb b = {0};
+    gb_header(&b, 3, 0, 3);
+    gb_kv(&b, "", TFS_GG_U8); /* replaced below */
+    b.len = 24;
+    gb_strn(&b, "a\0b", 3);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 1);
+    gb_strn(&b, "a\0c", 3);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 2);
+    gb_strn(&b, "a", 1);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 3);
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->n_kv, 3);
+    assert_int_equal(h->kv[0].key.len, 3);
+    assert_memory_equal(h->kv[1].key.ptr, "a\0c", 3);
+    tfs_header_free(h);
+    size_t dup = b.len;
+    b.p[20] = 4;
+    gb_strn(&b, "a\0c", 3);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 4);
+    gg_expect_invalid(&b, 0, TFS_GG111, dup, 3);
+    gb_free(&b);
+}
+
+static void test_GG111_many_keys_last_duplicates_first(void **state) {
+    (void)state; /* the hash set grows past several rehashes */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1001);
+    char key[32];
+    for (int i = 0; i < 1000; i++) {
+        snprintf(key, sizeof key, "k.%d", i);
+        gb_kv_u32(&b, key, (uint32_t)i);
+    }
+    gb_kv_at at = gb_kv_u32(&b, "k.0", 0);
+    gg_expect_invalid(&b, 0, TFS_GG111, at.start, 1000);
+    b.len = at.start;
+    b.p[16] = 1000 & 0xFF, b.p[17] = 1000 >> 8;
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->n_kv, 1000);
+    assert_int_equal(h->kv[999].key.len, 5);
+    assert_memory_equal(h->kv[999].key.ptr, "k.999", 5);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* ---- types ---- */
+
+static void test_GG120_type_13(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv(&b, "k", 13);
+    gb_zeros(&b, 8);
+    gg_expect_invalid(&b, 0, TFS_GG120, at.type, 0);
+    gb_free(&b);
+}
+
+static void test_GG120_type_negative(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 1);
+    gb_kv_at at = gb_kv(&b, "k", 0xFFFFFFFFu);
+    gg_expect_invalid(&b, 0, TFS_GG120, at.type, 1);
+    gb_free(&b);
+}
+
+static void test_GG121_nested_array(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", TFS_GG_ARRAY, 1);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u64(&b, 1);
+    gb_u8(&b, 7);
+    gg_expect_invalid(&b, 0, TFS_GG121, at.elem, 0);
+    gb_free(&b);
+}
+
+static void test_GG121_element_type_13(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", 13, 0);
+    gg_expect_invalid(&b, 0, TFS_GG121, at.elem, 0);
+    gb_free(&b);
+    gb_header(&b, 3, 0, 1);
+    at = gb_kv_arr(&b, "k", 0x80000000u, 0);
+    gg_expect_invalid(&b, 0, TFS_GG121, at.elem, 0);
+    gb_free(&b);
+}
+
+static void test_GG121_judged_after_count(void **state) {
+    (void)state; /* element type and count are read before the type is judged */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", 13, 0);
+    gg_expect_invalid_bytes(b.p, b.len - 1u, 0, TFS_GG103, at.count, 0);
+    gb_free(&b);
+}
+
+/* ---- array sizes ---- */
+
+static void test_GG130_count_above_2_30(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", TFS_GG_U8, (UINT64_C(1) << 30) + 1u);
+    gb_zeros(&b, 16);
+    gg_expect_invalid(&b, 0, TFS_GG130, at.count, 0);
+    gb_free(&b);
+}
+
+static void test_GG130_count_past_eof(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", TFS_GG_U32, 3);
+    gb_zeros(&b, 11);
+    gg_expect_invalid(&b, 0, TFS_GG130, at.count, 0);
+    gb_zeros(&b, 1); /* count x size == bytes left: fine */
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->kv[0].count, 3);
+    assert_int_equal(h->kv[0].value_len, 12);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+static void test_GG130_count_x_size_u64_huge(void **state) {
+    (void)state; /* 2^30 x 8 bytes: within the count limit, past the file */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", TFS_GG_F64, UINT64_C(1) << 30);
+    gb_zeros(&b, 64);
+    gg_expect_invalid(&b, 0, TFS_GG130, at.count, 0);
+    gb_free(&b);
+}
+
+static void test_GG130_string_array_8_bytes_per_string(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "k", TFS_GG_STRING, 2);
+    gb_u64(&b, 0);
+    gb_zeros(&b, 7); /* 15 bytes < 2 x 8 */
+    gg_expect_invalid(&b, 0, TFS_GG130, at.count, 0);
+    gb_free(&b);
+}
+
+/* ---- general.alignment ---- */
+
+static void test_GG140_alignment_wrong_type(void **state) {
+    (void)state; /* buglog G8: i32, string, u64 */
+    const uint32_t types[] = {TFS_GG_I32, TFS_GG_STRING, TFS_GG_U64, TFS_GG_U16, TFS_GG_U8};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 2);
+        gb_kv_u32(&b, "x", 0);
+        gb_kv_at at = gb_kv(&b, "general.alignment", types[i]);
+        if (types[i] == TFS_GG_STRING) gb_str(&b, "32");
+        else gb_zeros(&b, tfs_gg_vtype_size(types[i]));
+        b.p[b.len - (types[i] == TFS_GG_STRING ? 2u : tfs_gg_vtype_size(types[i]))] = 32;
+        gg_expect_invalid(&b, 0, TFS_GG140, at.type, 1);
+        gb_free(&b);
+    }
+}
+
+static void test_GG140_alignment_array_of_u32(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_arr(&b, "general.alignment", TFS_GG_U32, 1);
+    gb_u32(&b, 32);
+    gg_expect_invalid(&b, 0, TFS_GG140, at.type, 0);
+    gb_free(&b);
+}
+
+static void test_GG140_alignment_key_with_nul_suffix(void **state) {
+    (void)state; /* gguf_find_key compares C strings: "general.alignment\0z" matches */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_strn(&b, "general.alignment\0z", 19);
+    size_t type_at = b.len;
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 7);
+    gg_expect_invalid(&b, 0, TFS_GG140, type_at, 0);
+    gb_free(&b);
+}
+
+static void test_GG140_checked_after_all_kvs(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 3);
+    gb_kv(&b, "general.alignment", TFS_GG_I32);
+    gb_u32(&b, 32);
+    gb_kv_u32(&b, "b", 1);
+    gb_kv_at at = gb_kv_u32(&b, "b", 1);
+    gg_expect_invalid(&b, 0, TFS_GG111, at.start, 2);
+    gb_free(&b);
+}
+
+static void test_GG141_alignment_not_power_of_two(void **state) {
+    (void)state;
+    const uint32_t bad[] = {0u, 3u, 24u, 48u, 0xFFFFFFFFu, 0x80000001u};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 2);
+        gb_kv_at at = gb_kv_u32(&b, "general.alignment", bad[i]);
+        gb_kv_u32(&b, "z", 1);
+        gg_expect_invalid(&b, 0, TFS_GG141, at.value, 0);
+        gb_free(&b);
+    }
+}
+
+static void test_valid_alignment_powers_of_two(void **state) {
+    (void)state;
+    const uint32_t good[] = {1u, 2u, 8u, 32u, 64u, 4096u, 0x80000000u};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 1);
+        gb_kv_u32(&b, "general.alignment", good[i]);
+        tfs_header *h = gg_expect_ok(&b, 0);
+        assert_int_equal(h->alignment, good[i]);
+        /* no tensors: the data section starts right after the KVs, unpadded */
+        assert_int_equal(h->data_offset, b.len);
+        tfs_header_free(h);
+        gb_free(&b);
+    }
+}
+
+/* ---- valid values of every type: views ---- */
+
+static void test_valid_every_scalar_type(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 12);
+    gb_kv_at at[13];
+    char key[16];
+    for (uint32_t t = 0; t < 13; t++) {
+        if (t == TFS_GG_ARRAY) continue;
+        snprintf(key, sizeof key, "scalar.%u", t);
+        at[t] = gb_kv(&b, key, t);
+        if (t == TFS_GG_STRING) gb_str(&b, "h\xC3\xA9llo");
+        else for (size_t k = 0; k < tfs_gg_vtype_size(t); k++) gb_u8(&b, (uint8_t)(0x10 * t + k + 1));
+    }
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->n_kv, 12);
+    size_t i = 0;
+    for (uint32_t t = 0; t < 13; t++) {
+        if (t == TFS_GG_ARRAY) continue;
+        const tfs_kv *kv = &h->kv[i++];
+        snprintf(key, sizeof key, "scalar.%u", t);
+        assert_int_equal(kv->key.len, strlen(key));
+        assert_memory_equal(kv->key.ptr, key, strlen(key));
+        assert_int_equal(kv->type, t);
+        assert_int_equal(kv->elem_type, t);
+        assert_int_equal(kv->count, 1);
+        assert_int_equal(kv->value_offset, at[t].value);
+        if (t == TFS_GG_STRING) {
+            assert_int_equal(kv->value_len, 8 + 6);
+            assert_int_equal(kv->value[0], 6);
+            assert_memory_equal(kv->value + 8, "h\xC3\xA9llo", 6);
+        } else {
+            assert_int_equal(kv->value_len, tfs_gg_vtype_size(t));
+            assert_int_equal(kv->value[0], 0x10 * t + 1);
+        }
+    }
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+static void test_valid_array_of_every_type(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 24);
+    char key[16];
+    gb_kv_at at[13];
+    for (uint32_t t = 0; t < 13; t++) {
+        if (t == TFS_GG_ARRAY) continue;
+        snprintf(key, sizeof key, "arr.%u", t);
+        at[t] = gb_kv_arr(&b, key, t, 3);
+        if (t == TFS_GG_STRING) {
+            gb_str(&b, "");
+            gb_str(&b, "b");
+            gb_str(&b, "cc");
+        } else {
+            for (size_t k = 0; k < 3 * tfs_gg_vtype_size(t); k++) gb_u8(&b, (uint8_t)(t == TFS_GG_BOOL ? k % 2 : k));
+        }
+        snprintf(key, sizeof key, "empty.%u", t);
+        gb_kv_arr(&b, key, t, 0);
+    }
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->n_kv, 24);
+    size_t i = 0;
+    for (uint32_t t = 0; t < 13; t++) {
+        if (t == TFS_GG_ARRAY) continue;
+        const tfs_kv *kv = &h->kv[i++], *empty = &h->kv[i++];
+        assert_int_equal(kv->type, TFS_GG_ARRAY);
+        assert_int_equal(kv->elem_type, t);
+        assert_int_equal(kv->count, 3);
+        assert_int_equal(kv->value_offset, at[t].value);
+        if (t == TFS_GG_STRING) {
+            assert_int_equal(kv->value_len, 3 * 8 + 3);
+            assert_memory_equal(kv->value + 8 + 8 + 1 + 8, "cc", 2);
+        } else {
+            assert_int_equal(kv->value_len, 3 * tfs_gg_vtype_size(t));
+        }
+        assert_int_equal(empty->type, TFS_GG_ARRAY);
+        assert_int_equal(empty->elem_type, t);
+        assert_int_equal(empty->count, 0);
+        assert_int_equal(empty->value_len, 0);
+    }
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+static void test_valid_bool_any_nonzero_byte(void **state) {
+    (void)state; /* ggml reads bool as byte != 0: 2 and 0xFF are accepted */
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv(&b, "a", TFS_GG_BOOL);
+    gb_u8(&b, 2);
+    gb_kv_arr(&b, "b", TFS_GG_BOOL, 2);
+    gb_u8(&b, 0xFF);
+    gb_u8(&b, 0);
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->kv[0].value[0], 2);
+    tfs_header_free(h);
+    h = gg_expect_ok(&b, TFS_HEADER_ONLY);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_GG101_key_length_above_2_30),
+        cmocka_unit_test(test_GG101_G5_key_length_2_56),
+        cmocka_unit_test(test_GG101_string_value),
+        cmocka_unit_test(test_GG101_string_array_element),
+        cmocka_unit_test(test_GG102_key_past_eof),
+        cmocka_unit_test(test_GG102_string_value_past_eof),
+        cmocka_unit_test(test_GG103_truncated_key_length),
+        cmocka_unit_test(test_GG103_truncated_type),
+        cmocka_unit_test(test_GG103_truncated_scalar_value),
+        cmocka_unit_test(test_GG103_truncated_string_value_length),
+        cmocka_unit_test(test_GG103_truncated_array_header),
+        cmocka_unit_test(test_GG103_string_array_element_length_cut),
+        cmocka_unit_test(test_GG103_fewer_kvs_than_declared),
+        cmocka_unit_test(test_GG110_G6_empty_key),
+        cmocka_unit_test(test_GG110_empty_key_second),
+        cmocka_unit_test(test_GG111_duplicate_key),
+        cmocka_unit_test(test_GG111_keys_differing_after_nul_are_distinct),
+        cmocka_unit_test(test_GG111_many_keys_last_duplicates_first),
+        cmocka_unit_test(test_GG120_type_13),
+        cmocka_unit_test(test_GG120_type_negative),
+        cmocka_unit_test(test_GG121_nested_array),
+        cmocka_unit_test(test_GG121_element_type_13),
+        cmocka_unit_test(test_GG121_judged_after_count),
+        cmocka_unit_test(test_GG130_count_above_2_30),
+        cmocka_unit_test(test_GG130_count_past_eof),
+        cmocka_unit_test(test_GG130_count_x_size_u64_huge),
+        cmocka_unit_test(test_GG130_string_array_8_bytes_per_string),
+        cmocka_unit_test(test_GG140_alignment_wrong_type),
+        cmocka_unit_test(test_GG140_alignment_array_of_u32),
+        cmocka_unit_test(test_GG140_alignment_key_with_nul_suffix),
+        cmocka_unit_test(test_GG140_checked_after_all_kvs),
+        cmocka_unit_test(test_GG141_alignment_not_power_of_two),
+        cmocka_unit_test(test_valid_alignment_powers_of_two),
+        cmocka_unit_test(test_valid_every_scalar_type),
+        cmocka_unit_test(test_valid_array_of_every_type),
+        cmocka_unit_test(test_valid_bool_any_nonzero_byte),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,168 @@
+/* st_test_util.c: see st_test_util.h. */
+#include "st_test_util.h"
+
+#include <unistd.h>
+
+stt_buf stt_make(const void *hdr, size_t hlen, uint64_t n_field, size_t data_len) {
+    stt_buf b;
+    b.len = 8 + hlen + data_len;
+    b.p = malloc(b.len ? b.len : 1);
+    assert_non_null(b.p);
+    for (int i = 0; i < 8; i++) b.p[i] = (uint8_t)(n_field >> (8 * i));
+    if (hlen) memcpy(b.p + 8, hdr, hlen);
+    memset(b.p + 8 + hlen, 0xA5, data_len);
+    return b;
+}
+
+stt_buf stt_json(const char *json, size_t data_len) {
+    return stt_make(json, strlen(json), strlen(json), data_len);
+}
+
+void stt_free(stt_buf *b) {
+    free(b->p);
+    b->p = NULL;
+    b->len = 0;
+}
+
+uint64_t stt_at(const char *json, const char *needle, int k) {
+    const char *p = json;
+    for (int i = 0;; i++) {
+        p = strstr(p, needle);
+        if (!p) fail_msg("'%s' (occurrence %d) not in %s", needle, k, json);
+        if (i == k) return 8u + (uint64_t)(p - json);
+        p++;
+    }
+}
+
+void stt_assert_str(tfs_str got, const void *s, size_t len) {
+    assert_int_equal(got.len, len);
+    if (len) assert_memory_equal(got.ptr, s, len);
+}
+
+static void same_view(const tfs_header *a, const tfs_header *b) {
+    assert_int_equal(a->format, b->format);
+    assert_int_equal(a->file_size, b->file_size);
+    assert_int_equal(a->header_size, b->header_size);
+    assert_int_equal(a->data_offset, b->data_offset);
+    assert_int_equal(a->data_size, b->data_size);
+    assert_int_equal(a->has_metadata, b->has_metadata);
+    assert_int_equal(a->n_tensors, b->n_tensors);
+    assert_int_equal(a->n_kv, b->n_kv);
+    for (size_t i = 0; i < a->n_tensors; i++) {
+        const tfs_tensor *x = &a->tensors[i], *y = &b->tensors[i];
+        stt_assert_str(y->name, x->name.ptr, x->name.len);
+        assert_int_equal(x->type, y->type);
+        assert_int_equal(x->n_dims, y->n_dims);
+        for (uint32_t d = 0; d < x->n_dims; d++) assert_int_equal(x->shape[d], y->shape[d]);
+        assert_int_equal(x->n_elements, y->n_elements);
+        assert_int_equal(x->n_bytes, y->n_bytes);
+        assert_int_equal(x->offset, y->offset);
+        assert_int_equal(x->file_offset, y->file_offset);
+    }
+    for (size_t i = 0; i < a->n_kv; i++) {
+        const tfs_kv *x = &a->kv[i], *y = &b->kv[i];
+        stt_assert_str(y->key, x->key.ptr, x->key.len);
+        assert_int_equal(x->type, y->type);
+        assert_int_equal(x->count, y->count);
+        assert_int_equal(x->value_len, y->value_len);
+        if (x->value_len) assert_memory_equal(x->value, y->value, x->value_len);
+        assert_int_equal(x->value_offset, y->value_offset);
+    }
+}
+
+tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_error *err) {
+    tfs_header *h1 = NULL, *h2 = NULL;
+    tfs_error e1, e2;
+    tfs_status s1 = tfs_parse_buffer(b->p, b->len, TFS_FORMAT_SAFETENSORS, flags, &h1, &e1);
+
+    char path[] = "/tmp/tfs_st_test_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t done = 0;
+    while (done < b->len) {
+        ssize_t w = write(fd, b->p + done, b->len - done);
+        assert_true(w > 0);
+        done += (size_t)w;
+    }
+    close(fd);
+    tfs_status s2 = tfs_parse_file(path, TFS_FORMAT_SAFETENSORS, flags, &h2, &e2);
+    unlink(path);
+
+    if (s1 != s2 || e1.rule != e2.rule || e1.offset != e2.offset || e1.index != e2.index)
+        fail_msg("buffer API %s %s@%llu[%lld] != file API %s %s@%llu[%lld]", tfs_status_name(s1),
+                 tfs_rule_id(e1.rule), (unsigned long long)e1.offset, (long long)e1.index, tfs_status_name(s2),
+                 tfs_rule_id(e2.rule), (unsigned long long)e2.offset, (long long)e2.index);
+    if (s1 == TFS_OK) {
+        assert_non_null(h1);
+        assert_non_null(h2);
+        same_view(h1, h2);
+        assert_int_equal(e1.rule, TFS_RULE_NONE);
+    } else {
+        assert_non_null(e1.message);
+        assert_null(h1);
+        assert_null(h2);
+    }
+    tfs_header_free(h2);
+    if (out) *out = h1; else tfs_header_free(h1);
+    if (err) *err = e1;
+    return s1;
+}
+
+void stt_expect_rule(const stt_buf *b, unsigned flags, tfs_rule rule, uint64_t off, int64_t index) {
+    tfs_error e;
+    tfs_status st = stt_parse(b, flags, NULL, &e);
+    if (st != TFS_INVALID || e.rule != rule || e.offset != off || e.index != index)
+        fail_msg("expected %s@%llu[%lld], got %s %s@%llu[%lld]", tfs_rule_id(rule), (unsigned long long)off,
+                 (long long)index, tfs_status_name(st), tfs_rule_id(e.rule), (unsigned long long)e.offset,
+                 (long long)e.index);
+    assert_string_equal(e.message, tfs_rule_message(rule));
+    if (!(flags & TFS_STRICT) && tfs_rule_profile_of(rule) == TFS_PROFILE_CANON) {
+        tfs_error es;
+        assert_int_equal(stt_parse(b, flags | TFS_STRICT, NULL, &es), TFS_INVALID);
+        assert_int_equal(es.rule, rule);
+        assert_int_equal(es.offset, off);
+        assert_int_equal(es.index, index);
+    }
+}
+
+tfs_header *stt_expect_ok(const stt_buf *b, unsigned flags, int want) {
+    tfs_header *h = NULL;
+    tfs_error e;
+    tfs_status st = stt_parse(b, flags, &h, &e);
+    if (st != TFS_OK)
+        fail_msg("expected ok, got %s %s@%llu[%lld]", tfs_status_name(st), tfs_rule_id(e.rule),
+                 (unsigned long long)e.offset, (long long)e.index);
+    if (!want) { tfs_header_free(h); return NULL; }
+    return h;
+}
+
+void stt_json_rule(const char *json, size_t data_len, unsigned flags, tfs_rule rule, uint64_t off, int64_t index) {
+    stt_buf b = stt_json(json, data_len);
+    stt_expect_rule(&b, flags, rule, off, index);
+    stt_free(&b);
+}
+
+void stt_json_ok(const char *json, size_t data_len, unsigned flags) {
+    stt_buf b = stt_json(json, data_len);
+    stt_expect_ok(&b, flags, 0);
+    stt_free(&b);
+}
+
+stt_buf stt_read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) fail_msg("cannot open %s", path);
+    stt_buf b = {NULL, 0};
+    size_t cap = 0;
+    for (;;) {
+        if (b.len == cap) {
+            cap = cap ? cap * 2 : 65536;
+            b.p = realloc(b.p, cap);
+            assert_non_null(b.p);
+        }
+        size_t r = fread(b.p + b.len, 1, cap - b.len, f);
+        if (r == 0) break;
+        b.len += r;
+    }
+    fclose(f);
+    return b;
+}

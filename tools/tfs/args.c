@@ -1,0 +1,90 @@
+/* args.c: option parsing of `tfs check`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+void check_usage(FILE *f) {
+    fprintf(f,
+            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n"
+            "\n"
+            "Checks each FILE (header only; tensor data is never read) and prints its\n"
+            "verdict: format, version, header size, counts, type histogram, parameter\n"
+            "count and metadata summary, or the rule id, category, byte offset and\n"
+            "message of the first violation.\n"
+            "\n"
+            "  --json            one JSON object per file and line (file, format, verdict,\n"
+            "                    rule, category, offset, index, message, version, n_tensors,\n"
+            "                    n_kv, header_size, params, ...)\n"
+            "  --strict          add the strict rules (implementation-defined cases)\n"
+            "  --header-only     GGUF: ggml's metadata mode (tensor data need not be in\n"
+            "                    the file); no effect on safetensors\n"
+            "  --format F        force the parser: safetensors or gguf (default: the GGUF\n"
+            "                    magic decides, then the extension .gguf/.safetensors)\n"
+            "  -h, --help        this help\n"
+            "\n"
+            "exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error\n");
+}
+
+static int set_format(check_opts *o, const char *v) {
+    if (strcmp(v, "safetensors") == 0) o->format = TFS_FORMAT_SAFETENSORS;
+    else if (strcmp(v, "gguf") == 0) o->format = TFS_FORMAT_GGUF;
+    else {
+        fprintf(stderr, "tfs check: --format must be safetensors or gguf, not '%s'\n", v);
+        return -1;
+    }
+    return 0;
+}
+
+int check_parse_args(int argc, char **argv, int first, check_opts *o) {
+    memset(o, 0, sizeof *o);
+    o->format = TFS_FORMAT_UNKNOWN;
+    /* Collect files in order into a scratch array, then copy them to the end. */
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files) {
+        fprintf(stderr, "tfs check: out of memory\n");
+        return -1;
+    }
+    int nfiles = 0, rc = 0, opts_done = 0;
+    for (int i = first; i < argc && rc == 0; i++) {
+        const char *a = argv[i];
+        if (opts_done || a[0] != '-' || strcmp(a, "-") == 0) {
+            files[nfiles++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            opts_done = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+        } else if (strcmp(a, "--strict") == 0) {
+            o->flags |= TFS_STRICT;
+        } else if (strcmp(a, "--header-only") == 0) {
+            o->flags |= TFS_HEADER_ONLY;
+        } else if (strcmp(a, "--format") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tfs check: --format needs a value (safetensors or gguf)\n");
+                rc = -1;
+            } else if (set_format(o, argv[++i]) != 0) {
+                rc = -1;
+            }
+        } else if (strncmp(a, "--format=", 9) == 0) {
+            if (set_format(o, a + 9) != 0) rc = -1;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            check_usage(stdout);
+            rc = 1;
+        } else {
+            fprintf(stderr, "tfs check: unknown option '%s'\n", a);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && nfiles == 0) {
+        fprintf(stderr, "tfs check: no FILE given\n");
+        rc = -1;
+    }
+    if (rc == -1) fprintf(stderr, "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n");
+    if (rc == 0) {
+        o->first_file = argc - nfiles;
+        for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];
+    }
+    free(files);
+    return rc;
+}

@@ -1,0 +1,44 @@
+/* main.c: `tfs` entry point: subcommand dispatch, --help, --version. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: tfs <command> [options] [args]\n"
+            "\n"
+            "tfs checks safetensors and GGUF model files against the rules of the\n"
+            "canonical readers, reading only the header (tensor data is never read).\n"
+            "\n"
+            "commands:\n"
+            "  check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n"
+            "                 verdict per file; exit 0 all valid, 1 any invalid, 2 usage or I/O error\n"
+            "  rules [--json|--tsv]\n"
+            "                 list every rule: id, canonical category, profile, message, reference\n"
+            "\n"
+            "options:\n"
+            "  -h, --help     this help (`tfs check --help` for the options of check)\n"
+            "  --version      print the version\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("tfs %s\n", TFS_CLI_VERSION_STR);
+        return 0;
+    }
+    if (strcmp(cmd, "check") == 0) return cmd_check(argc, argv, 2);
+    if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);
+    fprintf(stderr, "tfs: unknown command '%s'\n", cmd);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,67 @@
+/* out_json.c: one JSON object (one line) per checked file.
+ * Fields: file, format, profile, verdict, rule, category, offset, index,
+ * message, then for a valid file version, n_tensors, n_kv, header_size,
+ * data_offset, data_size, file_size, alignment, params, types {name: count};
+ * fields that do not apply are null. */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void u64_or_null(FILE *out, const char *key, int present, uint64_t v) {
+    fprintf(out, ",\"%s\":", key);
+    if (present) fprintf(out, "%" PRIu64, v);
+    else fputs("null", out);
+}
+
+void print_json(FILE *out, const check_result *r) {
+    int bad = r->verdict == V_PARSER_ERROR;
+    const tfs_header *h = r->verdict == V_VALID ? r->h : NULL;
+    fputs("{\"file\":", out);
+    json_cstr(out, r->file);
+    fputs(",\"format\":", out);
+    json_cstr(out, tfs_format_name(r->format));
+    fputs(",\"profile\":", out);
+    json_cstr(out, profile_name(r->flags));
+    fputs(",\"verdict\":", out);
+    json_cstr(out, verdict_name(r->verdict));
+    fputs(",\"rule\":", out);
+    json_cstr(out, bad ? tfs_rule_id(r->err.rule) : NULL);
+    fputs(",\"category\":", out);
+    json_cstr(out, bad ? tfs_rule_category(r->err.rule) : NULL);
+    u64_or_null(out, "offset", bad, r->err.offset);
+    fputs(",\"index\":", out);
+    if (bad && r->err.index >= 0) fprintf(out, "%" PRId64, r->err.index);
+    else fputs("null", out);
+    fputs(",\"message\":", out);
+    if (bad) json_cstr(out, r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
+    else if (r->verdict == V_IO_ERROR) json_cstr(out, strerror(r->sys_errno));
+    else if (r->verdict == V_INTERNAL) json_cstr(out, tfs_status_name(r->status));
+    else fputs("null", out);
+    u64_or_null(out, "version", h && h->format == TFS_FORMAT_GGUF, h ? h->version : 0);
+    u64_or_null(out, "n_tensors", h != NULL, h ? h->n_tensors : 0);
+    u64_or_null(out, "n_kv", h != NULL, h ? h->n_kv : 0);
+    u64_or_null(out, "header_size", h != NULL, h ? h->header_size : 0);
+    u64_or_null(out, "data_offset", h != NULL, h ? h->data_offset : 0);
+    u64_or_null(out, "data_size", h != NULL, h ? h->data_size : 0);
+    u64_or_null(out, "file_size", h != NULL, h ? h->file_size : 0);
+    u64_or_null(out, "alignment", h && h->format == TFS_FORMAT_GGUF, h ? h->alignment : 0);
+    type_hist th;
+    if (h) hist_build(h, &th);
+    u64_or_null(out, "params", h != NULL, h ? th.params : 0);
+    fputs(",\"types\":", out);
+    if (!h) fputs("null", out);
+    else {
+        fputc('{', out);
+        const char *sep = "";
+        for (unsigned t = 0; t <= HIST_MAX; t++) {
+            if (!th.count[t]) continue;
+            fputs(sep, out);
+            json_cstr(out, t < HIST_MAX ? hist_type_name(h->format, t) : "?");
+            fprintf(out, ":%" PRIu64, th.count[t]);
+            sep = ",";
+        }
+        fputc('}', out);
+    }
+    fputs("}\n", out);
+}

@@ -1,0 +1,75 @@
+/* rules_cmd.c: `tfs rules [--json|--tsv]`: the rules table of rules.def. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char *profile_str(tfs_rule_profile p) {
+    switch (p) {
+    case TFS_PROFILE_CANON: return "CANON";
+    case TFS_PROFILE_DATA: return "DATA";
+    case TFS_PROFILE_STRICT: return "STRICT";
+    case TFS_PROFILE_RETIRED: return "RETIRED";
+    }
+    return "?";
+}
+
+static const char *format_of(const char *id) {
+    return strncmp(id, "GG", 2) == 0 ? "gguf" : strncmp(id, "ST", 2) == 0 ? "safetensors" : "?";
+}
+
+static void usage(FILE *f) {
+    fprintf(f, "usage: tfs rules [--json|--tsv]\n"
+               "\n"
+               "Lists every rule of the table (include/tfs/rules.def): id, format, profile\n"
+               "(CANON every profile, DATA GGUF default profile only, STRICT only with\n"
+               "--strict, RETIRED no longer reported), canonical category, message and\n"
+               "the canonical code it mirrors.\n"
+               "  --json   one JSON object per rule and line\n"
+               "  --tsv    tab-separated, with a header row\n");
+}
+
+int cmd_rules(int argc, char **argv, int first) {
+    enum { TEXT, JSON, TSV } mode = TEXT;
+    for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) mode = JSON;
+        else if (strcmp(argv[i], "--tsv") == 0) mode = TSV;
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) { usage(stdout); return 0; }
+        else { fprintf(stderr, "tfs rules: unknown argument '%s'\n", argv[i]); usage(stderr); return 2; }
+    }
+    size_t n = tfs_rule_count();
+    size_t wcat = 8;
+    for (size_t i = 0; i < n; i++) {
+        size_t l = strlen(tfs_rule_category(tfs_rule_at(i)));
+        if (l > wcat) wcat = l;
+    }
+    if (mode == TSV) printf("id\tformat\tprofile\tcategory\tmessage\tref\n");
+    for (size_t i = 0; i < n; i++) {
+        tfs_rule r = tfs_rule_at(i);
+        const char *id = tfs_rule_id(r);
+        const char *prof = profile_str(tfs_rule_profile_of(r));
+        if (mode == JSON) {
+            printf("{\"id\":");
+            json_cstr(stdout, id);
+            printf(",\"code\":%d,\"format\":", (int)r);
+            json_cstr(stdout, format_of(id));
+            printf(",\"profile\":");
+            json_cstr(stdout, prof);
+            printf(",\"category\":");
+            json_cstr(stdout, tfs_rule_category(r));
+            printf(",\"message\":");
+            json_cstr(stdout, tfs_rule_message(r));
+            printf(",\"ref\":");
+            json_cstr(stdout, tfs_rule_ref(r));
+            printf("}\n");
+        } else if (mode == TSV) {
+            printf("%s\t%s\t%s\t%s\t%s\t%s\n", id, format_of(id), prof, tfs_rule_category(r), tfs_rule_message(r),
+                   tfs_rule_ref(r));
+        } else {
+            printf("%-6s %-7s %-*s %s\n", id, prof, (int)wcat, tfs_rule_category(r), tfs_rule_message(r));
+            printf("%-6s %-7s %-*s   ref: %s\n", "", "", (int)wcat, "", tfs_rule_ref(r));
+        }
+    }
+    if (fflush(stdout) != 0) return 2;
+    return 0;
+}
