@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # ci/test.sh: the full test run (CI runs it through .ci/run).
 #   1. installs the missing Debian packages (ci/deps.sh);
-#   2. installs ggml's GGUF reader from npm into build/npm (TFS_GGML_LIB) for
-#      the ggml differential tests;
+#   2. installs ggml's GGUF reader from npm into build/npm and passes its
+#      libggml-base.so to CMake as TFS_GGML_LIB (the ggml differential tests of
+#      conformance/; they fail, never skip, without it);
 #   3. dev preset (gcc, -Werror): configure, build, ctest;
 #   4. asan-ubsan preset (clang, ASan + UBSan, no recovery): configure, build,
 #      ctest with sanitizer exit codes 99 (ASan) and 98 (UBSan), so a sanitizer
@@ -34,7 +35,10 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=98
 stage() {
     local preset=$1 log=$root/build/ctest-$1.log
     tfs_log "[$preset] configure"
-    if ! cmake --preset "$preset" --no-warn-unused-cli > "$root/build/configure-$preset.log" 2>&1; then
+    local defs=()
+    # the ggml differential tests (conformance/) find libggml-base.so through this cache variable
+    [[ -n ${TFS_GGML_LIB:-} ]] && defs+=("-DTFS_GGML_LIB=$TFS_GGML_LIB")
+    if ! cmake --preset "$preset" --no-warn-unused-cli "${defs[@]}" > "$root/build/configure-$preset.log" 2>&1; then
         cat "$root/build/configure-$preset.log"
         echo "ci/test.sh: [$preset] configure FAILED"
         total_fail=$((total_fail + 1))

@@ -258,6 +258,8 @@ def build():
     add("GG210-q4_0-ne0-33", header(1, 0) + ti("t", [33, 32], 2, 0), "q4_0 with ne[0] = 33 (block 32)", "GG210")
     add("GG210-q4_K-scalar", header(1, 0) + ti("t", [], 12, 0), "q4_K with n_dims 0 (ne[0] = 1, block 256)", "GG210")
     add("GG211-f32-2-62", header(1, 0) + ti("t", [2**62], 0, 0), "f32 ne[0] = 2^62: 2^64 bytes", "GG211")
+    add("GG211-f32-wrapped-count", pad(header(1, 0) + ti("t", [2**62, 2], 0, 0)),
+        "f32 (2^62, 2): count wraps to INT64_MIN, ggml's size test then fires", "GG211")
     add("GG212-q8_K-ne0-2-56", pad(header(2, 0) + ti("a", [2**56], 15, 0) + ti("b", [8], 0, 9 * 2**50)) + b"\0" * 32,
         "q8_K ne[0] = 2^56: ne[0] x 292 wraps in ggml_nbytes; second tensor at ggml's wrapped offset "
         "(ggml accepts: documented divergence)", "GG212",

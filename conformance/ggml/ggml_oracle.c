@@ -81,10 +81,18 @@ static void quiet_log(int level, const char *text, void *user_data) {
     if (level != 4 /* GGML_LOG_LEVEL_ERROR */ || first_error[0] || !text) return;
     const char *p = strstr(text, ": ");
     p = p && (size_t)(p - text) < 40 ? p + 2 : text;
-    size_t n = strcspn(p, "\n");
-    if (n >= sizeof first_error) n = sizeof first_error - 1;
-    memcpy(first_error, p, n);
-    first_error[n] = 0;
+    size_t n = strlen(p);
+    while (n > 0 && p[n - 1] == '\n') n--; /* keys may hold newlines: keep all but the last */
+    if (n < sizeof first_error) {
+        memcpy(first_error, p, n);
+        first_error[n] = 0;
+    } else { /* a long key or name inside: keep the head and the tail (the reason) */
+        const size_t head = 60, tail = sizeof first_error - head - 4;
+        memcpy(first_error, p, head);
+        memcpy(first_error + head, "...", 3);
+        memcpy(first_error + head + 3, p + n - tail, tail);
+        first_error[head + 3 + tail] = 0;
+    }
     for (char *q = first_error; *q; q++)
         if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f) *q = '?'; /* keys are raw bytes */
 }

@@ -133,10 +133,11 @@ class Writer:
         self.buf += b
 
 
-def serialize(m, packed=True, final_pad=True, pad_byte=0, with_data=True):
+def serialize(m, packed=True, final_pad=True, pad_byte=0, with_data=True, align=None):
     """Bytes of model `m` and the field map.  packed=True recomputes every
     tensor offset as the running padded sum (a consistent file); otherwise the
-    offsets stored in the tensors are written as they are."""
+    offsets stored in the tensors are written as they are.  `align` overrides
+    the alignment used for the layout (not the KV written)."""
     w = Writer()
     w.put('magic', b'GGUF')
     w.put('version', p_u32(m.version))
@@ -160,7 +161,7 @@ def serialize(m, packed=True, final_pad=True, pad_byte=0, with_data=True):
             w.put(f'kv{i}.value', kv.value)
         else:
             w.put(f'kv{i}.value', kv.value)
-    align = m.alignment()
+    align = align or m.alignment()
     run = 0
     sizes, offs = [], []
     for t in m.tensors:
@@ -489,6 +490,22 @@ def mutations_for_model(g, m, rng):
         mm.kvs = [k for k in mm.kvs if k.key != b'general.alignment']
         mm.kvs += [kv_scalar(b'general.alignment', 4, 32), kv_scalar(b'general.alignment', 4, 64)]
     structural(g, m, 'align-dup', dup_align)
+    # keys with an embedded NUL: ggml compares keys as byte strings for
+    # duplicates, but looks general.alignment up with strcmp
+    for nm, key, kv_make, lay in (
+            ('nul-align-u32-64-lay64', b'general.alignment\0', lambda k: kv_scalar(k, 4, 64), 64),
+            ('nul-align-u32-64-lay32', b'general.alignment\0', lambda k: kv_scalar(k, 4, 64), 32),
+            ('nul-align-x-u32-64-lay64', b'general.alignment\0x', lambda k: kv_scalar(k, 4, 64), 64),
+            ('nul-align-i32', b'general.alignment\0', lambda k: kv_scalar(k, 5, 32), 32),
+            ('nul-align-u32-3', b'general.alignment\0', lambda k: kv_scalar(k, 4, 3), 32),
+            ('nul-only-key', b'\0', lambda k: kv_scalar(k, 4, 1), 32),
+            ('nul-key-pair', b'a\0b', lambda k: kv_scalar(k, 4, 1), 32)):
+        def add_nul(mm, key=key, kv_make=kv_make, nm=nm):
+            mm.kvs = [k for k in mm.kvs if k.key != b'general.alignment']
+            mm.kvs.append(kv_make(key))
+            if nm == 'nul-key-pair':
+                mm.kvs.append(kv_make(b'a\0c'))
+        structural(g, m, f'kv-key-{nm}', add_nul, align=lay)
 
     # tensor infos
     for i, t in enumerate(m.tensors):
@@ -548,6 +565,18 @@ def mutations_for_model(g, m, rng):
         structural(g, m, 'ti-name-empty', noname)
         def dupname(mm): mm.tensors.append(Tensor(mm.tensors[0].name, [4], 0))
         structural(g, m, 'ti-name-dup', dupname)
+        # names with an embedded NUL: ggml stores them with ggml_set_name (a C
+        # string) and finds duplicates with strcmp; the length check counts all bytes
+        def nul_dup(mm): mm.tensors += [Tensor(b'nul\0a', [4], 0), Tensor(b'nul\0b', [4], 0)]
+        structural(g, m, 'ti-name-nul-dup', nul_dup)
+        def nul_prefix(mm): mm.tensors += [Tensor(b'nul', [4], 0), Tensor(b'nul\0zz', [4], 0)]
+        structural(g, m, 'ti-name-nul-prefix-dup', nul_prefix)
+        def nul_63(mm): mm.tensors[0].name = b'n\0' + b'x' * 61
+        structural(g, m, 'ti-name-nul-63', nul_63)
+        def nul_64(mm): mm.tensors[0].name = b'n\0' + b'x' * 62
+        structural(g, m, 'ti-name-nul-64', nul_64)
+        def nul_empty(mm): mm.tensors += [Tensor(b'\0a', [4], 0), Tensor(b'', [4], 0)]
+        structural(g, m, 'ti-name-nul-vs-empty', nul_empty)
         def zero_offsets(mm):
             for t in mm.tensors:
                 t.offset = 0
@@ -593,7 +622,7 @@ def mutations_for_model(g, m, rng):
 def mutations_for_raw(g, raw, rng):
     b = raw[:RAW_CAP]
     g.add('raw-cut', lambda: b)
-    for c in sorted({0, 3, 4, 7, 8, 16, 23, 24, 25, 40, 100} | {rng.randrange(len(b)) for _ in range(6)}):
+    for c in sorted({0, 3, 4, 7, 8, 16, 23, 24, 25, 40, 100} | {rng.randrange(len(b)) for _ in range(6 if b else 0)}):
         if c < len(b):
             g.add(f'raw-trunc-{c}', lambda c=c: b[:c])
     for v in (2, 3, 0x03000000):
@@ -639,14 +668,49 @@ def load_seeds(paths):
     return real
 
 
+def examples():
+    """Small named files, one per documented divergence of docs/divergences.md
+    (plus two controls), committed under divergences/ with EXPECTED.tsv."""
+    def base(tensors, kvs=()):
+        return Model(3, [KV(b'general.architecture', VT_STRING, b'test')] + list(kvs), tensors)
+    big_f32 = (U64 // 4) & ~31          # 4 * this = 2^64 - 128: padding to 256 wraps
+    ex = {}
+    ex['control-valid'] = serialize(base([Tensor(b'a', [8], 0), Tensor(b'b', [4], 0)]))[0]
+    ex['control-bad-magic'] = b'GGUG' + ex['control-valid'][4:]
+    ex['GG207-wrapped-ne-2p32x2p32-f32'] = serialize(base([Tensor(b'a', [1 << 32, 1 << 32], 0)]))[0]
+    ex['GG207-wrapped-ne-2p62x2-i8'] = serialize(base([Tensor(b'a', [1 << 62, 2], 24)]))[0]
+    ex['GG207-wrapped-ne-2p32x2p31-i8'] = serialize(base([Tensor(b'a', [1 << 32, 1 << 31], 24), Tensor(b'b', [4], 0)]))[0]
+    ex['control-wrapped-count-both-reject-2p62x3-f32'] = serialize(base([Tensor(b'a', [1 << 62, 3], 0)]))[0]
+    ex['GG212-nbytes-wraps-q8_0-2p62'] = serialize(base([Tensor(b'a', [1 << 62], 8)]))[0]
+    ex['GG305-padded-size-wraps-align256'] = serialize(base([Tensor(b'huge', [big_f32], 0), Tensor(b'b', [4], 0)],
+                                                            [kv_scalar(b'general.alignment', 4, 256)]))[0]
+    ex['tail-padding-file-ends-after-last-tensor'] = serialize(base([Tensor(b'a', [8], 0), Tensor(b'b', [3], 0)]),
+                                                               final_pad=False)[0]
+    ex['alloc-abort-i8-2GiB-declared'] = serialize(base([Tensor(b'a', [1 << 31], 24)]))[0]
+    ex['alloc-reason-ctx-size-overflow'] = serialize(base([Tensor(b'huge', [big_f32], 0)]))[0]
+    # a file ending inside a tensor info's type field: ggml checks the type it
+    # could not read (its reason then depends on stack contents)
+    b, F, _ = serialize(base([Tensor(b'a', [32], 8), Tensor(b'b', [4], 0)]))
+    ex['GG201-file-ends-in-type-field'] = b[:F['ti1.gtype'][0] + 2]
+    return ex
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--out', required=True)
     ap.add_argument('--count', type=int, default=6000)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--manifest')
+    ap.add_argument('--examples', action='store_true',
+                    help='write the divergence examples (docs/divergences.md) into --out instead')
     ap.add_argument('seeds', nargs='*')
     a = ap.parse_args()
+    if a.examples:
+        os.makedirs(a.out, exist_ok=True)
+        for name, data in sorted(examples().items()):
+            with open(os.path.join(a.out, name + '.gguf'), 'wb') as fh:
+                fh.write(data)
+        return 0
     rng = random.Random(a.seed)
 
     cands = []
@@ -697,6 +761,8 @@ def main():
         fill += 1
         m, b = models[sname]
         hdr = len(b) if m is None else serialize(m)[2]['hdr_end']
+        if not b:
+            continue
         k = 1 + rng.randrange(8)
         s = rng.randrange(1 << 30)
         cands.append((sname, f'flip{k}-{s:x}', lambda b=b, k=k, s=s, hdr=hdr: flip(b, random.Random(s), k, hdr)))

@@ -33,13 +33,21 @@ static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     return TFS_OK;
 }
 
+/* A shape whose element count wraps in ggml's int64 product to a value <= 0
+ * (all ne > 0): ggml skips its count test and carries on with the wrapped
+ * count (known defect).  Judged after the type (see parse_type). */
+typedef struct gg_wrap {
+    bool on;
+    uint64_t count; /* the product modulo 2^64 */
+    uint64_t off;   /* ne field where ggml's count test would fire */
+} gg_wrap;
+
 /* n_dims (> 4 -> GG204), then each ne (< 0 -> GG205), then ggml's element
  * count test: with all ne > 0, INT64_MAX / ne[j] <= ne[0] * ... * ne[j-1]
- * for some j in 1..3 -> GG206.  ggml skips that test when the wrapped product
- * is <= 0 (known defect): we report those shapes as GG207.  Count rules are
- * reported at the ne field where the test fires (the last stored one when it
- * fires on an implicit ne = 1). */
-static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i) {
+ * for some j in 1..3 -> GG206, reported at the ne field where it fires (the
+ * last stored one when it fires on an implicit ne = 1).  When the wrapped
+ * product is <= 0, ggml skips the test: *wrap records it for parse_type. */
+static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap) {
     uint64_t at = c->off, ne_off[GG_MAX_DIMS] = {0};
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG201, at, i);
@@ -62,9 +70,10 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     for (uint32_t j = 1; j < GG_MAX_DIMS; j++) {
         if ((uint64_t)INT64_MAX / r->ne[j] <= prod) {
             uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3]; /* unsigned: wraps */
-            bool skipped_by_ggml = wrapped == 0 || wrapped > (uint64_t)INT64_MAX;
             uint64_t off = ne_off[j < r->n_dims ? j : r->n_dims - 1u];
-            return tfs_fail(c->err, skipped_by_ggml ? TFS_GG207 : TFS_GG206, off, i);
+            if (wrapped != 0 && wrapped <= (uint64_t)INT64_MAX) return tfs_fail(c->err, TFS_GG206, off, i);
+            *wrap = (gg_wrap){.on = true, .count = wrapped, .off = off};
+            return TFS_OK;
         }
         prod *= r->ne[j]; /* exact: prod < INT64_MAX / ne[j] */
     }
@@ -72,11 +81,21 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     return TFS_OK;
 }
 
+/* ggml's byte size test on a wrapped count w (an int64 <= 0):
+ * uint64_t(w / blck) > SIZE_MAX / type size, division truncating to zero. */
+static bool ggml_size_test_fires(uint64_t w, uint64_t blck, uint64_t ts) {
+    uint64_t q = w == 0 ? 0 : (0u - w) / blck; /* |w| / blck */
+    uint64_t as_u64 = 0u - q;                  /* uint64_t(-q) */
+    return as_u64 > UINT64_MAX / ts;
+}
+
 /* Type (GG208 out of range, GG209 removed, GG210 ne[0] % block size), byte
  * size (GG211 > SIZE_MAX), and GG212: ggml_nbytes computes ne[0] x type size
  * first for block types, which wraps (ggml accepts, wrong size: divergence).
- * All at the type field. */
-static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i) {
+ * A wrapped count (see gg_wrap) meets ggml's size test here: GG211 where it
+ * fires (as ggml), else GG207 at the ne field (ggml accepts: divergence).
+ * All other rules at the type field. */
+static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i, const gg_wrap *wrap) {
     uint64_t at = c->off;
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG201, at, i);
@@ -85,6 +104,10 @@ static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     uint64_t blck = tfs_gg_type_block_size(r->type), ts = tfs_gg_type_size(r->type);
     if (blck == 0) return tfs_fail(c->err, TFS_GG209, at, i);
     if (r->ne[0] % blck != 0) return tfs_fail(c->err, TFS_GG210, at, i);
+    if (wrap->on) {
+        if (ggml_size_test_fires(wrap->count, blck, ts)) return tfs_fail(c->err, TFS_GG211, at, i);
+        return tfs_fail(c->err, TFS_GG207, wrap->off, i);
+    }
     uint64_t blocks = r->n_elements / blck;
     if (blocks > UINT64_MAX / ts) return tfs_fail(c->err, TFS_GG211, at, i);
     if (blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts) return tfs_fail(c->err, TFS_GG212, at, i);
@@ -98,9 +121,10 @@ static tfs_status parse_info(gg_ctx *c, int64_t i) {
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
     tfs_status st;
+    gg_wrap wrap = {0};
     if ((st = parse_name(c, r, i)) != TFS_OK) return st;
-    if ((st = parse_shape(c, r, i)) != TFS_OK) return st;
-    if ((st = parse_type(c, r, i)) != TFS_OK) return st;
+    if ((st = parse_shape(c, r, i, &wrap)) != TFS_OK) return st;
+    if ((st = parse_type(c, r, i, &wrap)) != TFS_OK) return st;
     r->offset_off = c->off;
     const uint8_t *p = gg_take(c, 8);
     if (!p) return gg_short(c, TFS_GG201, r->offset_off, i);

@@ -95,7 +95,6 @@ static tfs_status dtype_name(st_ctx *c, size_t start, st_ent *e) {
 }
 
 static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
-    e->dtype_pos = (uint32_t)c->pos;
     if (c->pos < c->n && c->j[c->pos] == '"') return dtype_name(c, c->pos, e);
     if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST211);
     /* map form {"U8": null}: a unit variant (depth 3, below the limit) */
@@ -126,6 +125,8 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
     e->shape_pos = (uint32_t)c->pos;
     e->shape_idx = (uint32_t)c->n_shapes;
     e->n_dims = 0;
+    e->n_elements = 1;
+    e->shape_ovf = 0;
     if (c->pos >= c->n || c->j[c->pos] != '[') return wrong_type(c, TFS_ST220);
     c->pos++;
     st_ws(c);
@@ -143,6 +144,8 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         if (!reserve((void **)&c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)) return nomem(c);
         c->shapes[c->n_shapes++] = v;
         e->n_dims++;
+        /* checked fold as in Metadata::validate: stops at the first overflow */
+        if (!e->shape_ovf && tfs_mul_overflow_u64(e->n_elements, v, &e->n_elements)) e->shape_ovf = 1;
         st_ws(c);
         if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
         if (c->pos < c->n && c->j[c->pos] == ']') { c->pos++; return TFS_OK; }
@@ -253,33 +256,32 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
     return TFS_OK;
 }
 
+/* One tensor entry.  It is parsed into a new record at the end; only then is
+ * the name looked up (its hash slot was prefetched when the key was read, so
+ * the lookup rarely waits for memory).  A repeated name overwrites the first
+ * record's contents and keeps its position.  Errors inside an entry report
+ * the index the entry would get. */
 static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
     if (!reserve((void **)&c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)) return nomem(c);
-    st_ent *slot = &c->ents[c->n_ents];
-    memset(slot, 0, sizeof *slot);
-    tfs_status st = make_sref(c, kpos, kend, esc, true, &slot->name);
+    /* real headers spend ~100 bytes per tensor; the table grows if needed */
+    if (!st_names_reserve(&c->tnames, c->n / 96)) return nomem(c);
+    st_ent *e = &c->ents[c->n_ents];
+    memset(e, 0, sizeof *e);
+    tfs_status st = make_sref(c, kpos, kend, esc, true, &e->name);
     if (st != TFS_OK) return st;
-    slot->key_pos = (uint32_t)kpos;
-    int64_t dup = st_names_find_or_add(c, &c->tnames, false, &slot->name, (uint32_t)c->n_ents);
-    if (dup == -2) return nomem(c);
-    st_ent tmp;
-    st_ent *e = slot;
-    if (dup >= 0) { /* last one wins: parse aside, then overwrite the first */
-        st_strict(c, TFS_ST501, kpos, dup);
-        tmp = *slot;
-        e = &tmp;
-    }
-    c->cur_index = dup >= 0 ? dup : (int64_t)c->n_ents;
+    st_names_prefetch(&c->tnames, e->name.hash);
+    c->cur_index = (int64_t)c->n_ents;
     e->val_pos = (uint32_t)c->pos;
     if (c->pos < c->n && c->j[c->pos] == '{') st = object_entry(c, e);
     else if (c->pos < c->n && c->j[c->pos] == '[') st = array_entry(c, e);
     else st = wrong_type(c, TFS_ST201);
     if (st != TFS_OK) return st;
-    if (dup >= 0) {
+    int64_t dup = st_names_find_or_add(c, &c->tnames, false, &e->name, (uint32_t)c->n_ents);
+    if (dup >= 0) { /* the crate's HashMap: the last entry wins */
+        st_strict(c, TFS_ST501, kpos, dup);
         st_ent *first = &c->ents[dup];
-        tmp.name = first->name;
-        tmp.key_pos = first->key_pos;
-        *first = tmp;
+        e->name = first->name;
+        *first = *e;
     } else {
         c->n_ents++;
     }
@@ -302,6 +304,7 @@ static tfs_status metadata(st_ctx *c, size_t kpos) {
     for (;;) {
         if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
         if (!reserve((void **)&c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs)) return nomem(c);
+        if (!st_names_reserve(&c->knames, 0)) return nomem(c);
         st_kv *kv = &c->kvs[c->n_kvs];
         size_t k0 = c->pos;
         bool esc;
@@ -309,7 +312,6 @@ static tfs_status metadata(st_ctx *c, size_t kpos) {
         if ((st = make_sref(c, k0, c->pos, esc, true, &kv->key)) != TFS_OK) return st;
         kv->key_pos = (uint32_t)k0;
         int64_t dup = st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
-        if (dup == -2) return nomem(c);
         c->cur_index = dup >= 0 ? dup : (int64_t)c->n_kvs;
         if ((st = expect(c, ':')) != TFS_OK) return st;
         if (c->pos >= c->n || c->j[c->pos] != '"') return wrong_type(c, TFS_ST402);

@@ -33,20 +33,20 @@ typedef struct st_sref {
     uint8_t in_arena;   /* 1: off is an arena offset, 0: a JSON position */
 } st_sref;
 
-/* One tensor entry as parsed (file order, duplicates already merged). */
+/* One tensor entry as parsed (file order, duplicates already merged).
+ * st_view.c turns the array of st_ent into the array of tfs_tensor in place,
+ * so an st_ent must be at least as large as a tfs_tensor. */
 typedef struct st_ent {
     st_sref name;
     uint64_t start, end;  /* data_offsets */
-    uint64_t n_elements;  /* filled by st_validate */
-    uint64_t n_bytes;     /* filled by st_validate */
+    uint64_t n_elements;  /* product of the shape (valid unless shape_ovf) */
     uint32_t shape_idx;   /* first dimension in the shape pool */
     uint32_t n_dims;
-    uint32_t key_pos;     /* opening quote of the name */
     uint32_t val_pos;     /* '{' or '[' of the entry */
-    uint32_t dtype_pos;   /* dtype value */
     uint32_t shape_pos;   /* '[' of shape */
     uint32_t offs_pos;    /* '[' of data_offsets */
     uint8_t dtype;        /* tfs_st_dtype */
+    uint8_t shape_ovf;    /* the shape product overflowed (ST303, reported by st_validate) */
 } st_ent;
 
 /* One __metadata__ entry (string -> string), file order, duplicates merged. */
@@ -56,6 +56,8 @@ typedef struct st_kv {
     uint32_t key_pos;
     uint32_t val_pos;     /* opening quote of the value */
 } st_kv;
+
+_Static_assert(sizeof(st_ent) >= sizeof(tfs_tensor), "st_view.c converts st_ent to tfs_tensor in place");
 
 /* Open-addressing set of names: slot = (hash << 32) | (index + 1), 0 = empty. */
 typedef struct st_names {
@@ -82,9 +84,9 @@ typedef struct st_ctx {
     bool seen_metadata;
     bool has_metadata;    /* __metadata__ was an object */
 
-    /* First strict-profile violation, in document order; reported only when
-     * the file passes every canonical rule, so a file's default-profile rule
-     * is also its strict-profile rule. */
+    /* First strict-profile violation in document order (lowest position);
+     * reported only when the file passes every canonical rule, so a file's
+     * default-profile rule is also its strict-profile rule. */
     tfs_rule strict_rule;
     uint32_t strict_pos;
     int64_t strict_index;
@@ -102,7 +104,8 @@ size_t st_utf8_check(const uint8_t *p, size_t n);
 tfs_status st_err(st_ctx *c, tfs_rule rule, size_t pos);
 /* Report the byte at c->pos as unexpected: ST111 at end of text, else ST110. */
 tfs_status st_unexpected(st_ctx *c);
-/* Record a strict-profile violation (the first one wins) when TFS_STRICT. */
+/* Record a strict-profile violation when TFS_STRICT; the one at the lowest
+ * position is kept (violations may be found slightly out of order). */
 void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index);
 
 static inline void st_ws(st_ctx *c) {
@@ -140,9 +143,16 @@ uint32_t st_hash(const uint8_t *p, size_t n);
 static inline const uint8_t *st_sref_ptr(const st_ctx *c, const st_sref *s) {
     return s->in_arena ? c->arena + s->off : c->j + s->off;
 }
+/* Make room for one more name (call before st_names_prefetch); false on
+ * ENOMEM.  The first call sizes the table for `expect` names. */
+bool st_names_reserve(st_names *set, size_t expect);
+/* Hint that `hash` will be looked up soon (hides the cache miss). */
+static inline void st_names_prefetch(const st_names *set, uint32_t hash) {
+    __builtin_prefetch(&set->slots[(size_t)hash & (set->cap - 1)]);
+}
 /* Find `s` among the names already in `set` (tensor names when kvs == false,
  * metadata keys when true).  Returns the index, or -1 after inserting `index`
- * for it.  -2 on allocation failure. */
+ * for it.  st_names_reserve must have succeeded since the last insertion. */
 int64_t st_names_find_or_add(st_ctx *c, st_names *set, bool kvs, const st_sref *s, uint32_t index);
 void st_names_free(st_names *set);
 

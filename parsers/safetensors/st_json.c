@@ -13,7 +13,8 @@ tfs_status st_unexpected(st_ctx *c) {
 }
 
 void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index) {
-    if (!(c->flags & TFS_STRICT) || c->strict_rule != TFS_RULE_NONE) return;
+    if (!(c->flags & TFS_STRICT)) return;
+    if (c->strict_rule != TFS_RULE_NONE && c->strict_pos <= pos) return;
     c->strict_rule = rule;
     c->strict_pos = (uint32_t)pos;
     c->strict_index = index;

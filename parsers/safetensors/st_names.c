@@ -23,8 +23,9 @@ uint32_t st_hash(const uint8_t *p, size_t n) {
     return (uint32_t)h;
 }
 
-static bool grow(st_names *set) {
+static bool grow(st_names *set, size_t expect) {
     size_t cap = set->cap ? set->cap * 2 : 64;
+    while (cap / 2 < expect) cap *= 2; /* expect <= N / 96: bounded by the header size */
     uint64_t *s = calloc(cap, sizeof *s);
     if (!s) return false;
     for (size_t i = 0; i < set->cap; i++) {
@@ -44,8 +45,11 @@ static const st_sref *name_at(const st_ctx *c, bool kvs, uint32_t i) {
     return kvs ? &c->kvs[i].key : &c->ents[i].name;
 }
 
+bool st_names_reserve(st_names *set, size_t expect) {
+    return (set->used + 1) * 2 <= set->cap || grow(set, set->cap ? 0 : expect);
+}
+
 int64_t st_names_find_or_add(st_ctx *c, st_names *set, bool kvs, const st_sref *s, uint32_t index) {
-    if ((set->used + 1) * 2 > set->cap && !grow(set)) return -2;
     const uint8_t *p = st_sref_ptr(c, s);
     size_t mask = set->cap - 1, k = (size_t)s->hash & mask;
     for (;;) {

@@ -8,71 +8,98 @@
  *   bits % 8 != 0             ST305 MisalignedSlice     (offset: entry)
  *   end - start != bits / 8   ST306 TensorInvalidInfo   (offset: data_offsets)
  * then the data buffer must end exactly at the last tensor:
- *   longer  ST307 (offset: first uncovered data byte, index -1)
+ *   longer  ST307 (offset: first data byte no tensor owns, index -1)
  *   shorter ST308 (offset: data_offsets of the tensor that ends last).
- * The crate sorts a HashMap's entries, so ties in (start, end) are walked in
- * an arbitrary order there; here ties keep file order (deterministic). */
+ * The index reported is the tensor's position in file order.
+ *
+ * The crate sorts a HashMap's entries, so tensors with equal (start, end) are
+ * walked in an arbitrary order there; here ties keep file order.
+ *
+ * Files whose JSON order is already offset order (the crate's own writer)
+ * are walked in place.  Others are sorted with a stable LSD radix sort on
+ * (start, end) over compact records, skipping byte positions where all keys
+ * agree: O(n), and the walk reads memory sequentially. */
 #include "st_internal.h"
 
 #include <stdlib.h>
 
-typedef struct st_key {
-    uint64_t start, end;
+typedef struct st_rec {
+    uint64_t start, end, n_elements;
     uint32_t index;
-} st_key;
-
-static int cmp_key(const void *a, const void *b) {
-    const st_key *x = a, *y = b;
-    if (x->start != y->start) return x->start < y->start ? -1 : 1;
-    if (x->end != y->end) return x->end < y->end ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
-}
+    uint8_t bits;
+    uint8_t shape_ovf;
+} st_rec;
 
 static tfs_status fail_at(st_ctx *c, tfs_rule rule, uint32_t pos, uint32_t index) {
     return tfs_fail(c->err, rule, 8u + (uint64_t)pos, (int64_t)index);
 }
 
-static tfs_status check_one(st_ctx *c, uint32_t i, uint64_t *running) {
-    st_ent *e = &c->ents[i];
-    if (e->start != *running) return fail_at(c, TFS_ST301, e->offs_pos, i);
-    if (e->end < e->start) return fail_at(c, TFS_ST302, e->offs_pos, i);
-    *running = e->end;
-    uint64_t nel = 1;
-    const uint64_t *dims = c->shapes + e->shape_idx;
-    for (uint32_t d = 0; d < e->n_dims; d++)
-        if (tfs_mul_overflow_u64(nel, dims[d], &nel)) return fail_at(c, TFS_ST303, e->shape_pos, i);
+static tfs_status check(st_ctx *c, const st_rec *r, uint64_t *running) {
+    if (r->start != *running) return fail_at(c, TFS_ST301, c->ents[r->index].offs_pos, r->index);
+    if (r->end < r->start) return fail_at(c, TFS_ST302, c->ents[r->index].offs_pos, r->index);
+    *running = r->end;
+    if (r->shape_ovf) return fail_at(c, TFS_ST303, c->ents[r->index].shape_pos, r->index);
     uint64_t nbits;
-    if (tfs_mul_overflow_u64(nel, tfs_st_dtype_bits(e->dtype), &nbits)) return fail_at(c, TFS_ST304, e->val_pos, i);
-    if (nbits % 8u != 0) return fail_at(c, TFS_ST305, e->val_pos, i);
-    if (e->end - e->start != nbits / 8u) return fail_at(c, TFS_ST306, e->offs_pos, i);
-    e->n_elements = nel;
-    e->n_bytes = nbits / 8u;
+    if (tfs_mul_overflow_u64(r->n_elements, r->bits, &nbits)) return fail_at(c, TFS_ST304, c->ents[r->index].val_pos, r->index);
+    if (nbits % 8u != 0) return fail_at(c, TFS_ST305, c->ents[r->index].val_pos, r->index);
+    if (r->end - r->start != nbits / 8u) return fail_at(c, TFS_ST306, c->ents[r->index].offs_pos, r->index);
     return TFS_OK;
+}
+
+static inline st_rec rec_of(const st_ent *e, uint32_t i) {
+    return (st_rec){e->start, e->end, e->n_elements, i, (uint8_t)tfs_st_dtype_bits(e->dtype), e->shape_ovf};
+}
+
+/* Byte b (0 = least significant) of the sort key: end is the minor half. */
+static inline unsigned key_byte(const st_rec *r, unsigned b) {
+    return b < 8 ? (unsigned)(r->end >> (8 * b)) & 0xFFu : (unsigned)(r->start >> (8 * (b - 8))) & 0xFFu;
+}
+
+/* Stable LSD radix sort of n records on (start, end); tmp holds n records.
+ * Returns the array holding the result (a or tmp). */
+static st_rec *radix_sort(st_rec *a, st_rec *tmp, size_t n) {
+    static const unsigned n_bytes = 16;
+    size_t (*count)[256] = calloc(n_bytes, sizeof *count);
+    if (!count) return NULL;
+    for (size_t i = 0; i < n; i++)
+        for (unsigned b = 0; b < n_bytes; b++) count[b][key_byte(&a[i], b)]++;
+    st_rec *src = a, *dst = tmp;
+    for (unsigned b = 0; b < n_bytes; b++) {
+        if (count[b][key_byte(&src[0], b)] == n) continue; /* every key has this byte */
+        size_t pos[256], sum = 0;
+        for (unsigned v = 0; v < 256; v++) { pos[v] = sum; sum += count[b][v]; }
+        for (size_t i = 0; i < n; i++) dst[pos[key_byte(&src[i], b)]++] = src[i];
+        st_rec *t = src; src = dst; dst = t;
+    }
+    free(count);
+    return src;
 }
 
 tfs_status st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) {
     size_t n = c->n_ents;
+    const st_ent *ents = c->ents;
     bool sorted = true;
-    for (size_t i = 1; i < n && sorted; i++) {
-        const st_ent *a = &c->ents[i - 1], *b = &c->ents[i];
-        sorted = a->start < b->start || (a->start == b->start && a->end <= b->end);
-    }
-    st_key *keys = NULL;
-    if (!sorted) {
-        keys = malloc(n * sizeof *keys);
-        if (!keys) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-        for (size_t i = 0; i < n; i++) keys[i] = (st_key){c->ents[i].start, c->ents[i].end, (uint32_t)i};
-        qsort(keys, n, sizeof *keys, cmp_key);
-    }
+    for (size_t i = 1; i < n && sorted; i++)
+        sorted = ents[i - 1].start < ents[i].start || (ents[i - 1].start == ents[i].start && ents[i - 1].end <= ents[i].end);
     uint64_t running = 0;
     uint32_t last = 0;
     tfs_status st = TFS_OK;
-    for (size_t k = 0; k < n; k++) {
-        uint32_t i = sorted ? (uint32_t)k : keys[k].index;
-        if ((st = check_one(c, i, &running)) != TFS_OK) break;
-        last = i;
+    if (sorted) {
+        for (size_t i = 0; i < n && st == TFS_OK; i++) {
+            st_rec r = rec_of(&ents[i], (uint32_t)i);
+            st = check(c, &r, &running);
+        }
+        last = n ? (uint32_t)(n - 1) : 0;
+    } else {
+        st_rec *a = malloc(2 * n * sizeof *a);
+        if (!a) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+        for (size_t i = 0; i < n; i++) a[i] = rec_of(&ents[i], (uint32_t)i);
+        const st_rec *order = radix_sort(a, a + n, n);
+        if (!order) { free(a); return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
+        for (size_t k = 0; k < n && st == TFS_OK; k++) st = check(c, &order[k], &running);
+        last = n ? order[n - 1].index : 0;
+        free(a);
     }
-    free(keys);
     if (st != TFS_OK) return st;
     *buffer_end = running;
     if (running < data_len) return tfs_fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);

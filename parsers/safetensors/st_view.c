@@ -16,26 +16,29 @@ static tfs_str str_of(const st_ctx *c, const uint8_t *json, const st_sref *s) {
 tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
                          tfs_header **out, tfs_error *err) {
     tfs_header *h = tfs_header_new(TFS_FORMAT_SAFETENSORS, file_size);
-    tfs_tensor *t = c->n_ents ? calloc(c->n_ents, sizeof *t) : NULL;
     tfs_kv *kv = c->n_kvs ? calloc(c->n_kvs, sizeof *kv) : NULL;
-    if (!h || (c->n_ents && !t) || (c->n_kvs && !kv)) {
+    if (!h || (c->n_kvs && !kv)) {
         tfs_header_free(h);
-        free(t);
         free(kv);
         return tfs_fail_status(err, TFS_ENOMEM, 0);
     }
     const uint8_t *json = base + 8;
     uint64_t data_offset = 8u + (uint64_t)c->n;
+    /* In place: t[i] covers bytes [64i, 64i + 64) of the block, which only
+     * overlap records already read (sizeof(st_ent) >= sizeof(tfs_tensor)). */
+    tfs_tensor *t = (tfs_tensor *)(void *)c->ents;
     for (size_t i = 0; i < c->n_ents; i++) {
-        const st_ent *e = &c->ents[i];
-        t[i].name = str_of(c, json, &e->name);
-        t[i].type = e->dtype;
-        t[i].n_dims = e->n_dims;
-        t[i].shape = e->n_dims ? c->shapes + e->shape_idx : NULL;
-        t[i].n_elements = e->n_elements;
-        t[i].n_bytes = e->n_bytes;
-        t[i].offset = e->start;
-        t[i].file_offset = data_offset + e->start;
+        const st_ent e = c->ents[i];
+        tfs_tensor v;
+        v.name = str_of(c, json, &e.name);
+        v.type = e.dtype;
+        v.n_dims = e.n_dims;
+        v.shape = e.n_dims ? c->shapes + e.shape_idx : NULL;
+        v.n_elements = e.n_elements;
+        v.n_bytes = e.n_elements * tfs_st_dtype_bits(e.dtype) / 8u; /* checked by st_validate */
+        v.offset = e.start;
+        v.file_offset = data_offset + e.start;
+        t[i] = v;
     }
     for (size_t i = 0; i < c->n_kvs; i++) {
         const st_kv *k = &c->kvs[i];
@@ -53,15 +56,16 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
     h->data_size = buffer_end;
     h->has_metadata = c->has_metadata;
     h->n_tensors = c->n_ents;
-    h->tensors = t;
+    h->tensors = c->n_ents ? t : NULL;
     h->n_kv = c->n_kvs;
     h->kv = kv;
     tfs_priv *p = h->priv_;
-    p->blocks[B_TENSORS] = t;
+    p->blocks[B_TENSORS] = c->ents; /* now owned by the header */
     p->blocks[B_SHAPES] = c->shapes;
     p->blocks[B_KV] = kv;
     p->blocks[B_ARENA] = c->arena;
-    c->shapes = NULL; /* now owned by the header */
+    c->ents = NULL;
+    c->shapes = NULL;
     c->arena = NULL;
     *out = h;
     return TFS_OK;

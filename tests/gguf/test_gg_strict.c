@@ -148,7 +148,7 @@ static void test_strict_reports_canonical_rule_first(void **state) {
  * verdict must match ours in the default and the strict profile. */
 static void test_real_files_default_and_strict(void **state) {
     (void)state;
-    char path[512];
+    char path[8192];
     snprintf(path, sizeof path, "%s/MANIFEST.tsv", TFS_GG_REAL_DIR);
     FILE *f = fopen(path, "r");
     if (!f) skip();

@@ -254,6 +254,37 @@ static void test_GG207_wrapped_count_divergence(void **state) {
     }
 }
 
+static void test_GG211_wrapped_count_caught_by_ggml_size_test(void **state) {
+    (void)state;
+    /* (2^62, 2) f32: the count wraps to INT64_MIN; ggml skips its count test,
+     * then its size test sees uint64(INT64_MIN) = 2^63 > SIZE_MAX/4: GG211 */
+    const int64_t ne[2] = {P2(62), 2};
+    gb_ti_at at;
+    gb b = one_tensor(&at, "t", 2, ne, 0, 0);
+    gg_expect_invalid(&b, 0, TFS_GG211, at.type, 0);
+    gb_free(&b);
+    /* the same shape in i8 passes that test: GG207 (above) */
+    b = one_tensor(&at, "t", 2, ne, 24, 0);
+    gg_expect_invalid(&b, 0, TFS_GG207, at.ne[1], 0);
+    gb_free(&b);
+}
+
+static void test_GG208_GG210_before_GG207(void **state) {
+    (void)state; /* ggml judges the type of a wrapped-count tensor first */
+    const int64_t ne[2] = {P2(32), P2(32)};
+    gb_ti_at at;
+    gb b = one_tensor(&at, "t", 2, ne, 43, 0);
+    gg_expect_invalid(&b, 0, TFS_GG208, at.type, 0);
+    gb_free(&b);
+    b = one_tensor(&at, "t", 2, ne, 33, 0);
+    gg_expect_invalid(&b, 0, TFS_GG209, at.type, 0);
+    gb_free(&b);
+    const int64_t odd[2] = {3, P2(62)}; /* 3 x 2^62 wraps negative; 3 % 32 != 0 */
+    b = one_tensor(&at, "t", 2, odd, 2, 0);
+    gg_expect_invalid(&b, 0, TFS_GG210, at.type, 0);
+    gb_free(&b);
+}
+
 static void test_valid_G7_zero_dim(void **state) {
     (void)state; /* buglog G7: ne = [1, 0] (old ggml divided by zero) */
     const int64_t ne[2] = {1, 0};
@@ -467,6 +498,8 @@ int main(void) {
         cmocka_unit_test(test_GG206_division_boundary),
         cmocka_unit_test(test_GG206_fires_on_ne3),
         cmocka_unit_test(test_GG207_wrapped_count_divergence),
+        cmocka_unit_test(test_GG211_wrapped_count_caught_by_ggml_size_test),
+        cmocka_unit_test(test_GG208_GG210_before_GG207),
         cmocka_unit_test(test_valid_G7_zero_dim),
         cmocka_unit_test(test_valid_n_dims_0_scalar_and_empty_name),
         cmocka_unit_test(test_GG208_type_out_of_range),

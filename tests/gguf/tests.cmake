@@ -7,5 +7,5 @@ tfs_add_test(test_gg_tensor SOURCES gguf/test_gg_tensor.c ${TFS_GG_TEST_HELPERS}
 tfs_add_test(test_gg_layout SOURCES gguf/test_gg_layout.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_strict SOURCES gguf/test_gg_strict.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 # shared real files (read-only reference set); the test skips when absent
-set(TFS_GG_REAL_DIR "/work/shared/real" CACHE PATH "folder with MANIFEST.tsv and gguf/ real files")
+set(TFS_GG_REAL_DIR "${PROJECT_SOURCE_DIR}/../shared/real" CACHE PATH "folder with MANIFEST.tsv and gguf/ real files")
 target_compile_definitions(test_gg_strict PRIVATE TFS_GG_REAL_DIR="${TFS_GG_REAL_DIR}")
