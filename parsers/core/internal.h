@@ -60,6 +60,12 @@ static inline const uint8_t *tfs_src_base(const tfs_src *s) { return s->fd >= 0 
 /* Bytes left in the file after `off` (0 if off >= file_size). */
 static inline uint64_t tfs_src_left(const tfs_src *s, uint64_t off) { return off >= s->file_size ? 0 : s->file_size - off; }
 
+/* Keyed string hash for duplicate detection (core/hash.c).  tfs_hash_seed
+ * draws a fresh seed per parse (getrandom), so hash tables cannot be flooded
+ * by crafted names; results never depend on it. */
+uint64_t tfs_hash_seed(void);
+uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
+
 /* Library-internal storage hung off tfs_header.priv_. */
 typedef struct tfs_priv {
     uint8_t *window;  /* file mode: the window (owned), views point into it */

@@ -67,6 +67,7 @@ typedef struct gg_strset {
     gg_strset_slot *slot;
     size_t cap; /* power of two, or 0 */
     size_t n;
+    uint64_t seed; /* tfs_hash_seed(), set before the first insert */
 } gg_strset;
 
 /* Insert bytes [off, off + len) of the file; `base` is tfs_src_base() and

@@ -72,6 +72,7 @@ static tfs_status run(gg_ctx *c, tfs_header **out) {
  */
 tfs_status tfs_gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
     gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1};
+    c.keys.seed = c.names.seed = tfs_hash_seed();
     tfs_status st = run(&c, out);
     free(c.kv);
     free(c.ti);

@@ -8,16 +8,6 @@
 
 #define GG_STRSET_MIN 16u
 
-static uint64_t hash_bytes(const uint8_t *p, uint64_t n) {
-    /* FNV-1a, 64 bits; 0 marks an empty slot, so map it to 1. */
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (uint64_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h ? h : 1u;
-}
-
 static bool grow(gg_strset *s) {
     size_t cap = s->cap ? s->cap * 2u : GG_STRSET_MIN;
     if (cap < s->cap || cap > SIZE_MAX / sizeof *s->slot) return false;
@@ -38,7 +28,8 @@ static bool grow(gg_strset *s) {
 int gg_strset_insert(gg_strset *s, const uint8_t *base, uint64_t off, uint64_t len) {
     if ((s->n + 1u) * 2u > s->cap && !grow(s)) return -1;
     const uint8_t *p = base + off;
-    uint64_t h = hash_bytes(p, len);
+    uint64_t h = tfs_hash_bytes(s->seed, p, (size_t)len);
+    if (!h) h = 1u; /* 0 marks an empty slot */
     size_t j = (size_t)h & (s->cap - 1u);
     while (s->slot[j].hash) {
         const gg_strset_slot *e = &s->slot[j];

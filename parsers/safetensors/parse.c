@@ -41,6 +41,7 @@ tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_erro
 
     st_ctx c;
     memset(&c, 0, sizeof c);
+    c.hash_seed = tfs_hash_seed();
     c.j = j;
     c.n = (size_t)n;
     c.flags = flags;

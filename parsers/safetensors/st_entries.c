@@ -63,7 +63,7 @@ static tfs_status make_sref(st_ctx *c, size_t start, size_t end, bool esc, bool 
         s->in_arena = 1;
         c->arena_len += len;
     }
-    s->hash = hash ? st_hash(st_sref_ptr(c, s), s->len) : 0;
+    s->hash = hash ? (uint32_t)tfs_hash_bytes(c->hash_seed, st_sref_ptr(c, s), s->len) : 0;
     return TFS_OK;
 }
 

@@ -80,6 +80,7 @@ typedef struct st_ctx {
     st_kv *kvs; size_t n_kvs, cap_kvs;
     uint8_t *arena; size_t arena_len, arena_cap;  /* decoded strings */
     st_names tnames, knames;
+    uint64_t hash_seed;   /* tfs_hash_seed(), drawn once per parse */
 
     bool seen_metadata;
     bool has_metadata;    /* __metadata__ was an object */
@@ -138,7 +139,6 @@ tfs_status st_skip_value(st_ctx *c, unsigned depth);
 tfs_status st_literal(st_ctx *c, const char *lit, size_t len);
 
 /* ---- st_names.c ---- */
-uint32_t st_hash(const uint8_t *p, size_t n);
 /* Bytes of a decoded string reference. */
 static inline const uint8_t *st_sref_ptr(const st_ctx *c, const st_sref *s) {
     return s->in_arena ? c->arena + s->off : c->j + s->off;

@@ -6,23 +6,6 @@
 
 #include <stdlib.h>
 
-uint32_t st_hash(const uint8_t *p, size_t n) {
-    const uint64_t m = 0x9E3779B97F4A7C15ull;
-    uint64_t h = (uint64_t)n * m;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h = (h ^ w) * m;
-        h ^= h >> 29;
-    }
-    uint64_t t = 0;
-    for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
-    h = (h ^ t) * m;
-    h ^= h >> 32;
-    return (uint32_t)h;
-}
-
 static bool grow(st_names *set, size_t expect) {
     size_t cap = set->cap ? set->cap * 2 : 64;
     while (cap / 2 < expect) cap *= 2; /* expect <= N / 96: bounded by the header size */

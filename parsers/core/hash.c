@@ -1,0 +1,37 @@
+/* hash.c: the keyed string hash behind both parsers' duplicate detection
+ * (safetensors tensor names and __metadata__ keys, GGUF keys and tensor
+ * names).  Each parse draws its own seed, so a file cannot be crafted to make
+ * every name land in one chain of the open-addressing tables (which would
+ * turn duplicate detection quadratic).  Verdicts never depend on the seed. */
+#include "internal.h"
+
+#include <sys/random.h>
+#include <time.h>
+
+uint64_t tfs_hash_seed(void) {
+    uint64_t s = 0;
+    if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s) {
+        /* no entropy yet (early boot): still unpredictable enough from outside */
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        s = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&ts;
+    }
+    return s;
+}
+
+uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n) {
+    const uint64_t m = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = (seed ^ (uint64_t)n) * m;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8); /* byte order is irrelevant for a hash */
+        h = (h ^ w) * m;
+        h ^= h >> 29;
+    }
+    uint64_t t = 0;
+    for (size_t k = 0; i + k < n; k++) t |= (uint64_t)p[i + k] << (8 * k);
+    h = (h ^ t ^ seed) * m;
+    h ^= h >> 32;
+    return h;
+}
