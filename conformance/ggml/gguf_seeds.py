@@ -2,8 +2,6 @@
 """gguf_seeds.py: the synthetic seeds of mutate_gguf.py (every KV value type,
 every usable ggml type, alignment variants, v2, empty files) and the named
 divergence examples of docs/divergences.md (conformance/ggml/divergences/)."""
-import struct
-
 from gguf_model import (GG_TYPES, U64, VALID_TYPES, VT_STRING, KV, Model, Tensor, kv_array, kv_scalar,
                         serialize)
 

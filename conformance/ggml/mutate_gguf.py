@@ -1,4 +1,34 @@
 #!/usr/bin/python3
+"""mutate_gguf.py: write structure-aware mutants of GGUF files for the ggml differential test.
+
+Usage:
+    mutate_gguf.py --out DIR [--count N] [--seed S] [--manifest TSV] [SEED_DIR_OR_FILE ...]
+    mutate_gguf.py --examples --out DIR     (the divergence examples, see gguf_seeds.py)
+
+Seeds are the *.gguf files found under the given directories (recursively; real
+files such as corpus/real, committed fixtures such as corpus/gguf) plus the
+synthetic seeds of gguf_seeds.py (every KV value type, every usable ggml type,
+alignment variants, v2, empty files).  Seeds that parse are shrunk when above
+64 KiB (arrays capped, strings cut, tensor shapes reduced) so that every
+mutant stays small; seeds that do not parse (GGUF v1, big-endian, damaged) are
+mutated as raw bytes (cut at 64 KiB).
+
+Every seed gets a fixed catalogue of mutations that know the layout (each
+field's byte offset is recorded when the seed is serialised, gguf_model.py):
+truncations at interesting points, header edits (magic, version, counts),
+KV edits (key/string lengths, value and element types, array counts, empty,
+duplicate and NUL-containing keys, alignment key values and types, bool
+values), tensor info edits (name lengths and NULs, n_dims, dims incl. wrapping
+products, ggml types, offsets) with and without a consistent re-layout,
+data/padding edits, and random byte flips.  The candidates are sampled
+deterministically and stratified by kind of mutation (every kind is
+represented, truncations weigh more); about a tenth of the files are random
+byte flips.
+
+Output: DIR/NNNNN_<seed>_<mutation>.gguf (names are stable for a given --seed
+and seed set); --manifest writes one TSV line per file: name, seed, mutation.
+Deterministic: same inputs + same --seed = same bytes.
+Only the standard library; run with /usr/bin/python3.
 """
 import argparse
 import os
@@ -300,6 +330,10 @@ def flip(b, rng, k, header_end):
     return bytes(bb)
 
 
+# kinds drawn several times per round of the stratified sample
+KIND_WEIGHT = {'trunc': 4, 'raw-trunc': 2, 'tiN-offset': 2, 'kvN-count': 2}
+
+
 def kind_of(mutation):
     """Mutation name without its seed-specific numbers (the sampling stratum)."""
     k = re.sub(r'^(kv|ti)[0-9]+', r'\1N', mutation)
@@ -383,8 +417,10 @@ def main():
         picked, keys, r = [], sorted(groups), 0
         while len(picked) < target:
             for k in keys:
-                if r < len(groups[k]) and len(picked) < target:
-                    picked.append(groups[k][r])
+                w = KIND_WEIGHT.get(k, 1)
+                for x in groups[k][r * w:(r + 1) * w]:
+                    if len(picked) < target:
+                        picked.append(x)
             r += 1
         cands = sorted(picked, key=lambda c: (c[0], c[1]))
     names = sorted(models)

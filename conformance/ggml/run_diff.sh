@@ -27,7 +27,7 @@
 # Exit status: 0 pass; 1 disagreement, tfs crash, or missing library; 2 usage.
 set -u
 
-lib= oracle= diff= count=6000 seed=1 python=/usr/bin/python3 sample=1 wrap= diffargs= keep= expect= jobs=2
+lib='' oracle='' diff='' count=6000 seed=1 python=/usr/bin/python3 sample=1 wrap='' diffargs='' keep='' expect='' jobs=2
 seeds=
 while [ $# -gt 0 ]; do
     case "$1" in

@@ -124,7 +124,10 @@ typedef struct tfs_tensor {
     uint64_t offset;         /* offset as stored (bytes): safetensors
                                 data_offsets[0], GGUF tensor info offset;
                                 relative to the start of the data section */
-    uint64_t file_offset;    /* absolute file offset of the data (bytes) */
+    uint64_t file_offset;    /* absolute file offset of the data (bytes);
+                                with TFS_HEADER_ONLY (GGUF) it may lie past
+                                the end of the file, and is UINT64_MAX when
+                                the sum does not fit in 64 bits */
 } tfs_tensor;
 
 /* GGUF value types (spec/gguf.md). */

@@ -55,9 +55,9 @@ tfs_status gg_build_view(gg_ctx *c, tfs_header **out) {
             .n_elements = r->n_elements,
             .n_bytes = r->n_bytes,
             .offset = r->offset,
-            /* checked by GG304; with TFS_HEADER_ONLY it may lie past the file
-             * (and wrap modulo 2^64 for sizes no file can hold) */
-            .file_offset = c->data_start + r->offset,
+            /* checked by GG304; with TFS_HEADER_ONLY it may lie past the
+             * file, and saturates at UINT64_MAX for sizes no file can hold */
+            .file_offset = r->offset > UINT64_MAX - c->data_start ? UINT64_MAX : c->data_start + r->offset,
         };
     }
     h->version = c->version;
