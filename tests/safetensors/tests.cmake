@@ -5,3 +5,7 @@ tfs_add_test(test_st_rules SOURCES ${_st_dir}/test_st_rules.c ${_st_util} LABELS
 tfs_add_test(test_st_json SOURCES ${_st_dir}/test_st_json.c ${_st_util} LABELS safetensors)
 tfs_add_test(test_st_valid SOURCES ${_st_dir}/test_st_valid.c ${_st_util} LABELS safetensors)
 tfs_add_test(test_st_manifest SOURCES ${_st_dir}/test_st_manifest.c ${_st_util} LABELS safetensors corpus)
+find_package(OpenSSL REQUIRED)
+foreach(t test_st_rules test_st_json test_st_valid test_st_manifest)
+  target_link_libraries(${t} PRIVATE OpenSSL::Crypto)
+endforeach()
