@@ -10,3 +10,9 @@ endforeach()
 # The real files of ../shared (a user's clone has none: skipped there, run in CI).
 add_test(NAME test_shared_real COMMAND run_manifest --shared-real ${PROJECT_SOURCE_DIR}/../shared/real/MANIFEST.tsv)
 set_tests_properties(test_shared_real PROPERTIES LABELS "corpus;real" SKIP_RETURN_CODE 77)
+
+# The committed fixtures are exactly what the generators write (no hand edits, no stale files).
+foreach(gen st_fixtures gg_fixtures)
+  add_test(NAME test_generator_${gen} COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/${gen}.py --check)
+  set_tests_properties(test_generator_${gen} PROPERTIES LABELS "corpus;generators")
+endforeach()

@@ -1,0 +1,69 @@
+"""fixturelib.py: what the fixture generators share: the rules table, the
+manifest format of docs/fixtures.md, and writing a corpus folder (fixture
+files + sorted MANIFEST.tsv) or checking that it is up to date."""
+import hashlib
+import os
+import re
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RULES = os.path.join(ROOT, "include", "tfs", "rules.def")
+COLUMNS = ["id", "path", "sha256", "size", "format", "expect", "rule", "category", "mode", "description",
+           "provenance"]
+
+
+def read_rules(path=RULES):
+    """rule id -> (profile, category), from include/tfs/rules.def."""
+    out = {}
+    pat = re.compile(r'^TFS_RULE\((\w+), *\d+, *\w+, *(\w+), *"([^"]*)"')
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            m = pat.match(line)
+            if m:
+                out[m.group(1)] = (m.group(2), m.group(3))
+    return out
+
+
+def manifest_row(fid, name, data, fmt, expect, rule, category, mode, desc, prov):
+    """One manifest line (without newline) for fixture bytes `data` stored as `name`."""
+    cols = [fid, name, hashlib.sha256(data).hexdigest(), str(len(data)), fmt, expect, rule, category, mode, desc,
+            prov]
+    assert all("\t" not in c and "\n" not in c for c in cols), fid
+    return "\t".join(cols)
+
+
+def sync_corpus(out_dir, ext, files, rows, check):
+    """Write `files` (name -> bytes) and MANIFEST.tsv (sorted `rows`) into out_dir,
+    removing fixture files (*ext) no longer generated.  With check=True write
+    nothing and report what would change.  Returns the process exit code."""
+    manifest = "\t".join(COLUMNS) + "\n" + "".join(r + "\n" for r in sorted(rows))
+
+    def differs(path, data):
+        if not os.path.exists(path):
+            return True
+        with open(path, "rb") as f:
+            return f.read() != data
+
+    changed = [n for n, d in sorted(files.items()) if differs(os.path.join(out_dir, n), d)]
+    existing = os.listdir(out_dir) if os.path.isdir(out_dir) else []
+    stale = sorted(n for n in existing if n.endswith(ext) and n not in files)
+    mpath = os.path.join(out_dir, "MANIFEST.tsv")
+    if differs(mpath, manifest.encode("utf-8")):
+        changed.append("MANIFEST.tsv")
+    if check:
+        if changed or stale:
+            print("out of date: " + " ".join(changed + stale))
+            return 1
+        print("%s: %d fixtures, %d manifest lines, up to date" % (os.path.relpath(out_dir, ROOT), len(files), len(rows)))
+        return 0
+    os.makedirs(out_dir, exist_ok=True)
+    for n in changed:
+        if n != "MANIFEST.tsv":
+            with open(os.path.join(out_dir, n), "wb") as f:
+                f.write(files[n])
+    for n in stale:
+        os.remove(os.path.join(out_dir, n))
+    with open(mpath, "w", encoding="utf-8") as f:
+        f.write(manifest)
+    print("%d fixtures, %d manifest lines, %d files written, %d removed" % (len(files), len(rows), len(changed),
+                                                                            len(stale)))
+    return 0
