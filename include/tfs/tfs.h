@@ -199,7 +199,9 @@ tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
  * data): memory use depends on the header size, not the file size.
  *   format   : as above; UNKNOWN detects by magic, then by the extension.
  * Returns as tfs_parse_buffer, plus TFS_EIO (open/fstat/pread failure,
- * err->sys_errno set).  Views point into storage owned by the header. */
+ * err->sys_errno set; EISDIR for a directory, EINVAL for anything else that
+ * is not a regular file: FIFOs and devices are refused without being read,
+ * and opening never blocks).  Views point into storage owned by the header. */
 tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
                           tfs_header **out, tfs_error *err);
 

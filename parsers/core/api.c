@@ -77,7 +77,7 @@ tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned fl
     if (fd < 0) return tfs_fail_status(err, TFS_EARG, 0);
     struct stat st;
     if (fstat(fd, &st) != 0) return tfs_fail_status(err, TFS_EIO, errno);
-    if (!S_ISREG(st.st_mode)) return tfs_fail_status(err, TFS_EIO, EINVAL);
+    if (!S_ISREG(st.st_mode)) return tfs_fail_status(err, TFS_EIO, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
     tfs_src src = {.file_size = (uint64_t)st.st_size, .fd = fd};
     tfs_status rc = dispatch(&src, path, format, flags, out, err);
     if (rc == TFS_OK && out && *out) {
@@ -93,7 +93,9 @@ tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
                           tfs_header **out, tfs_error *err) {
     clear(out, err);
     if (!path) return tfs_fail_status(err, TFS_EARG, 0);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then
+     * refused as not a regular file); no effect on reads of regular files. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return tfs_fail_status(err, TFS_EIO, errno);
     tfs_status rc = tfs_parse_fd(fd, path, format, flags, out, err);
     close(fd);

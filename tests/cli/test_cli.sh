@@ -214,6 +214,26 @@ expect_out "GG204  CANON   BAD_N_DIMS" "rules"
 run rules --json; expect_rc 0 "rules --json"
 expect_out '{"id":"ST001","code":1001,"format":"safetensors","profile":"CANON","category":"HeaderTooSmall"' "rules --json"
 run rules --bogus; expect_rc 2 "rules bad option"
+run rules --json --tsv; expect_rc 2 "rules --json --tsv"
+run --version extra; expect_rc 2 "--version with an argument"
+if [ -w /dev/full ]; then
+    "$tfs" --help > /dev/full 2>/dev/null; rc=$?; expect_rc 2 "--help to a full disk"
+fi
+
+# ---- files that are not regular: refused at once, never read (a FIFO must not block)
+mkfifo "$tmp/fifo"
+run check "$tmp/fifo" /dev/null "$tmp"; expect_rc 2 "fifo, device, directory"
+expect_out "$tmp/fifo: io_error" "fifo"
+expect_out "not a regular file" "fifo"
+expect_out "Is a directory" "directory"
+
+# ---- untrusted names are shown escaped: no terminal control bytes reach the screen
+# (GGUF v3, 0 tensors, 1 KV: key "general.<ESC>[31mname<LF>FAKE", u8 value; written by printf)
+esc="$tmp/esc.gguf"
+printf 'GGUF\003\000\000\000\000\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\026\000\000\000\000\000\000\000general.\033[31mname\nFAKE\000\000\000\000\001' > "$esc"
+run check "$esc"; expect_rc 0 "escaped key"
+expect_out 'general.\x1b[31mname\x0aFAKE = 1' "escaped key"
+if printf '%s' "$out" | grep -q "$(printf '\033')"; then ko "escaped key: raw ESC in output"; else ok; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

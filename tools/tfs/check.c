@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -27,11 +28,18 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->format = o->format;
     r->err.index = -1;
     *h = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        r->sys_errno = errno;
+    /* O_NONBLOCK: a FIFO must not block the batch; it is refused below. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    int bad = 0;
+    if (fd < 0 || fstat(fd, &st) != 0) bad = errno;
+    else if (S_ISDIR(st.st_mode)) bad = EISDIR;
+    else if (!S_ISREG(st.st_mode)) bad = CLI_ENOTREG;
+    if (bad) {
+        r->sys_errno = bad;
         r->verdict = V_IO_ERROR;
         r->status = TFS_EIO;
+        if (fd >= 0) close(fd);
         return;
     }
     if (r->format == TFS_FORMAT_UNKNOWN && detect(fd, path, &r->format) != 0) {

@@ -57,6 +57,11 @@ typedef struct check_result {
 } check_result;
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
+/* sys_errno value for a path that is not a regular file (FIFO, device,
+ * socket): such files are refused without being read. */
+#define CLI_ENOTREG (-1)
+/* Text for check_result.sys_errno: strerror, or "not a regular file". */
+const char *io_error_text(int sys_errno);
 const char *profile_name(unsigned flags);  /* "default", "strict", ... */
 /* What the error index counts for this rule: "tensor", "kv", ... */
 const char *index_kind(tfs_rule rule);
@@ -82,6 +87,10 @@ const char *hist_type_name(tfs_format f, unsigned type);
  * strings quoted and cut to `max_str` bytes, numbers in decimal, arrays as
  * "[u32 x 12]".  Non-printable bytes are shown as \xNN. */
 void kv_show(tfs_format f, const tfs_kv *kv, char *buf, size_t n, size_t max_str);
+/* Write `len` bytes of untrusted text (file names, keys) for a terminal:
+ * C0 controls and DEL as \xNN, C1 controls (UTF-8 C2 80..9F) as \u00NN, so a
+ * name cannot move the cursor, recolour or forge lines; other bytes as is. */
+void fput_safe(FILE *out, const char *s, size_t len);
 /* Is the KV's key equal to the NUL-terminated string s? */
 int kv_key_is(const tfs_kv *kv, const char *s);
 

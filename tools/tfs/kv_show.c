@@ -74,3 +74,14 @@ void kv_show(tfs_format f, const tfs_kv *kv, char *buf, size_t n, size_t max_str
     if (sz == 0 || kv->value_len < sz) { snprintf(buf, n, "?"); return; }
     put_scalar(buf, n, kv->type, kv->value);
 }
+
+void fput_safe(FILE *out, const char *s, size_t len) {
+    const uint8_t *p = (const uint8_t *)s;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t c = p[i];
+        if (c < 0x20 || c == 0x7f) fprintf(out, "\\x%02x", c);
+        else if (c == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) /* U+0080..U+009F (C1) */
+            fprintf(out, "\\u%04x", p[++i]);
+        else fputc(c, out);
+    }
+}

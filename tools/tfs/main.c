@@ -22,6 +22,23 @@ static void usage(FILE *f) {
             "  --version      print the version\n");
 }
 
+/* Exit status after printing to stdout: 2 if the output could not be written
+ * (a full disk, a closed pipe), so scripts never take a lost answer as 0. */
+static int flushed(int rc) {
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tfs: cannot write output\n");
+        return 2;
+    }
+    return rc;
+}
+
+/* `tfs --help` / `tfs --version` take no further argument. */
+static int no_extra(int argc, const char *cmd) {
+    if (argc == 2) return 1;
+    fprintf(stderr, "tfs: %s takes no argument\n", cmd);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
@@ -29,12 +46,14 @@ int main(int argc, char **argv) {
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+        if (!no_extra(argc, cmd)) return 2;
         usage(stdout);
-        return 0;
+        return flushed(0);
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        if (!no_extra(argc, cmd)) return 2;
         printf("tfs %s\n", TFS_CLI_VERSION_STR);
-        return 0;
+        return flushed(0);
     }
     if (strcmp(cmd, "check") == 0) return cmd_check(argc, argv, 2);
     if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);

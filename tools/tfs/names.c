@@ -35,3 +35,8 @@ const char *index_kind(tfs_rule rule) {
     if (id[0] == 'G') return group == '1' ? "kv" : (group == '2' || group == '3' || group == '5') ? "tensor" : "item";
     return group == '4' ? "metadata key" : (group == '2' || group == '3' || group == '5') ? "tensor" : "item";
 }
+
+const char *io_error_text(int sys_errno) {
+    if (sys_errno == CLI_ENOTREG) return "not a regular file (FIFO, device or socket): not read";
+    return strerror(sys_errno);
+}

@@ -54,7 +54,9 @@ static const char *const k_pref[] = {
 static void print_kv_line(FILE *out, const tfs_header *h, const tfs_kv *kv) {
     char val[160];
     kv_show(h->format, kv, val, sizeof val, 60);
-    fprintf(out, INDENT "%.*s = %s\n", (int)(kv->key.len > 80 ? 80 : kv->key.len), kv->key.ptr, val);
+    fputs(INDENT, out);
+    fput_safe(out, kv->key.ptr, kv->key.len > 80 ? 80 : kv->key.len);
+    fprintf(out, " = %s\n", val);
 }
 
 static void print_metadata(FILE *out, const tfs_header *h) {
@@ -92,7 +94,8 @@ static void print_valid(FILE *out, const tfs_header *h) {
 }
 
 void print_human(FILE *out, const check_result *r) {
-    fprintf(out, "%s: %s", r->file, verdict_name(r->verdict));
+    fput_safe(out, r->file, strlen(r->file));
+    fprintf(out, ": %s", verdict_name(r->verdict));
     if (r->flags) fprintf(out, " (%s)", profile_name(r->flags));
     fputc('\n', out);
     switch (r->verdict) {
@@ -109,7 +112,7 @@ void print_human(FILE *out, const check_result *r) {
         break;
     }
     case V_IO_ERROR:
-        fprintf(out, "  error       %s\n", strerror(r->sys_errno));
+        fprintf(out, "  error       %s\n", io_error_text(r->sys_errno));
         break;
     case V_INTERNAL:
         fprintf(out, "  error       library status %s\n", tfs_status_name(r->status));

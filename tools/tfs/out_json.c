@@ -35,7 +35,7 @@ void print_json(FILE *out, const check_result *r) {
     else fputs("null", out);
     fputs(",\"message\":", out);
     if (bad) json_cstr(out, r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
-    else if (r->verdict == V_IO_ERROR) json_cstr(out, strerror(r->sys_errno));
+    else if (r->verdict == V_IO_ERROR) json_cstr(out, io_error_text(r->sys_errno));
     else if (r->verdict == V_INTERNAL) json_cstr(out, tfs_status_name(r->status));
     else fputs("null", out);
     u64_or_null(out, "version", h && h->format == TFS_FORMAT_GGUF, h ? h->version : 0);

@@ -32,8 +32,10 @@ static void usage(FILE *f) {
 int cmd_rules(int argc, char **argv, int first) {
     enum { TEXT, JSON, TSV } mode = TEXT;
     for (int i = first; i < argc; i++) {
-        if (strcmp(argv[i], "--json") == 0) mode = JSON;
-        else if (strcmp(argv[i], "--tsv") == 0) mode = TSV;
+        if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--tsv") == 0) {
+            if (mode != TEXT) { fprintf(stderr, "tfs rules: --json and --tsv exclude each other\n"); usage(stderr); return 2; }
+            mode = argv[i][2] == 'j' ? JSON : TSV;
+        }
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) { usage(stdout); return 0; }
         else { fprintf(stderr, "tfs rules: unknown argument '%s'\n", argv[i]); usage(stderr); return 2; }
     }

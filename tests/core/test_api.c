@@ -1,0 +1,122 @@
+/* test_api.c: the entry points of parsers/core/api.c: argument checks,
+ * files that are not regular (refused without blocking or reading), format
+ * detection by magic then extension, the error record on every return. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tfs/tfs.h"
+
+static char g_dir[] = "/tmp/tfs_api_XXXXXX";
+
+static int setup(void **state) {
+    (void)state;
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+    (void)state;
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_file(const char *name, const void *data, size_t len, char *path, size_t cap) {
+    snprintf(path, cap, "%s/%s", g_dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_bad_arguments(void **state) {
+    (void)state;
+    tfs_error e;
+    tfs_header *h = (tfs_header *)&e; /* must be reset to NULL */
+    assert_int_equal(tfs_parse_buffer(NULL, 5, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EARG);
+    assert_null(h);
+    assert_int_equal(e.rule, TFS_RULE_NONE);
+    assert_int_equal(tfs_parse_file(NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
+    assert_int_equal(tfs_parse_fd(-1, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
+    assert_int_equal(tfs_parse_buffer((const uint8_t *)"x", 1, (tfs_format)7, 0, NULL, &e), TFS_EARG);
+    tfs_header_free(NULL);
+}
+
+static void test_not_regular_files(void **state) {
+    (void)state;
+    char fifo[256];
+    snprintf(fifo, sizeof fifo, "%s/fifo", g_dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    tfs_error e;
+    /* no writer: a blocking open would hang here */
+    assert_int_equal(tfs_parse_file(fifo, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EIO);
+    assert_int_equal(e.sys_errno, EINVAL);
+    assert_int_equal(tfs_parse_file(g_dir, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EIO);
+    assert_int_equal(e.sys_errno, EISDIR);
+    assert_int_equal(tfs_parse_file("/dev/null", TFS_FORMAT_GGUF, 0, NULL, &e), TFS_EIO);
+    assert_int_equal(e.sys_errno, EINVAL);
+    char missing[256];
+    snprintf(missing, sizeof missing, "%s/missing.gguf", g_dir);
+    assert_int_equal(tfs_parse_file(missing, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EIO);
+    assert_int_equal(e.sys_errno, ENOENT);
+    assert_int_equal(e.rule, TFS_RULE_NONE);
+}
+
+/* The same 16 bytes ("GGUX" + 12 bytes): a .gguf name reports the bad magic
+ * (GG002), a .safetensors name or no hint reads them as safetensors, whose
+ * 8-byte header size 0x0000_0003_5855_4747 is above the cap (ST002). */
+static void test_detection_by_magic_then_extension(void **state) {
+    (void)state;
+    static const uint8_t bytes[16] = {'G', 'G', 'U', 'X', 3, 0, 0, 0};
+    char p1[256], p2[256];
+    write_file("damaged.gguf", bytes, sizeof bytes, p1, sizeof p1);
+    write_file("damaged.safetensors", bytes, sizeof bytes, p2, sizeof p2);
+    tfs_error e;
+    assert_int_equal(tfs_parse_file(p1, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_GG002);
+    assert_int_equal(e.offset, 0);
+    assert_int_equal(tfs_parse_file(p2, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST002);
+    assert_int_equal(tfs_parse_buffer(bytes, sizeof bytes, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST002);
+    assert_int_equal(tfs_parse_file(p2, TFS_FORMAT_GGUF, 0, NULL, &e), TFS_INVALID); /* forced */
+    assert_int_equal(e.rule, TFS_GG002);
+}
+
+/* A valid GGUF (v3, no tensors, no KV) parsed from the file: the view is
+ * owned by the header and outlives the fd. */
+static void test_file_view_owned(void **state) {
+    (void)state;
+    static const uint8_t gguf[24] = {'G', 'G', 'U', 'F', 3};
+    char p[256];
+    write_file("empty.gguf", gguf, sizeof gguf, p, sizeof p);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    assert_non_null(h);
+    assert_int_equal(h->format, TFS_FORMAT_GGUF);
+    assert_int_equal(h->version, 3);
+    assert_int_equal(h->file_size, 24);
+    assert_int_equal(h->n_tensors, 0);
+    assert_int_equal(h->alignment, 32);
+    assert_int_equal(e.rule, TFS_RULE_NONE);
+    tfs_header_free(h);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_not_regular_files),
+        cmocka_unit_test(test_detection_by_magic_then_extension),
+        cmocka_unit_test(test_file_view_owned),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
