@@ -42,6 +42,7 @@ const uint8_t *tfs_src_get(tfs_src *s, uint64_t off, size_t n) {
     uint64_t end;
     if (tfs_add_overflow_u64(off, n, &end) || end > s->file_size) return NULL;
     if (s->fd < 0) return s->buf + off;
+    if (n == 0) return s->win ? s->win + off : (const uint8_t *)""; /* no window yet: never NULL + 0 */
     if (end > s->win_len && !grow(s, end)) return NULL;
     return s->win + off;
 }

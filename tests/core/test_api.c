@@ -111,12 +111,28 @@ static void test_file_view_owned(void **state) {
     tfs_header_free(h);
 }
 
+/* An empty file, format left to detection: safetensors' first rule (ST001).
+ * Regression (libFuzzer + UBSan): the pread window did not exist yet and a
+ * zero-length read returned NULL + 0. */
+static void test_empty_file_detect(void **state) {
+    (void)state;
+    char p[256];
+    write_file("empty.bin", "", 0, p, sizeof p);
+    tfs_error e;
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST001);
+    assert_int_equal(e.offset, 0);
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_GG001);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_not_regular_files),
         cmocka_unit_test(test_detection_by_magic_then_extension),
         cmocka_unit_test(test_file_view_owned),
+        cmocka_unit_test(test_empty_file_detect),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
