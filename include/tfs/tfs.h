@@ -196,7 +196,10 @@ tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
                             unsigned flags, tfs_header **out, tfs_error *err);
 
 /* Parse a file by path, reading only its header with pread (never the tensor
- * data): memory use depends on the header size, not the file size.
+ * data): memory use depends on the header size, not the file size.  The
+ * header is read into a window that grows by doubling (first read 4 KiB),
+ * so the read-ahead past the header's end is at most max(4 KiB, header
+ * size) bytes; those bytes are never examined.
  *   format   : as above; UNKNOWN detects by magic, then by the extension.
  * Returns as tfs_parse_buffer, plus TFS_EIO (open/fstat/pread failure,
  * err->sys_errno set; EISDIR for a directory, EINVAL for anything else that
