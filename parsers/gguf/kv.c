@@ -9,15 +9,10 @@ static const char k_align_key[] = "general.alignment";
 
 /* Append a record; grows geometrically with the KVs actually parsed. */
 static gg_kv_rec *push(gg_ctx *c) {
-    if (c->kv_len == c->kv_cap) {
-        size_t cap = c->kv_cap ? c->kv_cap * 2u : 16u;
-        if (cap > SIZE_MAX / sizeof *c->kv) return NULL;
-        gg_kv_rec *p = realloc(c->kv, cap * sizeof *p);
-        if (!p) return NULL;
-        c->kv = p;
-        c->kv_cap = cap;
-    }
-    return &c->kv[c->kv_len++];
+    void *arr = c->kv;
+    bool ok = tfs_reserve(&arr, &c->kv_cap, c->kv_len, sizeof *c->kv);
+    c->kv = arr;
+    return ok ? &c->kv[c->kv_len++] : NULL;
 }
 
 /* Array body after element type and count: gguf_reader::read(std::vector<T>&, n):

@@ -6,15 +6,10 @@
 #include <stdlib.h>
 
 static gg_ti_rec *push(gg_ctx *c) {
-    if (c->ti_len == c->ti_cap) {
-        size_t cap = c->ti_cap ? c->ti_cap * 2u : 16u;
-        if (cap > SIZE_MAX / sizeof *c->ti) return NULL;
-        gg_ti_rec *p = realloc(c->ti, cap * sizeof *p);
-        if (!p) return NULL;
-        c->ti = p;
-        c->ti_cap = cap;
-    }
-    return &c->ti[c->ti_len++];
+    void *arr = c->ti;
+    bool ok = tfs_reserve(&arr, &c->ti_cap, c->ti_len, sizeof *c->ti);
+    c->ti = arr;
+    return ok ? &c->ti[c->ti_len++] : NULL;
 }
 
 /* Name: string checks; >= 64 bytes -> GG202; duplicate -> GG203.  ggml copies

@@ -15,19 +15,6 @@ enum { F_DTYPE = 1, F_SHAPE = 2, F_OFFSETS = 4 };
 
 static tfs_status nomem(st_ctx *c) { return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
 
-/* Make room for one more element of size `elem` in *arr (capacity *cap). */
-static bool reserve(void **arr, size_t *cap, size_t used, size_t elem) {
-    if (used < *cap) return true;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    size_t bytes;
-    if (__builtin_mul_overflow(ncap, elem, &bytes)) return false;
-    void *p = realloc(*arr, bytes);
-    if (!p) return false;
-    *arr = p;
-    *cap = ncap;
-    return true;
-}
-
 /* Error for a value of the wrong JSON type: `rule` if the byte starts some
  * JSON value, else a syntax error. */
 static tfs_status wrong_type(st_ctx *c, tfs_rule rule) {
@@ -141,7 +128,7 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         tfs_status st = st_scan_number(c, &v, &u);
         if (st != TFS_OK) return st;
         if (!u) return st_err(c, TFS_ST222, npos);
-        if (!reserve((void **)&c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)) return nomem(c);
+        if (!tfs_reserve((void **)&c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)) return nomem(c);
         c->shapes[c->n_shapes++] = v;
         e->n_dims++;
         /* checked fold as in Metadata::validate: stops at the first overflow */
@@ -262,7 +249,7 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
  * record's contents and keeps its position.  Errors inside an entry report
  * the index the entry would get. */
 static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
-    if (!reserve((void **)&c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)) return nomem(c);
+    if (!tfs_reserve((void **)&c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)) return nomem(c);
     /* real headers spend ~100 bytes per tensor; the table grows if needed */
     if (!st_names_reserve(&c->tnames, c->n / 96)) return nomem(c);
     st_ent *e = &c->ents[c->n_ents];
@@ -303,7 +290,7 @@ static tfs_status metadata(st_ctx *c, size_t kpos) {
     if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return TFS_OK; }
     for (;;) {
         if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
-        if (!reserve((void **)&c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs)) return nomem(c);
+        if (!tfs_reserve((void **)&c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs)) return nomem(c);
         if (!st_names_reserve(&c->knames, 0)) return nomem(c);
         st_kv *kv = &c->kvs[c->n_kvs];
         size_t k0 = c->pos;

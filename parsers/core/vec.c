@@ -1,0 +1,16 @@
+/* vec.c: growth of the parsers' record arrays (tfs_reserve, internal.h). */
+#include "internal.h"
+
+#include <stdlib.h>
+
+bool tfs_reserve(void **arr, size_t *cap, size_t used, size_t elem) {
+    if (used < *cap) return true;
+    size_t ncap = *cap ? *cap * 2u : 16u;
+    size_t bytes;
+    if (ncap < *cap || __builtin_mul_overflow(ncap, elem, &bytes)) return false;
+    void *p = realloc(*arr, bytes);
+    if (!p) return false;
+    *arr = p;
+    *cap = ncap;
+    return true;
+}
