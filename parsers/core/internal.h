@@ -60,11 +60,12 @@ static inline const uint8_t *tfs_src_base(const tfs_src *s) { return s->fd >= 0 
 /* Bytes left in the file after `off` (0 if off >= file_size). */
 static inline uint64_t tfs_src_left(const tfs_src *s, uint64_t off) { return off >= s->file_size ? 0 : s->file_size - off; }
 
-/* Make room for one more element of `elem` bytes in the growable array *arr
+/* Make room for one more element of `elem` bytes in the growable array `arr`
  * of capacity *cap holding `used` elements (doubling, first 16).  Arrays only
  * ever grow with entries actually parsed, never with a declared count.
- * Returns false on overflow or allocation failure (*arr unchanged). */
-bool tfs_reserve(void **arr, size_t *cap, size_t used, size_t elem);
+ * Returns the array (moved or not; *cap updated), or NULL on overflow or
+ * allocation failure, when `arr` is still valid and owned by the caller. */
+void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem);
 
 /* Keyed string hash for duplicate detection (core/hash.c).  tfs_hash_seed
  * draws a fresh seed per parse (getrandom), so hash tables cannot be flooded

@@ -42,7 +42,8 @@ const uint8_t *tfs_src_get(tfs_src *s, uint64_t off, size_t n) {
     uint64_t end;
     if (tfs_add_overflow_u64(off, n, &end) || end > s->file_size) return NULL;
     if (s->fd < 0) return s->buf + off;
-    if (n == 0) return s->win ? s->win + off : (const uint8_t *)""; /* no window yet: never NULL + 0 */
+    if (n == 0) /* nothing to read: a pointer into the window, or any valid one (never NULL + 0) */
+        return s->win && off <= s->win_len ? s->win + off : (const uint8_t *)"";
     if (end > s->win_len && !grow(s, end)) return NULL;
     return s->win + off;
 }

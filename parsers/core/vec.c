@@ -3,14 +3,12 @@
 
 #include <stdlib.h>
 
-bool tfs_reserve(void **arr, size_t *cap, size_t used, size_t elem) {
-    if (used < *cap) return true;
+void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem) {
+    if (used < *cap) return arr;
     size_t ncap = *cap ? *cap * 2u : 16u;
     size_t bytes;
-    if (ncap < *cap || __builtin_mul_overflow(ncap, elem, &bytes)) return false;
-    void *p = realloc(*arr, bytes);
-    if (!p) return false;
-    *arr = p;
-    *cap = ncap;
-    return true;
+    if (ncap < *cap || __builtin_mul_overflow(ncap, elem, &bytes)) return NULL;
+    void *p = realloc(arr, bytes);
+    if (p) *cap = ncap;
+    return p;
 }

@@ -9,10 +9,10 @@ static const char k_align_key[] = "general.alignment";
 
 /* Append a record; grows geometrically with the KVs actually parsed. */
 static gg_kv_rec *push(gg_ctx *c) {
-    void *arr = c->kv;
-    bool ok = tfs_reserve(&arr, &c->kv_cap, c->kv_len, sizeof *c->kv);
-    c->kv = arr;
-    return ok ? &c->kv[c->kv_len++] : NULL;
+    gg_kv_rec *p = tfs_reserve(c->kv, &c->kv_cap, c->kv_len, sizeof *c->kv);
+    if (!p) return NULL;
+    c->kv = p;
+    return &c->kv[c->kv_len++];
 }
 
 /* Array body after element type and count: gguf_reader::read(std::vector<T>&, n):

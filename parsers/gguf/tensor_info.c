@@ -6,10 +6,10 @@
 #include <stdlib.h>
 
 static gg_ti_rec *push(gg_ctx *c) {
-    void *arr = c->ti;
-    bool ok = tfs_reserve(&arr, &c->ti_cap, c->ti_len, sizeof *c->ti);
-    c->ti = arr;
-    return ok ? &c->ti[c->ti_len++] : NULL;
+    gg_ti_rec *p = tfs_reserve(c->ti, &c->ti_cap, c->ti_len, sizeof *c->ti);
+    if (!p) return NULL;
+    c->ti = p;
+    return &c->ti[c->ti_len++];
 }
 
 /* Name: string checks; >= 64 bytes -> GG202; duplicate -> GG203.  ggml copies

@@ -20,15 +20,16 @@ static bool alloc_block(tfs_header *h, size_t slot, size_t n, size_t size, void 
 tfs_status gg_build_view(gg_ctx *c, tfs_header **out) {
     tfs_header *h = tfs_header_new(TFS_FORMAT_GGUF, c->src->file_size);
     if (!h) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-    tfs_kv *kv;
-    tfs_tensor *t;
-    uint64_t *shapes;
-    if (!alloc_block(h, 0, c->kv_len, sizeof *kv, (void **)&kv) ||
-        !alloc_block(h, 1, c->ti_len, sizeof *t, (void **)&t) ||
-        !alloc_block(h, 2, c->ti_len, GG_MAX_DIMS * sizeof *shapes, (void **)&shapes)) {
+    void *kv_block, *t_block, *shape_block;
+    if (!alloc_block(h, 0, c->kv_len, sizeof(tfs_kv), &kv_block) ||
+        !alloc_block(h, 1, c->ti_len, sizeof(tfs_tensor), &t_block) ||
+        !alloc_block(h, 2, c->ti_len, GG_MAX_DIMS * sizeof(uint64_t), &shape_block)) {
         tfs_header_free(h);
         return tfs_fail_status(c->err, TFS_ENOMEM, 0);
     }
+    tfs_kv *kv = kv_block;
+    tfs_tensor *t = t_block;
+    uint64_t *shapes = shape_block;
     const uint8_t *base = tfs_src_base(c->src);
 
     for (size_t i = 0; i < c->kv_len; i++) {

@@ -15,6 +15,7 @@ enum { F_DTYPE = 1, F_SHAPE = 2, F_OFFSETS = 4 };
 
 static tfs_status nomem(st_ctx *c) { return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
 
+
 /* Error for a value of the wrong JSON type: `rule` if the byte starts some
  * JSON value, else a syntax error. */
 static tfs_status wrong_type(st_ctx *c, tfs_rule rule) {
@@ -128,7 +129,9 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         tfs_status st = st_scan_number(c, &v, &u);
         if (st != TFS_OK) return st;
         if (!u) return st_err(c, TFS_ST222, npos);
-        if (!tfs_reserve((void **)&c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)) return nomem(c);
+        uint64_t *shapes_ = tfs_reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes);
+        if (!shapes_) return nomem(c);
+        c->shapes = shapes_;
         c->shapes[c->n_shapes++] = v;
         e->n_dims++;
         /* checked fold as in Metadata::validate: stops at the first overflow */
@@ -249,7 +252,9 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
  * record's contents and keeps its position.  Errors inside an entry report
  * the index the entry would get. */
 static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
-    if (!tfs_reserve((void **)&c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)) return nomem(c);
+    st_ent *ents_ = tfs_reserve(c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents);
+    if (!ents_) return nomem(c);
+    c->ents = ents_;
     /* real headers spend ~100 bytes per tensor; the table grows if needed */
     if (!st_names_reserve(&c->tnames, c->n / 96)) return nomem(c);
     st_ent *e = &c->ents[c->n_ents];
@@ -290,7 +295,9 @@ static tfs_status metadata(st_ctx *c, size_t kpos) {
     if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return TFS_OK; }
     for (;;) {
         if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
-        if (!tfs_reserve((void **)&c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs)) return nomem(c);
+        st_kv *kvs_ = tfs_reserve(c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs);
+        if (!kvs_) return nomem(c);
+        c->kvs = kvs_;
         if (!st_names_reserve(&c->knames, 0)) return nomem(c);
         st_kv *kv = &c->kvs[c->n_kvs];
         size_t k0 = c->pos;
