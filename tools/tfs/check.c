@@ -3,23 +3,9 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
-
-/* Format the library would pick for `path`, from the first bytes (magic)
- * then the extension; we read 4 bytes ourselves so that the report names
- * the parser even when parsing fails. */
-static int detect(int fd, const char *path, tfs_format *out) {
-    uint8_t prefix[4];
-    ssize_t n;
-    do n = pread(fd, prefix, sizeof prefix, 0);
-    while (n < 0 && errno == EINTR);
-    if (n < 0) return -1;
-    *out = tfs_detect_format(prefix, (size_t)n, path);
-    return 0;
-}
 
 static void check_one(const char *path, const check_opts *o, check_result *r, tfs_header **h) {
     memset(r, 0, sizeof *r);
@@ -28,29 +14,21 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->format = o->format;
     r->err.index = -1;
     *h = NULL;
-    /* O_NONBLOCK: a FIFO must not block the batch; it is refused below. */
+    /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
+     * anything that is not a regular file (EISDIR / EINVAL) without reading. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    struct stat st;
-    int bad = 0;
-    if (fd < 0 || fstat(fd, &st) != 0) bad = errno;
-    else if (S_ISDIR(st.st_mode)) bad = EISDIR;
-    else if (!S_ISREG(st.st_mode)) bad = CLI_ENOTREG;
-    if (bad) {
-        r->sys_errno = bad;
-        r->verdict = V_IO_ERROR;
-        r->status = TFS_EIO;
-        if (fd >= 0) close(fd);
-        return;
-    }
-    if (r->format == TFS_FORMAT_UNKNOWN && detect(fd, path, &r->format) != 0) {
+    if (fd < 0) {
         r->sys_errno = errno;
         r->verdict = V_IO_ERROR;
         r->status = TFS_EIO;
-        close(fd);
         return;
     }
     r->status = tfs_parse_fd(fd, path, r->format, o->flags, h, &r->err);
     close(fd);
+    /* the parser that ran: the header's format, or the rule's (ST / GG) */
+    if (r->status == TFS_OK) r->format = (*h)->format;
+    else if (r->status == TFS_INVALID)
+        r->format = tfs_rule_id(r->err.rule)[0] == 'G' ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
     switch (r->status) {
     case TFS_OK: r->verdict = V_VALID; r->h = *h; break;
     case TFS_INVALID: r->verdict = V_PARSER_ERROR; break;

@@ -57,10 +57,8 @@ typedef struct check_result {
 } check_result;
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
-/* sys_errno value for a path that is not a regular file (FIFO, device,
- * socket): such files are refused without being read. */
-#define CLI_ENOTREG (-1)
-/* Text for check_result.sys_errno: strerror, or "not a regular file". */
+/* Text for check_result.sys_errno: strerror, except EINVAL, which the
+ * library reports for a path that is not a regular file (tfs.h). */
 const char *io_error_text(int sys_errno);
 const char *profile_name(unsigned flags);  /* "default", "strict", ... */
 /* What the error index counts for this rule: "tensor", "kv", ... */

@@ -1,4 +1,5 @@
 /* names.c: names of verdicts, profiles and what an error index counts. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli.h"
@@ -37,6 +38,6 @@ const char *index_kind(tfs_rule rule) {
 }
 
 const char *io_error_text(int sys_errno) {
-    if (sys_errno == CLI_ENOTREG) return "not a regular file (FIFO, device or socket): not read";
+    if (sys_errno == EINVAL) return "not a regular file (FIFO, device or socket): not read";
     return strerror(sys_errno);
 }
