@@ -21,8 +21,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "generators"))
+import fixturelib  # noqa: E402  (manifest columns and rows, shared with the fixture generators)
+
 CORPUS = os.path.join(ROOT, "corpus", "real")
-COLS = ["id", "path", "sha256", "size", "format", "expect", "rule", "category", "mode", "description", "provenance"]
 FLAGS = {"default": [], "header-only": ["--header-only"], "strict": ["--strict"]}
 
 
@@ -74,14 +76,14 @@ def main():
                 desc = s["notes"].replace("\t", " ")
                 if mode != "default":
                     desc += " [%s profile]" % mode
-                rows.append([ident, rel, sha, str(len(data)), fmt, expect, rule, cat, mode, desc, prov])
+                rows.append(fixturelib.manifest_row(ident, rel, data, fmt, expect, rule, cat, mode, desc, prov))
     if problems:
         sys.exit("gen_real_manifest.py: not written:\n  " + "\n  ".join(problems))
-    rows.sort(key=lambda r: r[0].encode())
+    rows.sort()
     with open(os.path.join(CORPUS, "MANIFEST.tsv"), "w", encoding="utf-8", newline="") as f:
-        f.write("\t".join(COLS) + "\n")
+        f.write("\t".join(fixturelib.COLUMNS) + "\n")
         for r in rows:
-            f.write("\t".join(r) + "\n")
+            f.write(r + "\n")
     print("corpus/real/MANIFEST.tsv: %d lines" % len(rows))
 
 
