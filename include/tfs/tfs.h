@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tfs/field.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -65,6 +67,8 @@ typedef enum tfs_status {
     TFS_EIO = 2,       /* open/fstat/pread failed; tfs_error.sys_errno is set */
     TFS_ENOMEM = 3,    /* allocation failed */
     TFS_EARG = 4,      /* bad argument (NULL pointer, unknown format) */
+    TFS_ETYPE = 5,     /* accessor: the value has another type */
+    TFS_ERANGE = 6,    /* accessor: element index out of range */
 } tfs_status;
 
 const char *tfs_status_name(tfs_status st); /* "ok", "invalid", ... (static) */
@@ -102,6 +106,9 @@ tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path
 #define TFS_HEADER_ONLY 2u /* GGUF: exactly ggml's metadata mode (no DATA rules);
                               ignored for safetensors, whose canonical reader
                               always checks the data buffer size */
+#define TFS_PARTIAL     4u /* on TFS_INVALID, *out still receives a header: what
+                              was parsed before the violation (see
+                              tfs_header.complete and tfs_header.fail_fields) */
 
 /* ------------------------------------------------------------- the view */
 
@@ -138,23 +145,23 @@ typedef enum tfs_gg_vtype {
     TFS_GG_F64 = 12, TFS_GG_VTYPE_COUNT = 13,
 } tfs_gg_vtype;
 
-/* One metadata entry, in file order.
- *  - GGUF: a KV pair.  `type` is the tfs_gg_vtype; for an array, `elem_type`
- *    is the element type and `count` the element count, else count = 1.
- *    `value` points at the raw little-endian value bytes as stored (for a
- *    string: the u64 length then the bytes; for an array: the elements after
- *    the element type and count), `value_len` bytes long.
- *  - safetensors: one `__metadata__` entry; type = TFS_GG_STRING, count = 1,
- *    `value` is the decoded string (no length prefix), `value_len` its length.
- */
+/* One metadata entry, in file order: a GGUF KV pair or a safetensors
+ * `__metadata__` entry.  One meaning for both formats: `type` is a
+ * tfs_gg_vtype (safetensors entries are TFS_GG_STRING), `count` the number of
+ * elements (1 for a scalar), and the value itself is read with the accessors
+ * below (tfs_kv_get_*), never from raw bytes.
+ *  - value_offset / value_len: where the value lies in the file as stored
+ *    (bytes).  GGUF: a scalar's bytes; a string's u64 length field and its
+ *    bytes; an array's elements after its element type and count.
+ *    safetensors: the JSON string token of the value, quotes included.
+ *    For a mutator or an inspector that edits or shows the stored bytes. */
 typedef struct tfs_kv {
-    tfs_str key;
-    uint32_t type;
-    uint32_t elem_type;
-    uint64_t count;
-    const uint8_t *value;
-    size_t value_len;
-    uint64_t value_offset;   /* file offset of the value (bytes) */
+    tfs_str key;             /* GGUF: the key bytes as stored; safetensors: decoded */
+    uint32_t type;           /* tfs_gg_vtype */
+    uint32_t elem_type;      /* element type of an array, else == type */
+    uint64_t count;          /* array element count, 1 for a scalar */
+    uint64_t value_offset;   /* file offset of the value as stored (bytes) */
+    uint64_t value_len;      /* bytes the value occupies in the file */
 } tfs_kv;
 
 /* A parsed header.  Owned by the caller, freed with tfs_header_free.
@@ -176,6 +183,14 @@ typedef struct tfs_header {
     const tfs_tensor *tensors;
     size_t n_kv;
     const tfs_kv *kv;
+    int complete;            /* 1 after TFS_OK; 0 for a TFS_PARTIAL header */
+    /* TFS_PARTIAL only: the fields of the record being read when the
+     * violation was found (file offsets and widths of what had been read of
+     * it: its key or name, type, counts, dims, offset), n_fail_fields of
+     * them; NULL / 0 otherwise.  The partial header's n_kv / n_tensors count
+     * only the records read completely before it. */
+    const tfs_field *fail_fields;
+    size_t n_fail_fields;
     void *priv_;             /* library-internal storage; do not touch */
 } tfs_header;
 
@@ -216,6 +231,112 @@ tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
 
 /* Free a header (NULL is allowed). */
 void tfs_header_free(tfs_header *h);
+
+/* ------------------------------------------------------- the byte source */
+
+/* A caller's positioned, synchronous reader: how bytes reach the parser when
+ * they are neither one buffer nor a file descriptor (a Web Worker's
+ * FileReaderSync on File.slice, an HTTP range reader, a pipe).
+ *
+ *   read : read up to `len` bytes at file offset `offset` (bytes) into `buf`;
+ *          store the count in *got and return 0.  *got < len only at the end
+ *          of the file (0 = nothing left).  Return a positive errno value on
+ *          failure (the parse ends with TFS_EIO and err->sys_errno = it).
+ *          Never called with len == 0.
+ *   ctx  : passed to read as is.
+ *   size : the file size (bytes), or TFS_SIZE_UNKNOWN for a stream, whose
+ *          size is learnt at its end.
+ *   forward : 1 if the reader can only go forward (a pipe, stdin): each call
+ *          then starts where the previous one ended; 0 for random access.
+ *          Unknown size implies forward.
+ *
+ * Memory: safetensors keeps the 8 + N header bytes (N <= 100,000,000 by
+ * ST002); GGUF keeps a window of TFS_WINDOW bytes plus its records (KV pairs,
+ * tensor infos, keys, names) and never the bodies of string or array values,
+ * whatever sizes the file declares.
+ *
+ * Forward-only sources give the same verdicts as random access: the parser
+ * reads forward and discards what it does not keep; to learn the file size
+ * (GGUF GG102/GG130/GG301 need it only when a declared size reaches past what
+ * was read; GG304 and the safetensors buffer check always) it reads the
+ * stream to its end.  With TFS_HEADER_ONLY a valid GGUF stream is read only
+ * up to the data section.  String and array values of a forward-only source
+ * cannot be re-read: their accessors return TFS_EIO (sys_errno ESPIPE);
+ * scalars always work. */
+#define TFS_SIZE_UNKNOWN UINT64_MAX
+#define TFS_WINDOW (64u * 1024u) /* bytes of the GGUF read window */
+
+typedef struct tfs_source {
+    int (*read)(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got);
+    void *ctx;
+    uint64_t size;
+    int forward;
+} tfs_source;
+
+/* Parse from a caller's reader.  `src` is copied; for random-access readers
+ * the returned header keeps the copy and calls read() again from the string
+ * and array accessors, so ctx must stay valid until tfs_header_free.
+ *   path : only for format detection by extension; may be NULL.
+ * Returns as tfs_parse_buffer, plus TFS_EIO (the reader's errno, or EIO
+ * when it returned fewer bytes than the size it declared). */
+tfs_status tfs_parse_source(const tfs_source *src, const char *path, tfs_format format,
+                            unsigned flags, tfs_header **out, tfs_error *err);
+
+/* ----------------------------------------------------------- accessors */
+
+/* Find a KV (GGUF) or __metadata__ entry (safetensors) by its key: the first
+ * one whose key equals the `len` bytes at `key` (tfs_find_kv: the C string
+ * `key`).  NULL when absent or on NULL arguments.  Points into h. */
+const tfs_kv *tfs_find_kvn(const tfs_header *h, const char *key, size_t len);
+const tfs_kv *tfs_find_kv(const tfs_header *h, const char *key);
+/* Find a tensor by name (first match, as the canonical readers' lookups). */
+const tfs_tensor *tfs_find_tensor(const tfs_header *h, const char *name);
+
+/* Typed getters.  `kv` must be one of h->kv (else TFS_EARG).  For a scalar
+ * `i` must be 0; for an array `i` is the element index (0-based) and the
+ * getter reads that element only.  The type must match exactly: the
+ * scalar's type or the array's element type (TFS_ETYPE otherwise; no
+ * conversions).  Errors: TFS_EARG (NULL, foreign kv), TFS_ETYPE,
+ * TFS_ERANGE (i >= count), TFS_EIO (re-reading the source failed, or a
+ * forward-only source: strings and arrays only).  Values decode the
+ * little-endian bytes as gguf.cpp gguf_get_val_* / gguf_get_arr_data do. */
+tfs_status tfs_kv_get_u8(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint8_t *out);
+tfs_status tfs_kv_get_i8(const tfs_header *h, const tfs_kv *kv, uint64_t i, int8_t *out);
+tfs_status tfs_kv_get_u16(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint16_t *out);
+tfs_status tfs_kv_get_i16(const tfs_header *h, const tfs_kv *kv, uint64_t i, int16_t *out);
+tfs_status tfs_kv_get_u32(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint32_t *out);
+tfs_status tfs_kv_get_i32(const tfs_header *h, const tfs_kv *kv, uint64_t i, int32_t *out);
+tfs_status tfs_kv_get_u64(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint64_t *out);
+tfs_status tfs_kv_get_i64(const tfs_header *h, const tfs_kv *kv, uint64_t i, int64_t *out);
+tfs_status tfs_kv_get_f32(const tfs_header *h, const tfs_kv *kv, uint64_t i, float *out);
+tfs_status tfs_kv_get_f64(const tfs_header *h, const tfs_kv *kv, uint64_t i, double *out);
+/* GGUF bool: the stored byte, 0 -> 0 and anything else -> 1 (as gguf.cpp,
+ * which reads it as a C++ bool; TFS_STRICT rejects bytes > 1: GG501). */
+tfs_status tfs_kv_get_bool(const tfs_header *h, const tfs_kv *kv, uint64_t i, int *out);
+
+/* Any element as a tagged value: `type` the element's tfs_gg_vtype; the
+ * integer types in u64 (unsigned, zero-extended) or i64 (signed,
+ * sign-extended), f32/f64 in f64, bool in u64 (0/1), strings: u64 = length
+ * in bytes and `offset` = file offset of the first string byte. */
+typedef struct tfs_value {
+    uint32_t type;
+    uint64_t u64;
+    int64_t i64;
+    double f64;
+    uint64_t offset;
+} tfs_value;
+tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *out);
+
+/* String value (scalar i = 0, or element i of a string array; safetensors
+ * __metadata__ values decoded).  When the bytes are in memory (buffer API,
+ * safetensors) out->ptr points to them (valid as long as the header and,
+ * for tfs_parse_buffer, the caller's buffer) and `buf` is not used.
+ * Otherwise the first min(length, cap) bytes are read into `buf` and out
+ * points at buf: out->len < the string's length means it was cut (get the
+ * full length with tfs_kv_get: u64).  buf may be NULL when cap is 0.
+ * Errors as the typed getters (TFS_ETYPE unless a string). */
+tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
+                             size_t cap);
 
 /* -------------------------------------------------------- type tables */
 

@@ -1,11 +1,9 @@
-/* api.c: public entry points: format detection and dispatch. */
+/* api.c: public entry points without POSIX I/O: format detection, the
+ * header's lifetime, and dispatch for the buffer and reader sources
+ * (posix_file.c adds paths and file descriptors). */
 #include "internal.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
@@ -24,6 +22,8 @@ tfs_header *tfs_header_new(tfs_format format, uint64_t file_size) {
     if (!h || !p) { free(h); free(p); return NULL; }
     h->format = format;
     h->file_size = file_size;
+    h->complete = 1;
+    p->fd = -1;
     h->priv_ = p;
     return h;
 }
@@ -32,6 +32,7 @@ void tfs_header_free(tfs_header *h) {
     if (!h) return;
     tfs_priv *p = h->priv_;
     if (p) {
+        if (p->release) p->release(p);
         free(p->window);
         for (size_t i = 0; i < sizeof p->blocks / sizeof p->blocks[0]; i++) free(p->blocks[i]);
         free(p);
@@ -39,22 +40,39 @@ void tfs_header_free(tfs_header *h) {
     free(h);
 }
 
-static tfs_status dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
-                           tfs_header **out, tfs_error *err) {
+tfs_status tfs_dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
+                        tfs_header **out, tfs_error *err) {
     if (format == TFS_FORMAT_UNKNOWN) {
-        size_t n = src->file_size < 4 ? (size_t)src->file_size : 4u;
-        const uint8_t *p = tfs_src_get(src, 0, n);
-        if (!p && tfs_src_failed(src)) return tfs_fail_src(err, src);
+        const uint8_t *p = tfs_src_get(src, 0, 4);
+        size_t n = 4;
+        if (!p) {
+            if (tfs_src_failed(src)) return tfs_fail_src(err, src);
+            n = (size_t)src->file_size; /* shorter than 4 bytes: size now known */
+            p = n ? tfs_src_get(src, 0, n) : NULL;
+            if (!p && tfs_src_failed(src)) return tfs_fail_src(err, src);
+        }
         format = tfs_detect_format(p, p ? n : 0, path);
     }
+    tfs_status st;
     switch (format) {
-    case TFS_FORMAT_SAFETENSORS: return tfs_st_parse(src, flags, out, err);
-    case TFS_FORMAT_GGUF: return tfs_gg_parse(src, flags, out, err);
+    case TFS_FORMAT_SAFETENSORS: st = tfs_st_parse(src, flags, out, err); break;
+    case TFS_FORMAT_GGUF: st = tfs_gg_parse(src, flags, out, err); break;
     default: return tfs_fail_status(err, TFS_EARG, 0);
     }
+    if (out && *out) {
+        tfs_priv *p = (*out)->priv_;
+        p->buf = src->buf;
+        if (!src->buf) {
+            p->window = src->win; /* views may point into it */
+            src->win = NULL;
+            p->rd = src->rd;
+            p->forward = src->forward;
+        }
+    }
+    return st;
 }
 
-static void clear(tfs_header **out, tfs_error *err) {
+void tfs_clear_result(tfs_header **out, tfs_error *err) {
     if (out) *out = NULL;
     if (err) {
         memset(err, 0, sizeof *err);
@@ -64,40 +82,20 @@ static void clear(tfs_header **out, tfs_error *err) {
 
 tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, unsigned flags,
                             tfs_header **out, tfs_error *err) {
-    clear(out, err);
+    tfs_clear_result(out, err);
     if (!buf && len) return tfs_fail_status(err, TFS_EARG, 0);
     static const uint8_t empty[1];
-    tfs_src src = {.buf = buf ? buf : empty, .file_size = len, .fd = -1};
-    return dispatch(&src, NULL, format, flags, out, err);
+    tfs_src src = {.buf = buf ? buf : empty, .file_size = len, .size_known = true};
+    return tfs_dispatch(&src, NULL, format, flags, out, err);
 }
 
-tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned flags,
-                        tfs_header **out, tfs_error *err) {
-    clear(out, err);
-    if (fd < 0) return tfs_fail_status(err, TFS_EARG, 0);
-    struct stat st;
-    if (fstat(fd, &st) != 0) return tfs_fail_status(err, TFS_EIO, errno);
-    if (!S_ISREG(st.st_mode)) return tfs_fail_status(err, TFS_EIO, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
-    tfs_src src = {.file_size = (uint64_t)st.st_size, .fd = fd};
-    tfs_status rc = dispatch(&src, path, format, flags, out, err);
-    if (rc == TFS_OK && out && *out) {
-        tfs_priv *p = (*out)->priv_;
-        p->window = src.win; /* views point into it */
-    } else {
-        free(src.win);
-    }
-    return rc;
-}
-
-tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
-                          tfs_header **out, tfs_error *err) {
-    clear(out, err);
-    if (!path) return tfs_fail_status(err, TFS_EARG, 0);
-    /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then
-     * refused as not a regular file); no effect on reads of regular files. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return tfs_fail_status(err, TFS_EIO, errno);
-    tfs_status rc = tfs_parse_fd(fd, path, format, flags, out, err);
-    close(fd);
-    return rc;
+tfs_status tfs_parse_source(const tfs_source *rd, const char *path, tfs_format format, unsigned flags,
+                            tfs_header **out, tfs_error *err) {
+    tfs_clear_result(out, err);
+    if (!rd || !rd->read) return tfs_fail_status(err, TFS_EARG, 0);
+    tfs_src src = {.rd = *rd, .file_size = rd->size, .size_known = rd->size != TFS_SIZE_UNKNOWN,
+                   .forward = rd->forward || rd->size == TFS_SIZE_UNKNOWN};
+    tfs_status st = tfs_dispatch(&src, path, format, flags, out, err);
+    tfs_src_close(&src);
+    return st;
 }

@@ -33,32 +33,58 @@ static inline uint32_t tfs_le32(const uint8_t *p) {
 static inline uint64_t tfs_le64(const uint8_t *p) { return (uint64_t)tfs_le32(p) | ((uint64_t)tfs_le32(p + 4) << 32); }
 
 /*
- * Byte source.  Buffer mode: `buf` is the whole file (fd = -1).  File mode:
- * `win` holds the file's bytes [0, win_len), read with pread on demand; it
- * grows (at least doubling, never past file_size), so a pointer returned by
- * tfs_src_get is valid only until the next tfs_src_get.  Store offsets, and
- * resolve pointers with tfs_src_base() once parsing is over.
+ * Byte source (src.c).  Buffer mode: `buf` is the whole file, every read is
+ * zero-copy.  Reader mode: bytes come from a tfs_source (a caller's reader,
+ * or pread on a file descriptor) into an owned window of file bytes
+ * [win_off, win_off + win_len); a pointer returned by tfs_src_get is valid
+ * only until the next call on the source.  Parsers keep offsets (or copies,
+ * tfs_src_copy), never window pointers.
+ *
+ * A forward-only reader can never go back: a request that starts before the
+ * window fails with ESPIPE.  Its size is unknown until its end is read; then
+ * file_size is set and size_known becomes true.
  */
 typedef struct tfs_src {
-    const uint8_t *buf;  /* buffer mode: caller's bytes */
-    uint64_t file_size;  /* bytes */
-    int fd;              /* -1 in buffer mode */
-    uint8_t *win;        /* file mode: owned window */
+    const uint8_t *buf;  /* buffer mode: caller's bytes; NULL in reader mode */
+    uint64_t file_size;  /* bytes; TFS_SIZE_UNKNOWN until known */
+    bool size_known;
+    tfs_source rd;       /* reader mode */
+    bool forward;        /* reader can only go forward */
+    uint64_t rd_pos;     /* forward: file offset the next read() starts at */
+    uint8_t *win;        /* reader mode: owned window */
+    uint64_t win_off;    /* file offset of win[0] */
     size_t win_len;      /* bytes valid in win */
     size_t win_cap;      /* bytes allocated for win */
-    int io_errno;        /* set when a pread failed */
+    int io_errno;        /* set when a read failed */
     bool nomem;          /* set when growing the window failed */
 } tfs_src;
 
 /* Bytes [off, off + n) of the file, or NULL when they are not all inside the
- * file (the caller reports truncation), or on I/O / memory failure (then
- * src->io_errno or src->nomem is set; check with tfs_src_failed). */
+ * file (the caller reports truncation; for a stream file_size is then
+ * known), or on I/O / memory failure (then tfs_src_failed). */
 const uint8_t *tfs_src_get(tfs_src *s, uint64_t off, size_t n);
+/* Copy bytes [off, off + n) into dst (for data kept after the window moves).
+ * Returns false as tfs_src_get returns NULL. */
+bool tfs_src_copy(tfs_src *s, uint64_t off, size_t n, uint8_t *dst);
+/* Is the file at least `end` bytes long?  Immediate for a known size; a
+ * stream is read (and discarded) forward up to `end` or its end, so bytes
+ * before `end` can no longer be read.  False on failure too (check
+ * tfs_src_failed). */
+bool tfs_src_has(tfs_src *s, uint64_t end);
+/* Read a stream to its end so that file_size is known (immediate when it
+ * is); false on failure. */
+bool tfs_src_learn_size(tfs_src *s);
+/* Reader mode: make the window hold exactly bytes [0, n) at win_off 0 (n <=
+ * the file size, checked by the caller), reading only what it lacks, and
+ * return it; NULL on failure.  Buffer mode: the buffer.  For safetensors,
+ * whose header (8 + N bytes) is read once and kept. */
+const uint8_t *tfs_src_prefix(tfs_src *s, size_t n);
 static inline bool tfs_src_failed(const tfs_src *s) { return s->io_errno != 0 || s->nomem; }
-/* Base pointer of file offset 0 in the current window (or the buffer). */
-static inline const uint8_t *tfs_src_base(const tfs_src *s) { return s->fd >= 0 ? s->win : s->buf; }
-/* Bytes left in the file after `off` (0 if off >= file_size). */
+/* Bytes left in the file after `off` (0 if off >= file_size); only for a
+ * known size. */
 static inline uint64_t tfs_src_left(const tfs_src *s, uint64_t off) { return off >= s->file_size ? 0 : s->file_size - off; }
+/* Release the window (reader mode). */
+void tfs_src_close(tfs_src *s);
 
 /* Make room for one more element of `elem` bytes in the growable array `arr`
  * of capacity *cap holding `used` elements (doubling, first 16).  Arrays only
@@ -74,12 +100,38 @@ uint64_t tfs_hash_seed(void);
 uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
 
 /* Library-internal storage hung off tfs_header.priv_. */
+struct tfs_kvx;
 typedef struct tfs_priv {
-    uint8_t *window;  /* file mode: the window (owned), views point into it */
-    void *blocks[6];  /* format-owned allocations, each released with free() */
+    uint8_t *window;  /* reader mode: the window (owned), views may point into it */
+    void *blocks[8];  /* format-owned allocations, each released with free() */
+    /* Values (access.c): per KV, in h->kv order. */
+    const struct tfs_kvx *kvx;
+    const uint8_t *buf;   /* buffer mode: the caller's file bytes, else NULL */
+    tfs_source rd;        /* reader mode: re-read string and array values */
+    int fd;               /* POSIX fd sources: owned dup, closed on free; -1 */
+    bool forward;         /* values of a forward-only reader cannot be re-read */
+    tfs_field fail[16];   /* TFS_PARTIAL: fields of the failing record */
+    void (*release)(struct tfs_priv *p); /* closes fd (posix_file.c) */
 } tfs_priv;
 
-/* Allocate a zeroed header with its priv (NULL on ENOMEM). */
+/* Per-KV value access data (access.c), in h->kv order.
+ *  - mem: GGUF: the value as stored when it is in memory (buffer mode), else
+ *    NULL; safetensors: the decoded string (always in memory).
+ *  - scalar: GGUF fixed-size scalar: its raw little-endian bytes (any mode);
+ *    GGUF string scalar and safetensors value: the string's length (bytes).
+ *  - marks: GGUF string arrays: file offsets of elements 0, stride,
+ *    2 * stride, ... (n_marks of them, as far as parsed), so element i is
+ *    found after at most stride - 1 length fields. */
+typedef struct tfs_kvx {
+    const uint8_t *mem;
+    uint64_t scalar;
+    const uint64_t *marks;
+    uint64_t n_marks;
+    uint64_t stride;
+    bool decoded;   /* safetensors: mem is the decoded string */
+} tfs_kvx;
+
+/* Allocate a zeroed header with its priv (NULL on ENOMEM); priv->fd = -1. */
 tfs_header *tfs_header_new(tfs_format format, uint64_t file_size);
 
 /* Record a violation and return TFS_INVALID.  The one exit for every rule:
@@ -89,6 +141,13 @@ tfs_status tfs_fail(tfs_error *err, tfs_rule rule, uint64_t offset, int64_t inde
 tfs_status tfs_fail_status(tfs_error *err, tfs_status st, int sys_errno);
 /* TFS_EIO or TFS_ENOMEM from a failed tfs_src. */
 tfs_status tfs_fail_src(tfs_error *err, const tfs_src *s);
+
+/* Dispatch a source to its format's parser (api.c); on success hands the
+ * window and the reader to the header. */
+tfs_status tfs_dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
+                        tfs_header **out, tfs_error *err);
+/* Set *out = NULL and a cleared error record (index -1). */
+void tfs_clear_result(tfs_header **out, tfs_error *err);
 
 /* Format parsers.  On TFS_OK, *out (if out != NULL) receives the header; in
  * file mode the parser does not take the window (api.c moves it into priv). */

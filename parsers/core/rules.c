@@ -59,6 +59,8 @@ const char *tfs_status_name(tfs_status st) {
     case TFS_EIO: return "io-error";
     case TFS_ENOMEM: return "out-of-memory";
     case TFS_EARG: return "bad-argument";
+    case TFS_ETYPE: return "type-mismatch";
+    case TFS_ERANGE: return "out-of-range";
     }
     return "?";
 }

@@ -3,10 +3,13 @@
  *
  * The parser mirrors ggml's gguf.cpp gguf_init_from_reader check by check, in
  * the same order (see shared spec/gguf.md and include/tfs/rules.def GGnnn).
- * Bytes are consumed only through gg_take(): every read is bounded by the bytes
- * left in the file.  While parsing, records keep file OFFSETS (never pointers:
- * in file mode the source window moves when it grows); views are resolved
- * against tfs_src_base() once parsing is over (view.c).
+ * Bytes are consumed only through gg_take() / gg_skip(): every read is bounded
+ * by the bytes left in the file.  Memory follows the records, never declared
+ * sizes: keys and tensor names are kept (zero-copy in buffer mode, copied to
+ * an arena otherwise: "kept" offsets are relative to gg_kept()); string and
+ * array bodies are skipped, never read, unless a rule needs their bytes
+ * (TFS_STRICT bool values and padding, read through the window).  Scalars
+ * are kept by value.  Views are resolved once parsing is over (view.c).
  *
  * Files: parse.c (entry, fixed header), kv.c (KV pairs, general.alignment),
  * tensor_info.c (tensor infos), layout.c (data start, offsets, data in file),
@@ -27,15 +30,23 @@
 #define GG_MAX_DIMS 4u             /* GGML_MAX_DIMS */
 #define GG_DEFAULT_ALIGNMENT 32u   /* GGUF_DEFAULT_ALIGNMENT */
 
-/* One KV pair as parsed (offsets are absolute file offsets, bytes). */
+/* One KV pair as parsed (offsets are absolute file offsets, bytes;
+ * GG_UNSET until read). */
+#define GG_UNSET UINT64_MAX
 typedef struct gg_kv_rec {
     uint64_t field_off;  /* start of the KV (its key length field) */
-    uint64_t key_off;    /* first key byte */
+    uint64_t key_ref;    /* first key byte, relative to gg_kept() */
     uint64_t key_len;
     uint64_t type_off;   /* the i32 value type field */
-    uint64_t value_off;  /* raw value bytes (tfs_kv.value) */
+    uint64_t elem_off;   /* arrays: element type field */
+    uint64_t count_off;  /* arrays: count field */
+    uint64_t value_off;  /* value as stored (tfs_kv.value_offset) */
     uint64_t value_len;
     uint64_t count;      /* array element count, 1 for a scalar */
+    uint64_t scalar;     /* fixed-size scalar: raw LE bytes; string: its length */
+    uint64_t *marks;     /* string arrays: offsets of every stride-th element */
+    size_t n_marks, cap_marks;
+    uint64_t stride;
     uint32_t type;       /* tfs_gg_vtype, TFS_GG_ARRAY for arrays */
     uint32_t elem_type;  /* element type for arrays, else == type */
 } gg_kv_rec;
@@ -43,8 +54,11 @@ typedef struct gg_kv_rec {
 /* One tensor info as parsed. */
 typedef struct gg_ti_rec {
     uint64_t field_off;   /* start of the info (its name length field) */
-    uint64_t name_off;
+    uint64_t name_ref;    /* first name byte, relative to gg_kept() */
     uint64_t name_len;
+    uint64_t ndims_off;   /* n_dims field, GG_UNSET until read */
+    uint64_t ne_off[GG_MAX_DIMS];
+    uint64_t type_off;
     uint64_t ne[GG_MAX_DIMS]; /* 1 beyond n_dims, as ggml */
     uint64_t n_elements;
     uint64_t n_bytes;
@@ -70,11 +84,14 @@ typedef struct gg_strset {
     uint64_t seed; /* tfs_hash_seed(), set before the first insert */
 } gg_strset;
 
-/* Insert bytes [off, off + len) of the file; `base` is tfs_src_base() and
- * must cover every inserted string.  Returns 1 if an equal string was already
+/* Insert bytes [off, off + len) of `base` (gg_kept(), which must cover every
+ * inserted string; it may move between calls, offsets stay valid).  Returns 1 if an equal string was already
  * present (nothing inserted), 0 if inserted, -1 on allocation failure. */
 int gg_strset_insert(gg_strset *s, const uint8_t *base, uint64_t off, uint64_t len);
 void gg_strset_free(gg_strset *s);
+
+/* Stages of a parse, in order. */
+enum { GG_STAGE_HEADER, GG_STAGE_KVS, GG_STAGE_ALIGN, GG_STAGE_INFOS, GG_STAGE_LAYOUT, GG_STAGE_DONE };
 
 /* Parser state. */
 typedef struct gg_ctx {
@@ -98,22 +115,45 @@ typedef struct gg_ctx {
     uint64_t info_end;    /* end of the tensor infos (bytes) */
     uint64_t data_start;  /* start of the data section (bytes) */
     uint64_t data_size;   /* sum of padded tensor sizes (bytes) */
+
+    int stage;            /* GG_STAGE_*: the stage running (partial results) */
+    uint8_t *arena;       /* reader mode: kept keys and names */
+    size_t arena_len, arena_cap;
+
+    /* First TFS_STRICT violation found while reading (GG501 bool values,
+     * GG503 padding), reported only after every other rule passed. */
+    tfs_rule strict_rule;
+    uint64_t strict_off;
+    int64_t strict_index;
 } gg_ctx;
+
+/* Base of kept key and name bytes: the caller's buffer, or the arena. */
+static inline const uint8_t *gg_kept(const gg_ctx *c) { return c->src->buf ? c->src->buf : c->arena; }
 
 /* Consume n bytes at the cursor: a pointer to them (valid until the next
  * gg_take / tfs_src_get), or NULL when fewer than n bytes are left (or the
- * source failed: see gg_short).  The only way the parser consumes bytes. */
+ * source failed: see gg_short).  The only way the parser reads bytes. */
 static inline const uint8_t *gg_take(gg_ctx *c, uint64_t n) {
-    static const uint8_t k_empty[1] = {0};
-    if (n == 0) return c->off <= c->src->file_size ? k_empty : NULL;
     if (n > SIZE_MAX) return NULL;
     const uint8_t *p = tfs_src_get(c->src, c->off, (size_t)n);
     if (p) c->off += n;
     return p;
 }
 
-/* Bytes left after the cursor. */
-static inline uint64_t gg_left(const gg_ctx *c) { return tfs_src_left(c->src, c->off); }
+/* Are there at least n bytes after the cursor?  (A stream reads forward to
+ * find out: only for bytes the parser skips, or before reporting.) */
+static inline bool gg_has(gg_ctx *c, uint64_t n) {
+    uint64_t end;
+    return !tfs_add_overflow_u64(c->off, n, &end) && tfs_src_has(c->src, end);
+}
+
+/* Skip n bytes at the cursor without reading them (a stream discards
+ * them); false when fewer are left or the source failed. */
+static inline bool gg_skip(gg_ctx *c, uint64_t n) {
+    if (!gg_has(c, n)) return false;
+    c->off += n;
+    return true;
+}
 
 /* A read came back short: TFS_EIO / TFS_ENOMEM if the source failed, else
  * the truncation rule `rule` at `off`. */
@@ -122,12 +162,29 @@ static inline tfs_status gg_short(gg_ctx *c, tfs_rule rule, uint64_t off, int64_
     return tfs_fail(c->err, rule, off, index);
 }
 
-/* Read a GGUF string (u64 length + bytes) at the cursor, as
- * gguf_reader::read(std::string&): GG101 (length > 2^30), GG102 (length >
- * bytes left after the length field), `trunc_rule` when the length field
- * itself is cut; all reported at the length field.  On TFS_OK, *off and *len give
- * the string bytes. */
-tfs_status gg_read_string(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *off, uint64_t *len);
+/* Record a TFS_STRICT violation found while reading (the first one wins). */
+static inline void gg_strict(gg_ctx *c, tfs_rule rule, uint64_t off, int64_t index) {
+    if ((c->flags & TFS_STRICT) && c->strict_rule == TFS_RULE_NONE) {
+        c->strict_rule = rule;
+        c->strict_off = off;
+        c->strict_index = index;
+    }
+}
+
+/* Read a GGUF string's length at the cursor, as gguf_reader::read(
+ * std::string&): GG101 (length > 2^30), GG102 (length > bytes left after
+ * the length field), `trunc_rule` when the length field itself is cut; all
+ * at the length field.  Leaves the cursor on the first string byte.  The
+ * GG102 test is done by the caller's gg_string_keep / gg_string_skip. */
+tfs_status gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len);
+/* Then either skip the body (GG102 when it does not fit) ... */
+tfs_status gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index);
+/* ... or keep it: *ref receives its offset relative to gg_kept(). */
+tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref);
+/* Scan n bytes at file offset `off` through the window; the first byte
+ * above `max` is stored in *bad (UINT64_MAX if none).  Returns false when
+ * the bytes are not all in the file or the source failed. */
+bool gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad);
 
 /* Stages, in ggml's order.  Each returns TFS_OK or the first violation. */
 tfs_status gg_parse_kvs(gg_ctx *c);             /* kv.c: KV pairs, GG1xx */
@@ -137,5 +194,7 @@ tfs_status gg_check_layout(gg_ctx *c);          /* layout.c: GG301..GG303, GG305
 tfs_status gg_check_data(gg_ctx *c);            /* layout.c: GG304 (default profile) */
 tfs_status gg_check_strict(gg_ctx *c);          /* strict.c: GG5xx */
 tfs_status gg_build_view(gg_ctx *c, tfs_header **out); /* view.c */
+/* TFS_PARTIAL: the header of what was read before the violation (view.c). */
+void gg_build_partial(gg_ctx *c, tfs_header **out);
 
 #endif /* TFS_GG_H */

@@ -15,39 +15,87 @@ static gg_kv_rec *push(gg_ctx *c) {
     return &c->kv[c->kv_len++];
 }
 
+/* Remember where string element k starts, every r->stride-th element
+ * (grows with the elements actually read). */
+static bool mark(gg_kv_rec *r, uint64_t k, uint64_t off) {
+    if (k % r->stride != 0) return true;
+    uint64_t *m = tfs_reserve(r->marks, &r->cap_marks, r->n_marks, sizeof *r->marks);
+    if (!m) return false;
+    r->marks = m;
+    r->marks[r->n_marks++] = off;
+    return true;
+}
+
+/* The elements of a string array: each a string (GG101/GG102/GG103),
+ * bodies skipped. */
+static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
+    r->stride = 64;
+    while (r->count / r->stride > 4096u) r->stride *= 2u; /* <= 4097 marks per array */
+    for (uint64_t k = 0; k < r->count; k++) {
+        uint64_t at = c->off, len;
+        if (!mark(r, k, at)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+        tfs_status st = gg_string_len(c, TFS_GG103, i, &len);
+        if (st == TFS_OK) st = gg_string_skip(c, at, len, i);
+        if (st != TFS_OK) return st;
+    }
+    return TFS_OK;
+}
+
 /* Array body after element type and count: gguf_reader::read(std::vector<T>&, n):
  * n > 2^30, or n x element size (8 per string: its length field) above the
  * bytes left -> GG130 at the count field; then each element (strings: each
- * checked as a string, GG101/GG102/GG103). */
-static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, uint64_t count_off, int64_t i) {
+ * checked as a string, GG101/GG102/GG103).  Fixed-size bodies are skipped
+ * unread, except bool values under TFS_STRICT (GG501, reported later). */
+static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     bool is_str = r->elem_type == TFS_GG_STRING;
     uint64_t esz = is_str ? 8u : tfs_gg_vtype_size(r->elem_type);
+    uint64_t count_off = r->count_off;
     if (r->count > GG_MAX_ARRAY_ELEMENTS) return tfs_fail(c->err, TFS_GG130, count_off, i);
-    if (gg_left(c) < r->count * esz) return tfs_fail(c->err, TFS_GG130, count_off, i); /* count <= 2^30: no overflow */
+    uint64_t body = r->count * esz; /* count <= 2^30: no overflow */
     r->value_off = c->off;
+    tfs_status st = TFS_OK;
     if (is_str) {
-        for (uint64_t k = 0; k < r->count; k++) {
-            uint64_t o, l;
-            tfs_status st = gg_read_string(c, TFS_GG103, i, &o, &l);
-            if (st != TFS_OK) return st;
+        /* A stream cannot test n x 8 first without discarding the elements:
+         * it reads them, and judges GG130 once its size is known (at a
+         * failure): the same verdict as a file. */
+        if (c->src->size_known && !gg_has(c, body)) return gg_short(c, TFS_GG130, count_off, i);
+        st = parse_strings(c, r, i);
+        if (st == TFS_INVALID && !c->src->size_known) {
+            uint64_t end;
+            if (!tfs_add_overflow_u64(r->value_off, body, &end) && !tfs_src_has(c->src, end) &&
+                !tfs_src_failed(c->src))
+                st = tfs_fail(c->err, TFS_GG130, count_off, i);
+            else if (tfs_src_failed(c->src))
+                st = tfs_fail_src(c->err, c->src);
         }
-    } else if (!gg_take(c, r->count * esz)) {
-        return gg_short(c, TFS_GG103, r->value_off, i);
+    } else if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL) {
+        uint64_t bad;
+        if (!gg_scan_above(c, c->off, body, 1, &bad)) return gg_short(c, TFS_GG130, count_off, i);
+        if (bad != UINT64_MAX) gg_strict(c, TFS_GG501, bad, i);
+        c->off += body;
+    } else if (!gg_skip(c, body)) {
+        return gg_short(c, TFS_GG130, count_off, i);
     }
+    if (st != TFS_OK) return st;
     r->value_len = c->off - r->value_off;
     return TFS_OK;
 }
 
-/* Scalar value of type r->type at the cursor (strings keep their length
- * field in the value view). */
+/* Scalar value of type r->type at the cursor: fixed-size values are kept by
+ * value, strings' bodies skipped (the value as stored keeps the length field). */
 static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     r->value_off = c->off;
     if (r->type == TFS_GG_STRING) {
-        uint64_t o, l;
-        tfs_status st = gg_read_string(c, TFS_GG103, i, &o, &l);
+        tfs_status st = gg_string_len(c, TFS_GG103, i, &r->scalar);
+        if (st == TFS_OK) st = gg_string_skip(c, r->value_off, r->scalar, i);
         if (st != TFS_OK) return st;
-    } else if (!gg_take(c, tfs_gg_vtype_size(r->type))) {
-        return gg_short(c, TFS_GG103, r->value_off, i);
+    } else {
+        size_t n = tfs_gg_vtype_size(r->type);
+        const uint8_t *p = gg_take(c, n);
+        if (!p) return gg_short(c, TFS_GG103, r->value_off, i);
+        r->scalar = 0;
+        for (size_t k = 0; k < n; k++) r->scalar |= (uint64_t)p[k] << (8u * k);
+        if (r->type == TFS_GG_BOOL && p[0] > 1) gg_strict(c, TFS_GG501, r->value_off, i);
     }
     r->value_len = c->off - r->value_off;
     return TFS_OK;
@@ -58,12 +106,14 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     if (!r) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
+    r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = GG_UNSET;
 
     /* key: string checks, then empty, then duplicate (byte compare) */
-    tfs_status st = gg_read_string(c, TFS_GG103, i, &r->key_off, &r->key_len);
+    tfs_status st = gg_string_len(c, TFS_GG103, i, &r->key_len);
+    if (st == TFS_OK) st = gg_string_keep(c, r->field_off, r->key_len, i, &r->key_ref);
     if (st != TFS_OK) return st;
     if (r->key_len == 0) return tfs_fail(c->err, TFS_GG110, r->field_off, i);
-    int dup = gg_strset_insert(&c->keys, tfs_src_base(c->src), r->key_off, r->key_len);
+    int dup = gg_strset_insert(&c->keys, gg_kept(c), r->key_ref, r->key_len);
     if (dup < 0) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
     if (dup) return tfs_fail(c->err, TFS_GG111, r->field_off, i);
 
@@ -76,15 +126,15 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     r->elem_type = r->type;
     r->count = 1;
     if (r->type == TFS_GG_ARRAY) {
-        uint64_t elem_off = c->off;
-        if (!(p = gg_take(c, 4))) return gg_short(c, TFS_GG103, elem_off, i);
+        r->elem_off = c->off;
+        if (!(p = gg_take(c, 4))) return gg_short(c, TFS_GG103, r->elem_off, i);
         r->elem_type = tfs_le32(p);
-        uint64_t count_off = c->off;
-        if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG103, count_off, i);
+        r->count_off = c->off;
+        if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG103, r->count_off, i);
         r->count = tfs_le64(p);
         if (r->elem_type >= TFS_GG_VTYPE_COUNT || r->elem_type == TFS_GG_ARRAY)
-            return tfs_fail(c->err, TFS_GG121, elem_off, i);
-        return parse_array(c, r, count_off, i);
+            return tfs_fail(c->err, TFS_GG121, r->elem_off, i);
+        return parse_array(c, r, i);
     }
     if (r->type >= TFS_GG_VTYPE_COUNT) return tfs_fail(c->err, TFS_GG120, r->type_off, i);
     return parse_scalar(c, r, i);
@@ -106,12 +156,12 @@ static bool is_align_key(const uint8_t *key, uint64_t len) {
 }
 
 tfs_status gg_check_alignment(gg_ctx *c) {
-    const uint8_t *base = tfs_src_base(c->src);
+    const uint8_t *base = gg_kept(c);
     for (size_t i = 0; i < c->kv_len; i++) {
         const gg_kv_rec *r = &c->kv[i];
-        if (!is_align_key(base + r->key_off, r->key_len)) continue;
+        if (!is_align_key(base + r->key_ref, r->key_len)) continue;
         if (r->type != TFS_GG_U32) return tfs_fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
-        uint32_t a = tfs_le32(base + r->value_off);
+        uint32_t a = (uint32_t)r->scalar;
         if (a == 0 || (a & (a - 1u)) != 0) return tfs_fail(c->err, TFS_GG141, r->value_off, (int64_t)i);
         c->alignment = a;
         c->align_idx = (int64_t)i;

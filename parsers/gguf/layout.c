@@ -12,8 +12,15 @@
 tfs_status gg_check_layout(gg_ctx *c) {
     uint64_t a = c->alignment, start = c->info_end;
     if (c->ti_len > 0) {
-        if (tfs_add_overflow_u64(start, a - 1u, &start) || (start &= ~(a - 1u)) > c->src->file_size)
-            return tfs_fail(c->err, TFS_GG301, c->info_end, -1);
+        if (tfs_add_overflow_u64(start, a - 1u, &start)) return tfs_fail(c->err, TFS_GG301, c->info_end, -1);
+        start &= ~(a - 1u);
+        /* TFS_STRICT GG503 (reported later): the padding is read before a
+         * stream's bytes are passed over by the GG301 test */
+        uint64_t bad;
+        if ((c->flags & TFS_STRICT) && gg_scan_above(c, c->info_end, start - c->info_end, 0, &bad) &&
+            bad != UINT64_MAX)
+            gg_strict(c, TFS_GG503, bad, -1);
+        if (!tfs_src_has(c->src, start)) return gg_short(c, TFS_GG301, c->info_end, -1);
     }
     c->data_start = start;
 
@@ -35,6 +42,7 @@ tfs_status gg_check_layout(gg_ctx *c) {
 /* Every tensor's [data_start + offset, + n_bytes) inside the file (unpadded,
  * as the llama.cpp loader checks), in file order; GG304 at the offset field. */
 tfs_status gg_check_data(gg_ctx *c) {
+    if (!tfs_src_learn_size(c->src)) return tfs_fail_src(c->err, c->src); /* a stream: read to its end */
     for (size_t i = 0; i < c->ti_len; i++) {
         const gg_ti_rec *r = &c->ti[i];
         uint64_t begin, end;

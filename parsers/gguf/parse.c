@@ -33,29 +33,94 @@ static tfs_status parse_fixed_header(gg_ctx *c) {
     return TFS_OK;
 }
 
-tfs_status gg_read_string(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *off, uint64_t *len) {
+tfs_status gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len) {
     uint64_t at = c->off;
     const uint8_t *p = gg_take(c, 8);
     if (!p) return gg_short(c, trunc_rule, at, index);
-    uint64_t n = tfs_le64(p);
-    if (n > GG_MAX_STRING_LENGTH) return tfs_fail(c->err, TFS_GG101, at, index);
-    if (n > gg_left(c)) return tfs_fail(c->err, TFS_GG102, at, index);
-    *off = c->off;
-    *len = n;
-    if (!gg_take(c, n)) return gg_short(c, trunc_rule, at, index);
+    *len = tfs_le64(p);
+    if (*len > GG_MAX_STRING_LENGTH) return tfs_fail(c->err, TFS_GG101, at, index);
     return TFS_OK;
+}
+
+tfs_status gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index) {
+    if (!gg_skip(c, len)) return gg_short(c, TFS_GG102, len_off, index);
+    return TFS_OK;
+}
+
+/* Room for n more arena bytes (doubling); false on overflow or ENOMEM. */
+static bool arena_room(gg_ctx *c, size_t n) {
+    size_t need;
+    if (__builtin_add_overflow(c->arena_len, n, &need)) return false;
+    if (need <= c->arena_cap) return true;
+    size_t cap = c->arena_cap ? c->arena_cap : 1024u;
+    while (cap < need) cap = cap > SIZE_MAX / 2 ? need : cap * 2u;
+    uint8_t *a = realloc(c->arena, cap);
+    if (!a) return false;
+    c->arena = a;
+    c->arena_cap = cap;
+    return true;
+}
+
+tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref) {
+    if (c->src->buf) { /* zero-copy: kept bytes are the buffer's */
+        *ref = c->off;
+        return gg_string_skip(c, len_off, len, index);
+    }
+    if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
+    /* Copied window by window, the arena growing with the bytes that
+     * arrived: a stream (which cannot test the length first without
+     * discarding the bytes) stops at its end, which is the same GG102. */
+    *ref = c->arena_len;
+    uint64_t left = len;
+    while (left > 0) {
+        size_t k = left < TFS_WINDOW ? (size_t)left : TFS_WINDOW;
+        if (!arena_room(c, k)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+        const uint8_t *p = tfs_src_get(c->src, c->off, k);
+        if (!p) return gg_short(c, TFS_GG102, len_off, index);
+        memcpy(c->arena + c->arena_len, p, k);
+        c->arena_len += k;
+        c->off += k;
+        left -= k;
+    }
+    return TFS_OK;
+}
+
+bool gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad) {
+    *bad = UINT64_MAX;
+    while (n > 0) {
+        size_t k = n < TFS_WINDOW ? (size_t)n : TFS_WINDOW;
+        const uint8_t *p = tfs_src_get(c->src, off, k);
+        if (!p) return false;
+        for (size_t i = 0; i < k; i++)
+            if (p[i] > max) { *bad = off + i; return true; }
+        off += k;
+        n -= k;
+    }
+    return true;
 }
 
 static tfs_status run(gg_ctx *c, tfs_header **out) {
     tfs_status st;
     if ((st = parse_fixed_header(c)) != TFS_OK) return st;
+    c->stage = GG_STAGE_KVS;
     if ((st = gg_parse_kvs(c)) != TFS_OK) return st;
+    c->stage = GG_STAGE_ALIGN;
     if ((st = gg_check_alignment(c)) != TFS_OK) return st;
+    c->stage = GG_STAGE_INFOS;
     if ((st = gg_parse_tensor_infos(c)) != TFS_OK) return st;
+    c->stage = GG_STAGE_LAYOUT;
     if ((st = gg_check_layout(c)) != TFS_OK) return st;
+    c->stage = GG_STAGE_DONE;
     if (!(c->flags & TFS_HEADER_ONLY) && (st = gg_check_data(c)) != TFS_OK) return st;
     if ((c->flags & TFS_STRICT) && (st = gg_check_strict(c)) != TFS_OK) return st;
     return out ? gg_build_view(c, out) : TFS_OK;
+}
+
+static void free_records(gg_ctx *c) {
+    for (size_t i = 0; i < c->kv_len; i++) free(c->kv[i].marks);
+    free(c->kv);
+    free(c->ti);
+    free(c->arena);
 }
 
 /*
@@ -71,11 +136,12 @@ static tfs_status run(gg_ctx *c, tfs_header **out) {
  * GG207, GG212, GG305 (ggml wraps silently and accepts).
  */
 tfs_status tfs_gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
-    gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1};
+    gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1,
+                .strict_index = -1};
     c.keys.seed = c.names.seed = tfs_hash_seed();
     tfs_status st = run(&c, out);
-    free(c.kv);
-    free(c.ti);
+    if (st == TFS_INVALID && out && (flags & TFS_PARTIAL)) gg_build_partial(&c, out);
+    free_records(&c);
     gg_strset_free(&c.keys);
     gg_strset_free(&c.names);
     return st;

@@ -33,33 +33,27 @@ static uint64_t utf8_invalid_at(const uint8_t *p, uint64_t n) {
     return n;
 }
 
-static tfs_status check_kv(gg_ctx *c, const uint8_t *base, size_t i) {
+static tfs_status check_kv(gg_ctx *c, const uint8_t *kept, size_t i) {
     const gg_kv_rec *r = &c->kv[i];
-    uint64_t bad = utf8_invalid_at(base + r->key_off, r->key_len);
-    if (bad < r->key_len) return tfs_fail(c->err, TFS_GG504, r->key_off + bad, (int64_t)i);
-    if (r->elem_type == TFS_GG_BOOL) { /* scalar or array: one byte per value */
-        for (uint64_t k = 0; k < r->value_len; k++)
-            if (base[r->value_off + k] > 1) return tfs_fail(c->err, TFS_GG501, r->value_off + k, (int64_t)i);
-    }
+    uint64_t bad = utf8_invalid_at(kept + r->key_ref, r->key_len);
+    if (bad < r->key_len) return tfs_fail(c->err, TFS_GG504, r->field_off + 8u + bad, (int64_t)i);
+    /* bool values (scalar or array) were read by kv.c; the first byte > 1 */
+    if (c->strict_rule == TFS_GG501 && c->strict_index == (int64_t)i)
+        return tfs_fail(c->err, TFS_GG501, c->strict_off, (int64_t)i);
     if ((int64_t)i == c->align_idx && c->alignment % 8u != 0)
         return tfs_fail(c->err, TFS_GG502, r->value_off, (int64_t)i);
     return TFS_OK;
 }
 
 tfs_status gg_check_strict(gg_ctx *c) {
-    const uint8_t *base = tfs_src_base(c->src);
+    const uint8_t *kept = gg_kept(c);
     for (size_t i = 0; i < c->kv_len; i++) {
-        tfs_status st = check_kv(c, base, i);
+        tfs_status st = check_kv(c, kept, i);
         if (st != TFS_OK) return st;
     }
-    /* padding between the tensor infos and the data section (only present
-     * when there are tensors: ggml aligns the data start only then) */
-    uint64_t n = c->data_start - c->info_end;
-    if (n > 0) {
-        const uint8_t *p = tfs_src_get(c->src, c->info_end, (size_t)n);
-        if (!p) return gg_short(c, TFS_GG503, c->info_end, -1); /* inside the file: only an I/O failure */
-        for (uint64_t k = 0; k < n; k++)
-            if (p[k] != 0) return tfs_fail(c->err, TFS_GG503, c->info_end + k, -1);
-    }
+    /* padding between the tensor infos and the data section, read by
+     * layout.c (only present when there are tensors: ggml aligns the data
+     * start only then) */
+    if (c->strict_rule == TFS_GG503) return tfs_fail(c->err, TFS_GG503, c->strict_off, -1);
     return TFS_OK;
 }

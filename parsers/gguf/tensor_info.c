@@ -16,13 +16,17 @@ static gg_ti_rec *push(gg_ctx *c) {
  * the name into a C string (ggml_set_name) and compares with strcmp, so two
  * names equal up to their first NUL are duplicates. */
 static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
-    tfs_status st = gg_read_string(c, TFS_GG201, i, &r->name_off, &r->name_len);
+    tfs_status st = gg_string_len(c, TFS_GG201, i, &r->name_len);
     if (st != TFS_OK) return st;
-    if (r->name_len >= GG_MAX_NAME) return tfs_fail(c->err, TFS_GG202, r->field_off, i);
-    const uint8_t *base = tfs_src_base(c->src);
-    const uint8_t *nul = memchr(base + r->name_off, 0, (size_t)r->name_len);
-    uint64_t cstr_len = nul ? (uint64_t)(nul - (base + r->name_off)) : r->name_len;
-    int dup = gg_strset_insert(&c->names, base, r->name_off, cstr_len);
+    if (r->name_len >= GG_MAX_NAME) { /* not kept: GG102 still comes first */
+        if ((st = gg_string_skip(c, r->field_off, r->name_len, i)) != TFS_OK) return st;
+        return tfs_fail(c->err, TFS_GG202, r->field_off, i);
+    }
+    if ((st = gg_string_keep(c, r->field_off, r->name_len, i, &r->name_ref)) != TFS_OK) return st;
+    const uint8_t *base = gg_kept(c);
+    const uint8_t *nul = memchr(base + r->name_ref, 0, (size_t)r->name_len);
+    uint64_t cstr_len = nul ? (uint64_t)(nul - (base + r->name_ref)) : r->name_len;
+    int dup = gg_strset_insert(&c->names, base, r->name_ref, cstr_len);
     if (dup < 0) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
     if (dup) return tfs_fail(c->err, TFS_GG203, r->field_off, i);
     return TFS_OK;
@@ -43,7 +47,8 @@ typedef struct gg_wrap {
  * last stored one when it fires on an implicit ne = 1).  When the wrapped
  * product is <= 0, ggml skips the test: *wrap records it for parse_type. */
 static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap) {
-    uint64_t at = c->off, ne_off[GG_MAX_DIMS] = {0};
+    uint64_t at = c->off, *ne_off = r->ne_off;
+    r->ndims_off = at;
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG201, at, i);
     r->n_dims = tfs_le32(p);
@@ -92,6 +97,7 @@ static bool ggml_size_test_fires(uint64_t w, uint64_t blck, uint64_t ts) {
  * All other rules at the type field. */
 static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i, const gg_wrap *wrap) {
     uint64_t at = c->off;
+    r->type_off = at;
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG201, at, i);
     r->type = tfs_le32(p); /* i32: negative values land above 42 */
@@ -115,6 +121,8 @@ static tfs_status parse_info(gg_ctx *c, int64_t i) {
     if (!r) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
+    r->name_ref = r->ndims_off = r->type_off = r->offset_off = GG_UNSET;
+    for (unsigned j = 0; j < GG_MAX_DIMS; j++) r->ne_off[j] = GG_UNSET;
     tfs_status st;
     gg_wrap wrap = {0};
     if ((st = parse_name(c, r, i)) != TFS_OK) return st;

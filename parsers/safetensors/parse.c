@@ -27,15 +27,15 @@ static void ctx_free(st_ctx *c) {
 
 tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
     if (out) *out = NULL;
-    uint64_t fsz = src->file_size;
-    if (fsz < 8) return tfs_fail(err, TFS_ST001, 0, -1);
     const uint8_t *p = tfs_src_get(src, 0, 8);
-    if (!p) return tfs_fail_src(err, src);
+    if (!p) return tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST001, 0, -1);
     uint64_t n = tfs_le64(p);
     if (n > ST_MAX_HEADER) return tfs_fail(err, TFS_ST002, 0, -1);
-    if (8u + n > fsz) return tfs_fail(err, TFS_ST003, 0, -1);
-    const uint8_t *j = tfs_src_get(src, 8, (size_t)n);
-    if (!j) return tfs_fail_src(err, src);
+    if (src->size_known && 8u + n > src->file_size) return tfs_fail(err, TFS_ST003, 0, -1);
+    /* one read of exactly the header (a stream learns here whether it is that long) */
+    const uint8_t *base = tfs_src_prefix(src, 8u + (size_t)n);
+    if (!base) return tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST003, 0, -1);
+    const uint8_t *j = base + 8;
     size_t bad = st_utf8_check(j, (size_t)n);
     if (bad < n) return tfs_fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
 
@@ -49,10 +49,12 @@ tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_erro
     c.strict_index = -1;
     uint64_t buffer_end = 0;
     tfs_status st = st_parse_json(&c);
-    if (st == TFS_OK) st = st_validate(&c, fsz - 8u - n, &buffer_end);
+    /* the data buffer's size: a stream is read to its end (and discarded) */
+    if (st == TFS_OK && !tfs_src_learn_size(src)) st = tfs_fail_src(err, src);
+    if (st == TFS_OK) st = st_validate(&c, src->file_size - 8u - n, &buffer_end);
     if (st == TFS_OK && c.strict_rule != TFS_RULE_NONE)
         st = tfs_fail(err, c.strict_rule, 8u + (uint64_t)c.strict_pos, c.strict_index);
-    if (st == TFS_OK && out) st = st_build_view(&c, tfs_src_base(src), fsz, buffer_end, out, err);
+    if (st == TFS_OK && out) st = st_build_view(&c, base, src->file_size, buffer_end, out, err);
     ctx_free(&c);
     return st;
 }

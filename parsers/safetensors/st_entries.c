@@ -318,6 +318,7 @@ static tfs_status metadata(st_ctx *c, size_t kpos) {
         }
         if ((st = make_sref(c, v0, c->pos, esc, false, &dst->val)) != TFS_OK) return st;
         dst->val_pos = (uint32_t)v0;
+        dst->val_end = (uint32_t)c->pos;
         if (dup < 0) c->n_kvs++;
         c->cur_index = -1;
         st_ws(c);

@@ -55,6 +55,7 @@ typedef struct st_kv {
     st_sref val;
     uint32_t key_pos;
     uint32_t val_pos;     /* opening quote of the value */
+    uint32_t val_end;     /* just past its closing quote */
 } st_kv;
 
 _Static_assert(sizeof(st_ent) >= sizeof(tfs_tensor), "st_view.c converts st_ent to tfs_tensor in place");

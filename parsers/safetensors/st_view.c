@@ -6,7 +6,7 @@
 
 #include <stdlib.h>
 
-enum { B_TENSORS, B_SHAPES, B_KV, B_ARENA };
+enum { B_TENSORS, B_SHAPES, B_KV, B_ARENA, B_KVX };
 
 static tfs_str str_of(const st_ctx *c, const uint8_t *json, const st_sref *s) {
     const uint8_t *p = s->in_arena ? c->arena + s->off : json + s->off;
@@ -17,9 +17,11 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
                          tfs_header **out, tfs_error *err) {
     tfs_header *h = tfs_header_new(TFS_FORMAT_SAFETENSORS, file_size);
     tfs_kv *kv = c->n_kvs ? calloc(c->n_kvs, sizeof *kv) : NULL;
-    if (!h || (c->n_kvs && !kv)) {
+    tfs_kvx *kvx = c->n_kvs ? calloc(c->n_kvs, sizeof *kvx) : NULL;
+    if (!h || (c->n_kvs && (!kv || !kvx))) {
         tfs_header_free(h);
         free(kv);
+        free(kvx);
         return tfs_fail_status(err, TFS_ENOMEM, 0);
     }
     const uint8_t *json = base + 8;
@@ -45,11 +47,13 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
         tfs_str v = str_of(c, json, &k->val);
         kv[i].key = str_of(c, json, &k->key);
         kv[i].type = TFS_GG_STRING;
-        kv[i].elem_type = 0;
+        kv[i].elem_type = TFS_GG_STRING;
         kv[i].count = 1;
-        kv[i].value = (const uint8_t *)v.ptr;
-        kv[i].value_len = v.len;
         kv[i].value_offset = 8u + (uint64_t)k->val_pos;
+        kv[i].value_len = k->val_end - k->val_pos;
+        kvx[i].mem = (const uint8_t *)v.ptr; /* the decoded string, v.len bytes */
+        kvx[i].scalar = v.len;
+        kvx[i].decoded = true;
     }
     h->header_size = c->n;
     h->data_offset = data_offset;
@@ -64,6 +68,8 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
     p->blocks[B_SHAPES] = c->shapes;
     p->blocks[B_KV] = kv;
     p->blocks[B_ARENA] = c->arena;
+    p->blocks[B_KVX] = kvx;
+    p->kvx = kvx;
     c->ents = NULL;
     c->shapes = NULL;
     c->arena = NULL;

@@ -443,7 +443,40 @@ static void test_valid_alignment_powers_of_two(void **state) {
     }
 }
 
-/* ---- valid values of every type: views ---- */
+/* ---- valid values of every type: views and accessors ---- */
+
+/* The typed getter of kv's element type returns `raw` decoded; every other
+ * getter returns TFS_ETYPE. */
+static void assert_gg_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint64_t raw) {
+    uint32_t t = kv->elem_type;
+    uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32;
+    uint64_t u64; int64_t i64; float f32; double f64; int bo;
+    assert_int_equal(tfs_kv_get_u8(h, kv, i, &u8), t == TFS_GG_U8 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_i8(h, kv, i, &i8), t == TFS_GG_I8 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_u16(h, kv, i, &u16), t == TFS_GG_U16 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_i16(h, kv, i, &i16), t == TFS_GG_I16 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_u32(h, kv, i, &u32), t == TFS_GG_U32 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_i32(h, kv, i, &i32), t == TFS_GG_I32 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_u64(h, kv, i, &u64), t == TFS_GG_U64 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_i64(h, kv, i, &i64), t == TFS_GG_I64 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_f32(h, kv, i, &f32), t == TFS_GG_F32 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_f64(h, kv, i, &f64), t == TFS_GG_F64 ? TFS_OK : TFS_ETYPE);
+    assert_int_equal(tfs_kv_get_bool(h, kv, i, &bo), t == TFS_GG_BOOL ? TFS_OK : TFS_ETYPE);
+    switch (t) {
+    case TFS_GG_U8: assert_int_equal(u8, (uint8_t)raw); break;
+    case TFS_GG_I8: assert_int_equal(i8, (int8_t)raw); break;
+    case TFS_GG_U16: assert_int_equal(u16, (uint16_t)raw); break;
+    case TFS_GG_I16: assert_int_equal(i16, (int16_t)raw); break;
+    case TFS_GG_U32: assert_int_equal(u32, (uint32_t)raw); break;
+    case TFS_GG_I32: assert_int_equal(i32, (int32_t)raw); break;
+    case TFS_GG_U64: assert_int_equal(u64, raw); break;
+    case TFS_GG_I64: assert_int_equal(i64, (int64_t)raw); break;
+    case TFS_GG_F32: { uint32_t bits = (uint32_t)raw; float w; memcpy(&w, &bits, 4); assert_memory_equal(&f32, &w, 4); break; }
+    case TFS_GG_F64: { double w; memcpy(&w, &raw, 8); assert_memory_equal(&f64, &w, 8); break; }
+    case TFS_GG_BOOL: assert_int_equal(bo, raw != 0); break;
+    default: fail();
+    }
+}
 
 static void test_valid_every_scalar_type(void **state) {
     (void)state;
@@ -473,12 +506,24 @@ static void test_valid_every_scalar_type(void **state) {
         assert_int_equal(kv->value_offset, at[t].value);
         if (t == TFS_GG_STRING) {
             assert_int_equal(kv->value_len, 8 + 6);
-            assert_int_equal(kv->value[0], 6);
-            assert_memory_equal(kv->value + 8, "h\xC3\xA9llo", 6);
+            tfs_str v;
+            assert_int_equal(tfs_kv_get_string(h, kv, 0, &v, NULL, 0), TFS_OK);
+            assert_int_equal(v.len, 6);
+            assert_memory_equal(v.ptr, "h\xC3\xA9llo", 6);
+            assert_ptr_equal(v.ptr, b.p + at[t].value + 8); /* zero-copy */
         } else {
-            assert_int_equal(kv->value_len, tfs_gg_vtype_size(t));
-            assert_int_equal(kv->value[0], 0x10 * t + 1);
+            size_t size = tfs_gg_vtype_size(t);
+            assert_int_equal(kv->value_len, size);
+            uint64_t raw = 0;
+            for (size_t k = 0; k < size; k++) raw |= (uint64_t)(0x10 * t + k + 1) << (8 * k);
+            tfs_value v;
+            assert_int_equal(tfs_kv_get(h, kv, 0, &v), TFS_OK);
+            assert_int_equal(v.type, t);
+            assert_int_equal(v.offset, at[t].value);
+            assert_int_equal(v.u64, t == TFS_GG_BOOL ? 1 : raw);
+            assert_gg_typed(h, kv, 0, raw);
         }
+        assert_int_equal(tfs_kv_get(h, kv, 1, &(tfs_value){0}), TFS_ERANGE);
     }
     tfs_header_free(h);
     gb_free(&b);
@@ -516,10 +561,30 @@ static void test_valid_array_of_every_type(void **state) {
         assert_int_equal(kv->value_offset, at[t].value);
         if (t == TFS_GG_STRING) {
             assert_int_equal(kv->value_len, 3 * 8 + 3);
-            assert_memory_equal(kv->value + 8 + 8 + 1 + 8, "cc", 2);
+            static const char *want[] = {"", "b", "cc"};
+            for (uint64_t e = 0; e < 3; e++) {
+                tfs_str v;
+                assert_int_equal(tfs_kv_get_string(h, kv, e, &v, NULL, 0), TFS_OK);
+                assert_int_equal(v.len, strlen(want[e]));
+                if (v.len) assert_memory_equal(v.ptr, want[e], v.len);
+            }
+            uint32_t u;
+            assert_int_equal(tfs_kv_get_u32(h, kv, 0, &u), TFS_ETYPE);
         } else {
-            assert_int_equal(kv->value_len, 3 * tfs_gg_vtype_size(t));
+            size_t size = tfs_gg_vtype_size(t);
+            assert_int_equal(kv->value_len, 3 * size);
+            for (uint64_t e = 0; e < 3; e++) {
+                uint64_t raw = 0;
+                for (size_t k = 0; k < size; k++)
+                    raw |= (uint64_t)(t == TFS_GG_BOOL ? (e * size + k) % 2 : e * size + k) << (8 * k);
+                tfs_value v;
+                assert_int_equal(tfs_kv_get(h, kv, e, &v), TFS_OK);
+                assert_int_equal(v.offset, at[t].value + e * size);
+                assert_gg_typed(h, kv, e, raw);
+            }
         }
+        assert_int_equal(tfs_kv_get(h, kv, 3, &(tfs_value){0}), TFS_ERANGE);
+        assert_int_equal(tfs_kv_get(h, empty, 0, &(tfs_value){0}), TFS_ERANGE);
         assert_int_equal(empty->type, TFS_GG_ARRAY);
         assert_int_equal(empty->elem_type, t);
         assert_int_equal(empty->count, 0);
@@ -539,7 +604,13 @@ static void test_valid_bool_any_nonzero_byte(void **state) {
     gb_u8(&b, 0xFF);
     gb_u8(&b, 0);
     tfs_header *h = gg_expect_ok(&b, 0);
-    assert_int_equal(h->kv[0].value[0], 2);
+    int v = -1;
+    assert_int_equal(tfs_kv_get_bool(h, &h->kv[0], 0, &v), TFS_OK);
+    assert_int_equal(v, 1);
+    assert_int_equal(tfs_kv_get_bool(h, &h->kv[1], 0, &v), TFS_OK);
+    assert_int_equal(v, 1);
+    assert_int_equal(tfs_kv_get_bool(h, &h->kv[1], 1, &v), TFS_OK);
+    assert_int_equal(v, 0);
     tfs_header_free(h);
     h = gg_expect_ok(&b, TFS_HEADER_ONLY);
     tfs_header_free(h);

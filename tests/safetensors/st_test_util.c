@@ -1,5 +1,6 @@
 /* st_test_util.c: see st_test_util.h. */
 #include "st_test_util.h"
+#include "common/sources.h"
 
 #include <unistd.h>
 
@@ -65,9 +66,9 @@ static void same_view(const tfs_header *a, const tfs_header *b) {
         assert_int_equal(x->type, y->type);
         assert_int_equal(x->count, y->count);
         assert_int_equal(x->value_len, y->value_len);
-        if (x->value_len) assert_memory_equal(x->value, y->value, x->value_len);
         assert_int_equal(x->value_offset, y->value_offset);
     }
+    tfs_test_assert_same_values(a, b);
 }
 
 tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_error *err) {
@@ -87,6 +88,7 @@ tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_err
     close(fd);
     tfs_status s2 = tfs_parse_file(path, TFS_FORMAT_SAFETENSORS, flags, &h2, &e2);
     unlink(path);
+    tfs_test_sources_agree(b->p, b->len, TFS_FORMAT_SAFETENSORS, flags);
 
     if (s1 != s2 || e1.rule != e2.rule || e1.offset != e2.offset || e1.index != e2.index)
         fail_msg("buffer API %s %s@%llu[%lld] != file API %s %s@%llu[%lld]", tfs_status_name(s1),
@@ -165,4 +167,18 @@ stt_buf stt_read_file(const char *path) {
     }
     fclose(f);
     return b;
+}
+
+void stt_assert_kv_string(const tfs_header *h, size_t i, const void *s, size_t len) {
+    assert_true(i < h->n_kv);
+    tfs_str v;
+    tfs_value tv;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[i], 0, &v, NULL, 0), TFS_OK);
+    stt_assert_str(v, s, len);
+    assert_int_equal(tfs_kv_get(h, &h->kv[i], 0, &tv), TFS_OK);
+    assert_int_equal(tv.type, TFS_GG_STRING);
+    assert_int_equal(tv.u64, len);
+    uint32_t u;
+    assert_int_equal(tfs_kv_get_u32(h, &h->kv[i], 0, &u), TFS_ETYPE);
+    assert_int_equal(tfs_kv_get(h, &h->kv[i], 1, &tv), TFS_ERANGE);
 }

@@ -53,6 +53,10 @@ void stt_json_ok(const char *json, size_t data_len, unsigned flags);
 /* Assert a tfs_str equals `len` bytes at `s`. */
 void stt_assert_str(tfs_str got, const void *s, size_t len);
 
+/* Assert that __metadata__ entry i of h is the string of `len` bytes at s
+ * (read with tfs_kv_get_string; also checks tfs_kv_get's length). */
+void stt_assert_kv_string(const tfs_header *h, size_t i, const void *s, size_t len);
+
 /* Read a whole file into memory (fails the test on error). */
 stt_buf stt_read_file(const char *path);
 

@@ -84,7 +84,7 @@ const char *hist_type_name(tfs_format f, unsigned type);
 /* Write a short text form of a metadata value into buf (always NUL-terminated):
  * strings quoted and cut to `max_str` bytes, numbers in decimal, arrays as
  * "[u32 x 12]".  Non-printable bytes are shown as \xNN. */
-void kv_show(tfs_format f, const tfs_kv *kv, char *buf, size_t n, size_t max_str);
+void kv_show(const tfs_header *h, const tfs_kv *kv, char *buf, size_t n, size_t max_str);
 /* Write `len` bytes of untrusted text (file names, keys) for a terminal:
  * C0 controls and DEL as \xNN, C1 controls (UTF-8 C2 80..9F) as \u00NN, so a
  * name cannot move the cursor, recolour or forge lines; other bytes as is. */

@@ -53,7 +53,7 @@ static const char *const k_pref[] = {
 
 static void print_kv_line(FILE *out, const tfs_header *h, const tfs_kv *kv) {
     char val[160];
-    kv_show(h->format, kv, val, sizeof val, 60);
+    kv_show(h, kv, val, sizeof val, 60);
     fputs(INDENT, out);
     fput_safe(out, kv->key.ptr, kv->key.len > 80 ? 80 : kv->key.len);
     fprintf(out, " = %s\n", val);

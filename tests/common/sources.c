@@ -1,0 +1,132 @@
+/* sources.c: see sources.h. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "common/sources.h"
+
+void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b) {
+    assert_int_equal(a->n_kv, b->n_kv);
+    for (size_t i = 0; i < a->n_kv; i++) {
+        const tfs_kv *x = &a->kv[i], *y = &b->kv[i];
+        assert_int_equal(x->key.len, y->key.len);
+        if (x->key.len) assert_memory_equal(x->key.ptr, y->key.ptr, x->key.len);
+        assert_int_equal(x->type, y->type);
+        assert_int_equal(x->elem_type, y->elem_type);
+        assert_int_equal(x->count, y->count);
+        assert_int_equal(x->value_offset, y->value_offset);
+        assert_int_equal(x->value_len, y->value_len);
+        for (uint64_t k = 0; k < x->count; k++) {
+            tfs_value u, v;
+            tfs_status su = tfs_kv_get(a, x, k, &u), sv = tfs_kv_get(b, y, k, &v);
+            assert_int_equal(su, sv);
+            if (su != TFS_OK) continue; /* a stream's arrays: TFS_EIO on both */
+            assert_int_equal(u.type, v.type);
+            assert_int_equal(u.u64, v.u64);
+            assert_int_equal(u.i64, v.i64);
+            assert_memory_equal(&u.f64, &v.f64, sizeof u.f64);
+            assert_int_equal(u.offset, v.offset);
+            if (u.type != TFS_GG_STRING) continue;
+            char bu[64], bv[64];
+            tfs_str s, t;
+            assert_int_equal(tfs_kv_get_string(a, x, k, &s, bu, sizeof bu), TFS_OK);
+            assert_int_equal(tfs_kv_get_string(b, y, k, &t, bv, sizeof bv), TFS_OK);
+            size_t m = s.len < t.len ? s.len : t.len; /* one may be cut at 64 bytes */
+            assert_true(m == u.u64 || m == sizeof bu);
+            if (m) assert_memory_equal(s.ptr, t.ptr, m);
+        }
+    }
+}
+
+static void assert_same_view(const tfs_header *a, const tfs_header *b) {
+    assert_int_equal(a->format, b->format);
+    assert_int_equal(a->version, b->version);
+    assert_int_equal(a->file_size, b->file_size);
+    assert_int_equal(a->header_size, b->header_size);
+    assert_int_equal(a->data_offset, b->data_offset);
+    assert_int_equal(a->data_size, b->data_size);
+    assert_int_equal(a->alignment, b->alignment);
+    assert_int_equal(a->has_metadata, b->has_metadata);
+    assert_int_equal(a->n_tensors, b->n_tensors);
+    for (size_t i = 0; i < a->n_tensors; i++) {
+        const tfs_tensor *x = &a->tensors[i], *y = &b->tensors[i];
+        assert_int_equal(x->name.len, y->name.len);
+        if (x->name.len) assert_memory_equal(x->name.ptr, y->name.ptr, x->name.len);
+        assert_int_equal(x->type, y->type);
+        assert_int_equal(x->n_dims, y->n_dims);
+        for (uint32_t j = 0; j < x->n_dims; j++) assert_int_equal(x->shape[j], y->shape[j]);
+        assert_int_equal(x->n_elements, y->n_elements);
+        assert_int_equal(x->n_bytes, y->n_bytes);
+        assert_int_equal(x->offset, y->offset);
+        assert_int_equal(x->file_offset, y->file_offset);
+    }
+    tfs_test_assert_same_values(a, b);
+}
+
+/* A reader over memory that hands out at most `step` bytes per call and
+ * checks the forward-only contract. */
+typedef struct mem_reader {
+    const uint8_t *p;
+    size_t n;
+    size_t step;
+    int forward;
+    uint64_t next; /* forward: where the next call must start */
+} mem_reader;
+
+static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    mem_reader *r = ctx;
+    assert_true(len > 0);
+    if (r->forward) {
+        assert_int_equal(off, r->next); /* never seeks */
+    }
+    size_t k = 0;
+    if (off < r->n) {
+        k = r->n - (size_t)off;
+        if (k > len) k = len;
+        if (k > r->step) k = r->step;
+        memcpy(buf, r->p + off, k);
+    }
+    r->next = off + k;
+    *got = k;
+    return 0;
+}
+
+void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags) {
+    tfs_header *ref = NULL;
+    tfs_error e0;
+    tfs_status s0 = tfs_parse_buffer(p, n, format, flags, &ref, &e0);
+    static const size_t steps[] = {7, 65536};
+    for (int forward = 0; forward <= 1; forward++) {
+        for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+            mem_reader r = {.p = p, .n = n, .step = steps[k], .forward = forward};
+            tfs_source src = {.read = mem_read, .ctx = &r, .size = forward ? TFS_SIZE_UNKNOWN : n,
+                              .forward = forward};
+            tfs_header *h = NULL;
+            tfs_error e;
+            tfs_status s = tfs_parse_source(&src, NULL, format, flags, &h, &e);
+            if (s != s0 || e.rule != e0.rule || e.offset != e0.offset || e.index != e0.index)
+                print_error("reader (%s, %zu-byte reads): %s %s@%llu #%lld; buffer: %s %s@%llu #%lld\n",
+                            forward ? "stream" : "random", steps[k], tfs_status_name(s), tfs_rule_id(e.rule),
+                            (unsigned long long)e.offset, (long long)e.index, tfs_status_name(s0),
+                            tfs_rule_id(e0.rule), (unsigned long long)e0.offset, (long long)e0.index);
+            assert_int_equal(s, s0);
+            assert_int_equal(e.rule, e0.rule);
+            assert_int_equal(e.offset, e0.offset);
+            assert_int_equal(e.index, e0.index);
+            if (s == TFS_OK) {
+                assert_non_null(h);
+                if (forward) { /* arrays and strings of a stream cannot be re-read */
+                    assert_int_equal(h->n_kv, ref->n_kv);
+                } else {
+                    assert_same_view(ref, h);
+                }
+            }
+            tfs_header_free(h);
+        }
+    }
+    tfs_header_free(ref);
+}

@@ -1,0 +1,20 @@
+/* sources.h: test helpers shared by the unit tests of both formats.
+ *  - tfs_test_assert_same_values: two views hold equal KV values, read with
+ *    the accessors (every element of every array, every string);
+ *  - tfs_test_sources_agree: the same bytes parsed through the caller-reader
+ *    source, random access and forward-only (a stream of unknown size, read
+ *    in odd-sized pieces), give the verdict, rule, offset, index and view of
+ *    the buffer API.
+ * cmocka assertions: include after <cmocka.h>. */
+#ifndef TFS_TEST_SOURCES_H
+#define TFS_TEST_SOURCES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfs/tfs.h"
+
+void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b);
+void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags);
+
+#endif
