@@ -3,9 +3,29 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+/* Standard input as a forward-only source (a pipe, a socket, a terminal). */
+static int stdin_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    (void)ctx;
+    (void)off; /* forward-only: each call continues where the last ended */
+    for (;;) {
+        ssize_t r = read(STDIN_FILENO, buf, len);
+        if (r >= 0) { *got = (size_t)r; return 0; }
+        if (errno != EINTR) return errno;
+    }
+}
+
+static tfs_status parse_stdin(const check_opts *o, tfs_header **h, tfs_error *err) {
+    struct stat st;
+    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) /* `< file`: random access */
+        return tfs_parse_fd(STDIN_FILENO, NULL, o->format, o->flags, h, err);
+    tfs_source src = {.read = stdin_read, .size = TFS_SIZE_UNKNOWN, .forward = 1};
+    return tfs_parse_source(&src, NULL, o->format, o->flags, h, err);
+}
 
 static void check_one(const char *path, const check_opts *o, check_result *r, tfs_header **h) {
     memset(r, 0, sizeof *r);
@@ -14,6 +34,10 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->format = o->format;
     r->err.index = -1;
     *h = NULL;
+    if (strcmp(path, "-") == 0) {
+        r->status = parse_stdin(o, h, &r->err);
+        goto done;
+    }
     /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
      * anything that is not a regular file (EISDIR / EINVAL) without reading. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -25,6 +49,7 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     }
     r->status = tfs_parse_fd(fd, path, r->format, o->flags, h, &r->err);
     close(fd);
+done:
     /* the parser that ran: the header's format, or the rule's (ST / GG) */
     if (r->status == TFS_OK) r->format = (*h)->format;
     else if (r->status == TFS_INVALID)
