@@ -27,29 +27,35 @@ static tfs_status parse_stdin(const check_opts *o, tfs_header **h, tfs_error *er
     return tfs_parse_source(&src, NULL, o->format, o->flags, h, err);
 }
 
+tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err) {
+    *h = NULL;
+    if (strcmp(path, "-") == 0) {
+        check_opts so = *o;
+        so.flags = flags;
+        return parse_stdin(&so, h, err);
+    }
+    /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
+     * anything that is not a regular file (EISDIR / EINVAL) without reading. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        memset(err, 0, sizeof *err);
+        err->index = -1;
+        err->sys_errno = errno;
+        return TFS_EIO;
+    }
+    tfs_status st = tfs_parse_fd(fd, path, o->format, flags, h, err);
+    close(fd);
+    return st;
+}
+
 static void check_one(const char *path, const check_opts *o, check_result *r, tfs_header **h) {
     memset(r, 0, sizeof *r);
     r->file = path;
     r->flags = o->flags;
     r->format = o->format;
     r->err.index = -1;
-    *h = NULL;
-    if (strcmp(path, "-") == 0) {
-        r->status = parse_stdin(o, h, &r->err);
-        goto done;
-    }
-    /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
-     * anything that is not a regular file (EISDIR / EINVAL) without reading. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        r->sys_errno = errno;
-        r->verdict = V_IO_ERROR;
-        r->status = TFS_EIO;
-        return;
-    }
-    r->status = tfs_parse_fd(fd, path, r->format, o->flags, h, &r->err);
-    close(fd);
-done:
+    r->status = parse_one(path, o, o->flags, h, &r->err);
+    if (r->status == TFS_EIO) r->sys_errno = r->err.sys_errno;
     /* the parser that ran: the header's format, or the rule's (ST / GG) */
     if (r->status == TFS_OK) r->format = (*h)->format;
     else if (r->status == TFS_INVALID)

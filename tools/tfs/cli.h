@@ -5,6 +5,7 @@
  *   main.c       subcommand dispatch, --help, --version
  *   args.c       option parsing for `tfs check`
  *   check.c      `tfs check`: run the parser on each file, exit status
+ *   dump.c       `tfs dump`: a file's content through the accessors
  *   histogram.c  per-type tensor counts and the parameter count
  *   kv_show.c    short text form of a GGUF / __metadata__ value
  *   out_human.c  human report of one file
@@ -65,6 +66,10 @@ const char *profile_name(unsigned flags);  /* "default", "strict", ... */
 const char *index_kind(tfs_rule rule);
 
 int cmd_check(int argc, char **argv, int first);
+int cmd_dump(int argc, char **argv, int first);
+/* Parse one FILE ("-" = standard input) as `tfs check` does, with `flags`
+ * instead of o->flags; *h receives the header (free it). */
+tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err);
 int cmd_rules(int argc, char **argv, int first);
 
 /* ---- histogram.c ---- */

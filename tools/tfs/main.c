@@ -14,6 +14,8 @@ static void usage(FILE *f) {
             "commands:\n"
             "  check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n"
             "                 verdict per file; exit 0 all valid, 1 any invalid, 2 usage or I/O error\n"
+            "  dump [--json] [--full] [--strict] [--header-only] [--format F] FILE\n"
+            "                 what a file holds: header, every KV / __metadata__ value, every tensor\n"
             "  rules [--json|--tsv]\n"
             "                 list every rule: id, canonical category, profile, message, reference\n"
             "\n"
@@ -56,6 +58,7 @@ int main(int argc, char **argv) {
         return flushed(0);
     }
     if (strcmp(cmd, "check") == 0) return cmd_check(argc, argv, 2);
+    if (strcmp(cmd, "dump") == 0) return cmd_dump(argc, argv, 2);
     if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);
     fprintf(stderr, "tfs: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -1,0 +1,261 @@
+/* dump.c: `tfs dump`: what a file holds, read through the library's
+ * accessors.  --json prints the expected-content form of ../shared/design.md
+ * (the form the conformance suite ships for valid fixtures):
+ *   {"format", "version", "alignment", "complete", "error",
+ *    "tensors": [{"name", "type", "shape", "offsets": [begin, end]}],
+ *    "kv": [{"key", "type", "value"}]}
+ * GGUF values are tagged by their value type; u64/i64 as decimal strings
+ * (exact in every JSON reader); f32/f64 as a readable number (null for NaN
+ * and infinities) plus "bits", the exact bit pattern in hex; arrays as
+ * {"type":"array","elem_type":T,"value":[...]} (float arrays add "bits":
+ * [...]).  On an invalid file: what was read before the violation
+ * (TFS_PARTIAL), "complete": false and the error. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void dump_usage(FILE *f) {
+    fprintf(f,
+            "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
+            "\n"
+            "Shows what FILE holds: header fields, every KV pair or __metadata__ entry\n"
+            "with its type and value, every tensor.  On an invalid file, what was read\n"
+            "before the violation, then the violation.  FILE may be - (standard input).\n"
+            "\n"
+            "  --json        the complete typed content as one JSON object\n"
+            "  --full        human output: show whole strings and arrays\n"
+            "  --strict, --header-only, --format: as for `tfs check`\n"
+            "\n"
+            "exit status: 0 valid, 1 invalid, 2 usage or I/O error\n");
+}
+
+/* A float as JSON: %.9g (f32) or %.17g (f64) round-trip exactly; NaN and
+ * infinities have no JSON number: null (the bits keep them). */
+static void put_float(FILE *out, double v, int is_f32) {
+    if (isnan(v) || isinf(v)) fputs("null", out);
+    else fprintf(out, is_f32 ? "%.9g" : "%.17g", v);
+}
+
+static void put_bits(FILE *out, const tfs_value *v) {
+    if (v->type == TFS_GG_F32) fprintf(out, "\"0x%08" PRIx32 "\"", (uint32_t)v->u64);
+    else fprintf(out, "\"0x%016" PRIx64 "\"", v->u64);
+}
+
+/* One element (or scalar) value; returns 0 on success. */
+static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i) {
+    tfs_value v;
+    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) return -1;
+    switch (v.type) {
+    case TFS_GG_U8: case TFS_GG_U16: case TFS_GG_U32: fprintf(out, "%" PRIu64, v.u64); break;
+    case TFS_GG_I8: case TFS_GG_I16: case TFS_GG_I32: fprintf(out, "%" PRId64, v.i64); break;
+    case TFS_GG_U64: fprintf(out, "\"%" PRIu64 "\"", v.u64); break;
+    case TFS_GG_I64: fprintf(out, "\"%" PRId64 "\"", v.i64); break;
+    case TFS_GG_F32: case TFS_GG_F64: put_float(out, v.f64, v.type == TFS_GG_F32); break;
+    case TFS_GG_BOOL: fputs(v.u64 ? "true" : "false", out); break;
+    case TFS_GG_STRING: {
+        tfs_str s;
+        char small[4096];
+        char *buf = small;
+        size_t cap = sizeof small;
+        if (v.u64 > cap) { /* a long string: one allocation of its real (parsed) length */
+            buf = malloc((size_t)v.u64);
+            if (!buf) return -1;
+            cap = (size_t)v.u64;
+        }
+        tfs_status st = tfs_kv_get_string(h, kv, i, &s, buf, cap);
+        if (st == TFS_OK) json_str(out, s.ptr, s.len);
+        if (buf != small) free(buf);
+        if (st != TFS_OK) return -1;
+        break;
+    }
+    default: return -1;
+    }
+    return 0;
+}
+
+static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv) {
+    int rc = 0;
+    fputs("{\"key\":", out);
+    json_str(out, kv->key.ptr, kv->key.len);
+    fputs(",\"type\":", out);
+    json_cstr(out, tfs_gg_vtype_name(kv->type));
+    int is_float = kv->elem_type == TFS_GG_F32 || kv->elem_type == TFS_GG_F64;
+    if (kv->type == TFS_GG_ARRAY) {
+        fputs(",\"elem_type\":", out);
+        json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
+        fputs(",\"value\":[", out);
+        for (uint64_t i = 0; i < kv->count && rc == 0; i++) {
+            if (i) fputc(',', out);
+            rc = put_value(out, h, kv, i);
+        }
+        fputc(']', out);
+        if (is_float) {
+            fputs(",\"bits\":[", out);
+            for (uint64_t i = 0; i < kv->count && rc == 0; i++) {
+                tfs_value v;
+                if (i) fputc(',', out);
+                if (tfs_kv_get(h, kv, i, &v) != TFS_OK) { rc = -1; break; }
+                put_bits(out, &v);
+            }
+            fputc(']', out);
+        }
+    } else {
+        fputs(",\"value\":", out);
+        rc = put_value(out, h, kv, 0);
+        if (is_float && rc == 0) {
+            tfs_value v;
+            fputs(",\"bits\":", out);
+            if (tfs_kv_get(h, kv, 0, &v) == TFS_OK) put_bits(out, &v);
+            else rc = -1;
+        }
+    }
+    fputc('}', out);
+    return rc;
+}
+
+static const char *type_name(const tfs_header *h, uint32_t type) {
+    const char *n = h->format == TFS_FORMAT_GGUF ? tfs_gg_type_name(type) : tfs_st_dtype_name(type);
+    return n ? n : "?";
+}
+
+static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e) {
+    int rc = 0;
+    fputs("{\"format\":", out);
+    json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
+    int gguf = h && h->format == TFS_FORMAT_GGUF;
+    fputs(",\"version\":", out);
+    if (gguf && h->version) fprintf(out, "%" PRIu32, h->version);
+    else fputs("null", out);
+    fputs(",\"alignment\":", out);
+    if (gguf && h->complete) fprintf(out, "%" PRIu32, h->alignment);
+    else fputs("null", out);
+    fprintf(out, ",\"complete\":%s,\"error\":", st == TFS_OK ? "true" : "false");
+    if (st == TFS_INVALID) {
+        fputs("{\"rule\":", out);
+        json_cstr(out, tfs_rule_id(e->rule));
+        fputs(",\"category\":", out);
+        json_cstr(out, tfs_rule_category(e->rule));
+        fprintf(out, ",\"offset\":%" PRIu64 ",\"index\":", e->offset);
+        if (e->index >= 0) fprintf(out, "%" PRId64, e->index);
+        else fputs("null", out);
+        fputs(",\"message\":", out);
+        json_cstr(out, tfs_rule_message(e->rule));
+        fputs(",\"fields\":[", out);
+        for (size_t i = 0; h && i < h->n_fail_fields; i++) {
+            const tfs_field *f = &h->fail_fields[i];
+            fprintf(out, "%s{\"kind\":", i ? "," : "");
+            json_cstr(out, tfs_field_kind_name(f->kind));
+            fprintf(out, ",\"record\":%" PRId32 ",\"sub\":%" PRIu32 ",\"offset\":%" PRIu64 ",\"width\":%" PRIu64 "}",
+                    f->record, f->sub, f->offset, f->width);
+        }
+        fputs("]}", out);
+    } else if (st != TFS_OK) {
+        fputs("{\"status\":", out);
+        json_cstr(out, tfs_status_name(st));
+        fputs(",\"message\":", out);
+        json_cstr(out, st == TFS_EIO ? io_error_text(e->sys_errno) : tfs_status_name(st));
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\"tensors\":[", out);
+    for (size_t i = 0; h && i < h->n_tensors; i++) {
+        const tfs_tensor *t = &h->tensors[i];
+        fputs(i ? ",{\"name\":" : "{\"name\":", out);
+        json_str(out, t->name.ptr, t->name.len);
+        fputs(",\"type\":", out);
+        json_cstr(out, type_name(h, t->type));
+        fputs(",\"shape\":[", out);
+        for (uint32_t d = 0; d < t->n_dims; d++) fprintf(out, "%s%" PRIu64, d ? "," : "", t->shape[d]);
+        uint64_t end = t->offset + t->n_bytes < t->offset ? UINT64_MAX : t->offset + t->n_bytes;
+        fprintf(out, "],\"offsets\":[%" PRIu64 ",%" PRIu64 "]}", t->offset, end);
+    }
+    fputs("],\"kv\":[", out);
+    for (size_t i = 0; h && i < h->n_kv; i++) {
+        if (i) fputc(',', out);
+        if (put_kv_json(out, h, &h->kv[i]) != 0) rc = -1;
+    }
+    fputs("]}\n", out);
+    return rc;
+}
+
+static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st,
+                                const tfs_error *e, int full) {
+    fput_safe(out, file, strlen(file));
+    fputs(":\n", out);
+    if (h) {
+        if (h->format == TFS_FORMAT_GGUF)
+            fprintf(out, "  format      gguf v%" PRIu32 ", alignment %" PRIu32 "\n", h->version, h->alignment);
+        else
+            fprintf(out, "  format      safetensors, header %" PRIu64 " bytes\n", h->header_size);
+        fprintf(out, "  metadata    %zu entr%s\n", h->n_kv, h->n_kv == 1 ? "y" : "ies");
+        for (size_t i = 0; i < h->n_kv; i++) {
+            char val[4096];
+            kv_show(h, &h->kv[i], val, sizeof val, full ? sizeof val - 16 : 60);
+            fputs("    ", out);
+            fput_safe(out, h->kv[i].key.ptr, h->kv[i].key.len);
+            fprintf(out, " (%s) = ", tfs_gg_vtype_name(h->kv[i].type) ? tfs_gg_vtype_name(h->kv[i].type) : "?");
+            fput_safe(out, val, strlen(val));
+            fputc('\n', out);
+        }
+        fprintf(out, "  tensors     %zu\n", h->n_tensors);
+        for (size_t i = 0; i < h->n_tensors; i++) {
+            const tfs_tensor *t = &h->tensors[i];
+            fputs("    ", out);
+            fput_safe(out, t->name.ptr, t->name.len);
+            fprintf(out, "  %s [", type_name(h, t->type));
+            for (uint32_t d = 0; d < t->n_dims; d++) fprintf(out, "%s%" PRIu64, d ? ", " : "", t->shape[d]);
+            fprintf(out, "]  %" PRIu64 " elements, %" PRIu64 " bytes at file offset %" PRIu64 "\n", t->n_elements,
+                    t->n_bytes, t->file_offset);
+        }
+    }
+    if (st == TFS_INVALID)
+        fprintf(out, "  INVALID     %s %s at byte %" PRIu64 ": %s\n", tfs_rule_id(e->rule), tfs_rule_category(e->rule),
+                e->offset, tfs_rule_message(e->rule));
+    else if (st != TFS_OK)
+        fprintf(out, "  error       %s\n", st == TFS_EIO ? io_error_text(e->sys_errno) : tfs_status_name(st));
+}
+
+int cmd_dump(int argc, char **argv, int first) {
+    int json = 0, full = 0;
+    check_opts o;
+    /* the options of check, plus --full (removed before check's parser sees it) */
+    int n = first;
+    for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "--full") == 0) full = 1;
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            dump_usage(stdout);
+            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+        } else argv[n++] = argv[i];
+    }
+    argc = n;
+    int rc = check_parse_args(argc, argv, first, &o);
+    if (rc != 0) return 2;
+    json = o.json;
+    if (argc - o.first_file != 1) {
+        fprintf(stderr, "tfs dump: exactly one FILE, please\n");
+        return 2;
+    }
+    const char *file = argv[o.first_file];
+    tfs_header *h = NULL;
+    tfs_error e;
+    tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e);
+    int bad = 0;
+    if (json) bad = print_content_json(stdout, h, st, &e);
+    else print_content_human(stdout, file, h, st, &e, full);
+    tfs_header_free(h);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "tfs dump: cannot write output: %s\n", strerror(errno));
+        return 2;
+    }
+    if (bad) {
+        fprintf(stderr, "tfs dump: a value could not be read again from %s\n", file);
+        return 2;
+    }
+    return st == TFS_OK ? 0 : st == TFS_INVALID ? 1 : 2;
+}
