@@ -17,6 +17,9 @@
  *   populate  the same into an anonymous mapping made with MAP_POPULATE
  *             (its pages are faulted in by one system call, not one fault
  *             per page during the copy)
+ *   thp       the same into an anonymous mapping aligned to 2 MiB and
+ *             madvise(MADV_HUGEPAGE) (transparent huge pages in "madvise"
+ *             mode: one fault per 2 MiB instead of per 4 KiB)
  *   mmap      map the header range of the file with MAP_POPULATE, sum
  *   chunk     pread the header range through one fixed 64 KiB buffer, sum
  *             (the floor of a bounded-memory, fixed-window reader)
@@ -57,7 +60,7 @@ static uint64_t sum(const uint8_t *p, size_t n) {
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: tfs_hdr_floor none|read|populate|mmap|chunk [-b BYTES] FILE\n");
+    fprintf(stderr, "usage: tfs_hdr_floor none|read|populate|thp|mmap|chunk [-b BYTES] FILE\n");
     return 2;
 }
 
@@ -107,10 +110,19 @@ int main(int argc, char **argv) {
     }
     size_t n = (size_t)(bytes - start);
     uint64_t s = 0;
-    if (strcmp(mode, "read") == 0 || strcmp(mode, "populate") == 0) {
+    if (strcmp(mode, "read") == 0 || strcmp(mode, "populate") == 0 || strcmp(mode, "thp") == 0) {
         uint8_t *p;
         if (mode[0] == 'r') p = malloc(n ? n : 1);
-        else {
+        else if (mode[0] == 't') {
+            /* over-allocate by 2 MiB and start at the first 2 MiB boundary */
+            size_t huge = (size_t)2 << 20, hn = ((n ? n : 1) + huge - 1) & ~(huge - 1), len = hn + huge;
+            uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (m == MAP_FAILED) p = NULL;
+            else {
+                p = (uint8_t *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+                madvise(p, hn, MADV_HUGEPAGE); /* advice only: 4 KiB pages if refused */
+            }
+        } else {
             p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
             if (p == MAP_FAILED) p = NULL;
         }
