@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
             return 1;
         }
         s = sum(p, n);
-        /* freed at exit, as tfs check frees its window just before exiting */
+        if (mode[0] == 'r') free(p); /* as tfs check frees its window before exiting */
     } else if (strcmp(mode, "mmap") == 0) {
         if (bytes == 0) {
             printf("mmap 0 0\n");
