@@ -15,8 +15,9 @@
  * Output (stdout), one block per command and a TSV line per command:
  *   NAME: wall mean/min/median ms, user/sys mean ms, minor/major faults
  *         (mean), peak RSS (max of the runs, kB), exit status
- *   speedup of the FIRST command over each other one: mean and median wall
- *   time of the other divided by the first's.
+ *   speedup of the FIRST command over each other one: mean, median and min
+ *   wall time and mean CPU time (user + sys; less sensitive to other load
+ *   on the machine) of the other divided by the first's.
  *   TSV: "#tsv name runs wall_mean wall_min wall_median user_mean sys_mean
  *         minflt_mean majflt_mean maxrss_kb exit"  (ms, counts, kB)
  * Every run of a command must end with the same exit status as its first
@@ -208,9 +209,9 @@ int main(int argc, char **argv) {
         if (cmds[c].n_bad) rc = 1;
     }
     for (int c = 1; c < n_cmds; c++)
-        printf("speedup of %s over %s: %.2fx (mean wall), %.2fx (median wall), %.2fx (min wall)\n", cmds[0].name,
-               cmds[c].name, st[c].wall_mean / st[0].wall_mean, st[c].wall_median / st[0].wall_median,
-               st[c].wall_min / st[0].wall_min);
+        printf("speedup of %s over %s: %.2fx (mean wall), %.2fx (median wall), %.2fx (min wall), %.2fx (mean user+sys)\n",
+               cmds[0].name, cmds[c].name, st[c].wall_mean / st[0].wall_mean, st[c].wall_median / st[0].wall_median,
+               st[c].wall_min / st[0].wall_min, (st[c].user_mean + st[c].sys_mean) / (st[0].user_mean + st[0].sys_mean));
     for (int c = 0; c < n_cmds; c++) {
         int status = cmds[c].first_status;
         printf("#tsv\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%ld\t%d\n", cmds[c].name, runs, st[c].wall_mean,
