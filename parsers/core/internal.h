@@ -93,6 +93,14 @@ void tfs_src_close(tfs_src *s);
  * allocation failure, when `arr` is still valid and owned by the caller. */
 void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem);
 
+/* Hint that the n bytes at p (a large, fresh buffer) will all be written
+ * soon: transparent huge pages where available (mem.c); never fails. */
+void tfs_mem_hint(void *p, size_t n);
+/* malloc (zero: calloc) for n bytes; from 1 MiB on, 2 MiB-aligned with the
+ * hint, so its first touch costs a few faults, not one per 4 KiB.  Free with
+ * free(); NULL on failure. */
+void *tfs_alloc_big(size_t n, bool zero);
+
 /* Keyed string hash for duplicate detection (core/hash.c).  tfs_hash_seed
  * draws a fresh seed per parse (getrandom), so hash tables cannot be flooded
  * by crafted names; results never depend on it. */

@@ -37,7 +37,14 @@ static void short_read(tfs_src *s, uint64_t end) {
 
 static bool reserve(tfs_src *s, size_t cap) {
     if (cap <= s->win_cap) return true;
-    uint8_t *p = realloc(s->win, cap);
+    uint8_t *p;
+    if (cap >= (size_t)1 << 20) { /* a large header: huge pages, one copy of what was read */
+        p = tfs_alloc_big(cap, false);
+        if (p && s->win) memcpy(p, s->win, s->win_len);
+        if (p) free(s->win);
+    } else {
+        p = realloc(s->win, cap);
+    }
     if (!p) { s->nomem = true; return false; }
     s->win = p;
     s->win_cap = cap;

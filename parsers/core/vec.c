@@ -8,7 +8,16 @@ void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem) {
     size_t ncap = *cap ? *cap * 2u : 16u;
     size_t bytes;
     if (ncap < *cap || __builtin_mul_overflow(ncap, elem, &bytes)) return NULL;
-    void *p = realloc(arr, bytes);
+    void *p;
+    if (bytes >= (size_t)1 << 20) { /* large: a fresh huge-page block, one copy */
+        p = tfs_alloc_big(bytes, false);
+        if (p && arr) {
+            memcpy(p, arr, used * elem);
+            free(arr);
+        }
+    } else {
+        p = realloc(arr, bytes);
+    }
     if (p) *cap = ncap;
     return p;
 }

@@ -9,7 +9,7 @@
 static bool grow(st_names *set, size_t expect) {
     size_t cap = set->cap ? set->cap * 2 : 64;
     while (cap / 2 < expect) cap *= 2; /* expect <= N / 96: bounded by the header size */
-    uint64_t *s = calloc(cap, sizeof *s);
+    uint64_t *s = tfs_alloc_big(cap * sizeof *s, true); /* cap <= N / 48: no overflow */
     if (!s) return false;
     for (size_t i = 0; i < set->cap; i++) {
         uint64_t v = set->slots[i];
