@@ -23,6 +23,7 @@ none): without it the tool prints why and exits 77 (skip).
 
     /usr/bin/python3 generators/st_twofault.py [--oracle PATH] [--tfs PATH]
         [--seed N] [--count N] [--keep DIR] [--show N]
+    /usr/bin/python3 generators/st_twofault.py --oracle PATH --corpus [MANIFEST]
 
 --oracle: st-oracle binary (default: $ST_ORACLE).  It must print the
   crate's message after the variant when ST_ORACLE_MESSAGE is set in its
@@ -32,6 +33,8 @@ none): without it the tool prints why and exits 77 (skip).
   only.  Adding that one format! branch to a private build of st-oracle (in
   /tmp, never committed) is all it takes.
 --tfs: default build/dev/tools/tfs.  --count: cases (default 2400).
+--corpus: instead, check every default-mode fixture of a manifest (default
+  corpus/safetensors/MANIFEST.tsv) against the crate's message.
 Exit 0 when every case agrees, 1 otherwise, 77 when the oracle is absent.
 """
 import argparse
@@ -57,7 +60,8 @@ _SYNTAX = {"expected value", "expected `:`", "expected `,` or `}`", "expected `,
 def crate_rules(variant, msg):
     """Set of tfs rule ids that the crate's (variant, message) can mean."""
     if variant != "InvalidHeaderDeserialization":
-        return {"InvalidHeader": {"ST101"}, "InvalidOffset": {"ST301", "ST302"},
+        return {"HeaderTooSmall": {"ST001"}, "HeaderTooLarge": {"ST002"}, "InvalidHeaderLength": {"ST003"},
+                "InvalidHeader": {"ST101"}, "InvalidOffset": {"ST301", "ST302"},
                 "ValidationOverflow": {"ST303", "ST304"}, "MisalignedSlice": {"ST305"},
                 "TensorInvalidInfo": {"ST306"}, "MetadataIncompleteBuffer": {"ST307", "ST308"}}.get(variant, set())
     if msg is None:
@@ -454,6 +458,39 @@ def run_oracle(oracle, path):
     return parse_oracle(r.stdout)
 
 
+def check_corpus(oracle, manifest):
+    """Every default-mode fixture of a manifest: the crate accepts the valid ones;
+    for the others its variant is the expected category and its message maps to
+    the expected rule id.  --runs 4 shows HashMap-order outcomes (each must fit)."""
+    env = dict(os.environ, ST_ORACLE_MESSAGE="1")
+    base = os.path.dirname(manifest)
+    with open(manifest, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    n = bad = no_msg = 0
+    for r in rows:
+        fid, path, expect, rule, cat, mode = r[0], r[1], r[5], r[6], r[7], r[8]
+        if mode != "default":
+            continue
+        n += 1
+        out = subprocess.run([oracle, "--runs", "4", os.path.join(base, path)], capture_output=True, text=True,
+                             env=env).stdout.strip()
+        for variant, msg in (parse_oracle(o) for o in out.split(" | ")):
+            no_msg += variant == "InvalidHeaderDeserialization" and msg is None
+            if expect == "valid":
+                ok = variant == "OK"
+            else:
+                ok = variant in cat.split("|") and set(rule.split("|")) & crate_rules(variant, msg)
+            if not ok:
+                bad += 1
+                print("DIFF %s: expected %s %s, crate %s %s" % (fid, rule, cat, variant, msg))
+    if no_msg:
+        print("st_twofault: %s printed no messages: skipped" % oracle)
+        return 77
+    print("st_twofault --corpus: %d default-mode fixtures, %d agree with the crate's message, %d differ" % (
+        n, n - bad, bad))
+    return 0 if not bad else 1
+
+
 def judge(case, got, crate):
     """'' when tfs and the crate agree, else the reason."""
     variant, msg = crate
@@ -488,11 +525,15 @@ def main():
     ap.add_argument("--count", type=int, default=2400)
     ap.add_argument("--keep")
     ap.add_argument("--show", type=int, default=10)
+    ap.add_argument("--corpus", nargs="?", const=os.path.join(fixturelib.ROOT, "corpus", "safetensors", "MANIFEST.tsv"),
+                    help="check a fixture manifest against the crate instead (default corpus/safetensors)")
     args = ap.parse_args()
     oracle = find_oracle(args.oracle)
     if not oracle or not os.access(oracle, os.X_OK):
         print("st_twofault: no st-oracle (--oracle or $ST_ORACLE): skipped")
         return 77
+    if args.corpus:
+        return check_corpus(oracle, args.corpus)
     if not os.access(args.tfs, os.X_OK):
         print("st_twofault: no tfs binary at %s (build first)" % args.tfs)
         return 2
