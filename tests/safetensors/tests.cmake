@@ -5,8 +5,9 @@ tfs_add_test(test_st_rules SOURCES ${_st_dir}/test_st_rules.c ${_st_util} LABELS
 tfs_add_test(test_st_json SOURCES ${_st_dir}/test_st_json.c ${_st_util} LABELS safetensors)
 tfs_add_test(test_st_valid SOURCES ${_st_dir}/test_st_valid.c ${_st_util} LABELS safetensors)
 tfs_add_test(test_st_manifest SOURCES ${_st_dir}/test_st_manifest.c ${_st_util} LABELS safetensors corpus)
+tfs_add_test(test_st_order SOURCES ${_st_dir}/test_st_order.c ${_st_util} LABELS safetensors)
 find_package(OpenSSL REQUIRED)
-foreach(t test_st_rules test_st_json test_st_valid test_st_manifest)
+foreach(t test_st_rules test_st_json test_st_valid test_st_manifest test_st_order)
   target_link_libraries(${t} PRIVATE OpenSSL::Crypto)
 endforeach()
 
