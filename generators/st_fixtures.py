@@ -404,6 +404,91 @@ def metadata():
         "a tensor named __Metadata__", prov=EDGE)
 
 
+def two_faults():
+    """Headers with two faults: the rule reported is the crate's first error,
+    which depends on the faults' classes, not only on their order in the text.
+    The crate's HashMetadata collects the tensor entries (#[serde(flatten)]):
+    serde_json scans the whole object first (JSON errors ST11x; __metadata__,
+    HashMetadata's own field, ST40x, at once), then each entry is checked as a
+    TensorInfo (ST2xx) in document order, then come trailing characters
+    (ST112), then Metadata::validate (ST3xx).  Each was checked against
+    st-oracle (the crate's message names the rule)."""
+    ORD = "two faults, crate order (st-oracle)"
+    B = '"dtype":"U8","shape":[1],"data_offsets":[1,2]'  # a second valid tensor, data byte 1
+    bad_dtype = '{"dtype":"F99","shape":[1],"data_offsets":[0,1]}'
+    cases = [
+        # an entry fault, then a fault found while scanning: the later one is reported
+        ("ST117-after-entry-type", '{"t":5,"u":1e999}', 0, "entry 5 (ST201), then 1e999 in the next member"),
+        ("ST110-after-bad-dtype", '{"t":{"dtype":"F99","shape":[],"data_offsets":[0,0]},"u":}', 0,
+         "unknown dtype (ST210), then a member without a value"),
+        ("ST110-after-entry-literal", '{"a":5,"b":{' + B + ',"x":tru}}', 2,
+         "entry 5 (ST201), then a misspelt literal in the next entry"),
+        ("ST111-after-bad-dtype", '{"a":' + bad_dtype + ',"b":{"dtype":"U8","shape":[1],"data_', 2,
+         "unknown dtype (ST210), then the header ends inside the next entry"),
+        ("ST113-after-missing-field", '{"a":{"shape":[1],"data_offsets":[0,1]},"b":{' + B + ',"x":' +
+         "[" * 126 + "]" * 126 + "}}", 2, "missing dtype (ST202), then nesting depth 128 in the next entry"),
+        ("ST114-after-repeated-field", '{"a":{' + E + ',"shape":[1]},"b\tc":{' + B + "}}", 2,
+         "shape twice (ST203), then a raw tab in the next name"),
+        ("ST115-after-bad-dtype", '{"a":' + bad_dtype + r',"b\qc":{' + B + "}}", 2,
+         r"unknown dtype (ST210), then the escape \q in the next name"),
+        ("ST116-after-array-length", '{"a":["U8",[1]],"b":{' + B + r',"x":"\ud800"}}', 2,
+         "array-form entry of 2 elements (ST204), then a lone surrogate in the next entry"),
+        ("ST117-after-shape-negative", '{"a":{"dtype":"U8","shape":[-1],"data_offsets":[0,1]},"b":{' + B +
+         ',"x":1e400}}', 2, "shape [-1] (ST222), then 1e400 in the next entry"),
+        ("ST401-after-entry-type", '{"a":null,"__metadata__":1}', 0,
+         "entry null (ST201), then __metadata__ 1"),
+        ("ST402-after-offsets-length", '{"a":{"dtype":"U8","shape":[1],"data_offsets":[0]},"__metadata__":{"k":5}}', 1,
+         "data_offsets [0] (ST221), then a metadata value 5"),
+        ("ST403-after-shape-type", '{"a":{"dtype":"U8","shape":"1","data_offsets":[0,1]},"__metadata__":{},'
+         '"__metadata__":{}}', 1, "shape \"1\" (ST220), then __metadata__ twice"),
+        # both faults in one entry: the entry fault first, the scanning fault after it
+        ("ST110-after-bad-dtype-same-entry", '{"a":{"dtype":"F99","shape":[1],"data_offsets":[0,1],"x":01}}', 1,
+         "unknown dtype, then the number 01 in the same entry"),
+        ("ST117-after-dtype-type-same-entry", '{"a":{"dtype":5,"shape":[1],"x":-1e999,"data_offsets":[0,1]}}', 1,
+         "dtype 5 (ST211), then -1e999 in the same entry"),
+        ("ST115-after-offsets-length-same-entry", '{"a":["U8",[1],[0,1],"\\x"]}', 1,
+         "array-form entry of 4 elements (ST204) whose 4th holds a bad escape"),
+        ("ST110-after-dtype-two-keys", '{"a":{"dtype":{"U8":null,"I8":null,},"shape":[1],"data_offsets":[0,1]}}', 1,
+         "map-form dtype with two keys (ST211) and a trailing comma inside it"),
+        # reverse order: the scanning fault first, the entry fault after it (reported as before)
+        ("ST117-before-entry-type", '{"a":{' + E + ',"x":1e999},"b":5}', 1, "1e999 in an entry, then an entry 5"),
+        ("ST110-before-bad-dtype", '{"a":{' + E + ',"x":+1},"b":' + bad_dtype + "}", 1,
+         "the number +1, then an unknown dtype"),
+        ("ST115-before-missing-field", r'{"a\q":{' + E + '},"b":{"dtype":"U8","shape":[1]}}', 1,
+         r"the escape \q in a name, then an entry without data_offsets"),
+        ("ST113-before-entry-type", '{"a":{' + E + ',"x":' + "[" * 126 + "]" * 126 + '},"b":true}', 1,
+         "nesting depth 128, then an entry true"),
+        ("ST401-before-entry-type", '{"__metadata__":[],"a":5}', 0, "__metadata__ [], then an entry 5"),
+        ("ST403-before-bad-dtype", '{"__metadata__":null,"__metadata__":null,"a":' + bad_dtype + "}", 1,
+         "__metadata__ twice, then an unknown dtype"),
+        # an entry fault against faults reported after every entry
+        ("ST201-before-trailing", '{"a":5} x', 0, "entry 5, then text after the object: the entry is reported"),
+        ("ST210-before-entry-type", '{"a":' + bad_dtype + ',"b":5}', 1,
+         "two entry faults: the first in document order is reported"),
+        ("ST221-before-gap", '{"a":{"dtype":"U8","shape":[1],"data_offsets":[5,6]},"b":{"dtype":"U8","shape":[1],'
+         '"data_offsets":[0]}}', 1, "an offsets gap (ST301), then data_offsets [0]: entries before validation"),
+        ("ST222-before-trailing-data", '{"a":{"dtype":"U8","shape":[1.5],"data_offsets":[0,1]}}', 9,
+         "shape [1.5] and 8 data bytes too many: entries before the buffer check"),
+        # one value with two faults: a scalar of the wrong type is scanned first
+        ("ST117-metadata-number-out-of-range", '{"__metadata__":1e999}', 0,
+         "__metadata__ 1e999: the number's range before its type (ST401)"),
+        ("ST115-metadata-value-bad-escape", r'{"__metadata__":{"k":"v","j":"\q"}}', 0,
+         r"metadata value \"\q\" is a string, but its escape is bad"),
+        ("ST110-metadata-value-literal", '{"__metadata__":{"k":nul}}', 0,
+         "metadata value nul: the literal before its type (ST402)"),
+        ("ST111-top-level-literal-cut", "tru", 0, "top level tru: the literal before its type (ST118)"),
+        ("ST117-top-level-number", "1e999", 0, "top level 1e999: the number before its type (ST118)"),
+        ("ST403-before-colon", '{"__metadata__":null,"__metadata__" x', 0,
+         "__metadata__ twice, the second without a colon: the duplicate is seen first"),
+        ("ST211-dtype-two-keys-unknown", '{"a":{"dtype":{"F99":null,"x":1},"shape":[1],"data_offsets":[0,1]}}', 1,
+         "map-form dtype with two keys, the first unknown: one key is checked before the name"),
+        ("ST210-dtype-map-unknown-value", '{"a":{"dtype":{"F99":[1]},"shape":[1],"data_offsets":[0,1]}}', 1,
+         "map-form dtype, unknown name and a non-null value: the name is checked before the value"),
+    ]
+    for fid, h, data, desc in cases:
+        add(fid, st_file(h, data), desc, fid[:5], prov=ORD)
+
+
 def valid():
     for name, bits in DTYPES:
         n = 8  # 8 elements: whole bytes for every dtype
@@ -498,6 +583,7 @@ def build():
     entries()
     offsets_and_sizes()
     metadata()
+    two_faults()
     valid()
     strict()
 

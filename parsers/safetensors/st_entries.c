@@ -6,7 +6,16 @@
  *   D = "<exact dtype name>" | {"<exact dtype name>": null}
  * Duplicate tensor names and duplicate __metadata__ keys: the last value wins
  * (HashMap), the name keeps its first position.  One pass, no per-token
- * allocation: records and pools grow by doubling. */
+ * allocation: records and pools grow by doubling.
+ *
+ * Which violation is reported when there are several follows the crate's
+ * order, not the document's: serde_json scans the whole object first (every
+ * JSON error, ST11x, and __metadata__, ST40x, which is HashMetadata's own
+ * field and so deserialized at once), collecting each tensor entry as serde
+ * Content (#[serde(flatten)]); only when the closing brace is reached is each
+ * entry deserialized as a TensorInfo, in document order.  So the first entry
+ * violation (ST2xx) is held (entry_err) and reported at the closing brace,
+ * before trailing characters (ST112). */
 #include "st_internal.h"
 
 #include <stdlib.h>
@@ -16,11 +25,40 @@ enum { F_DTYPE = 1, F_SHAPE = 2, F_OFFSETS = 4 };
 static tfs_status nomem(st_ctx *c) { return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
 
 
-/* Error for a value of the wrong JSON type: `rule` if the byte starts some
- * JSON value, else a syntax error. */
+/* A tensor-entry violation (ST2xx) at pos: held in c->pend_* (the first one
+ * only) instead of reported, and the entry parse stops.  tensor() then scans
+ * the rest of the entry with the plain grammar, as serde_json does when it
+ * collects the entry (serde's Content) before any TensorInfo check. */
+static tfs_status entry_err(st_ctx *c, tfs_rule rule, size_t pos) {
+    if (c->pend_rule == TFS_RULE_NONE) {
+        c->pend_rule = rule;
+        c->pend_pos = (uint32_t)pos;
+        c->pend_index = c->cur_index;
+    }
+    c->deferred = true;
+    return TFS_INVALID;
+}
+
+/* Inside a tensor entry, a value of the wrong JSON type: `rule` (held) if the
+ * byte starts some JSON value, else a syntax error. */
 static tfs_status wrong_type(st_ctx *c, tfs_rule rule) {
-    if (c->pos < c->n && st_value_start(c->j[c->pos])) return st_err(c, rule, c->pos);
+    if (c->pos < c->n && st_value_start(c->j[c->pos])) return entry_err(c, rule, c->pos);
     return st_unexpected(c);
+}
+
+/* Outside the entries (top level, __metadata__), a value of the wrong JSON
+ * type, reported at once as serde_json's peek_invalid_type does it: a scalar
+ * is scanned first (so a bad number, escape or literal in it is the error),
+ * a container is not entered. */
+static tfs_status scan_wrong_type(st_ctx *c, tfs_rule rule) {
+    size_t start = c->pos;
+    if (start >= c->n || !st_value_start(c->j[start])) return st_unexpected(c);
+    uint8_t b = c->j[start];
+    if (b != '{' && b != '[') {
+        tfs_status st = st_skip_value(c, 1); /* a scalar: no nesting */
+        if (st != TFS_OK) return st;
+    }
+    return st_err(c, rule, start);
 }
 
 static tfs_status expect(st_ctx *c, uint8_t b) {
@@ -77,34 +115,52 @@ static tfs_status dtype_name(st_ctx *c, size_t start, st_ent *e) {
     size_t len = 0;
     const uint8_t *p = short_str(c, start, c->pos, esc, buf, &len);
     uint32_t d;
-    if (!p || tfs_st_dtype_from_name((const char *)p, len, &d) != 0) return st_err(c, TFS_ST210, start);
+    if (!p || tfs_st_dtype_from_name((const char *)p, len, &d) != 0) return entry_err(c, TFS_ST210, start);
     e->dtype = (uint8_t)d;
     return TFS_OK;
 }
 
-static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
-    if (c->pos < c->n && c->j[c->pos] == '"') return dtype_name(c, c->pos, e);
-    if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST211);
-    /* map form {"U8": null}: a unit variant (depth 3, below the limit) */
+/* Map form {"U8": null}, at c->pos = '{' (a unit variant; the map is at
+ * `depth`).  serde's ContentRefDeserializer::deserialize_enum checks that the
+ * map has exactly one key before it looks at the variant name, and the unit
+ * value after it: "more than one key" (ST211) beats an unknown name (ST210),
+ * which beats a value other than null (ST211). */
+static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
     st_strict(c, TFS_ST506, c->pos, c->cur_index);
     size_t open = c->pos++;
     st_ws(c);
     if (c->pos >= c->n) return st_unexpected(c);
-    if (c->j[c->pos] == '}') return st_err(c, TFS_ST211, open);
+    if (c->j[c->pos] == '}') return entry_err(c, TFS_ST211, open);
     if (c->j[c->pos] != '"') return st_unexpected(c);
-    tfs_status st = dtype_name(c, c->pos, e);
+    size_t npos = c->pos;
+    bool esc;
+    tfs_status st = st_scan_string(c, &esc);
     if (st != TFS_OK) return st;
+    uint8_t buf[128];
+    size_t len = 0;
+    const uint8_t *p = short_str(c, npos, c->pos, esc, buf, &len);
+    uint32_t d = 0;
+    bool known = p && tfs_st_dtype_from_name((const char *)p, len, &d) == 0;
     if ((st = expect(c, ':')) != TFS_OK) return st;
-    if (c->pos < c->n && c->j[c->pos] == 'n') {
-        if ((st = st_literal(c, "null", 4)) != TFS_OK) return st;
-    } else {
-        return wrong_type(c, TFS_ST211);
-    }
+    size_t vpos = c->pos;
+    bool is_null = vpos < c->n && c->j[vpos] == 'n'; /* after a clean skip: the literal null */
+    if ((st = st_skip_value(c, depth)) != TFS_OK) return st;
     st_ws(c);
-    if (c->pos < c->n && c->j[c->pos] == ',') return st_err(c, TFS_ST211, c->pos); /* 2+ keys */
+    if (c->pos < c->n && c->j[c->pos] == ',') return entry_err(c, TFS_ST211, c->pos); /* 2+ keys */
     if (c->pos >= c->n || c->j[c->pos] != '}') return st_unexpected(c);
     c->pos++;
+    if (!known) return entry_err(c, TFS_ST210, npos);
+    if (!is_null) return entry_err(c, TFS_ST211, vpos);
+    e->dtype = (uint8_t)d;
     return TFS_OK;
+}
+
+/* dtype as a name or in map form; the entry (object or array) is at depth 2,
+ * so a map-form dtype is at depth 3, below the nesting limit. */
+static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
+    if (c->pos < c->n && c->j[c->pos] == '"') return dtype_name(c, c->pos, e);
+    if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST211);
+    return dtype_map(c, e, 3);
 }
 
 /* ------------------------------------------------------------- shape, data_offsets */
@@ -128,7 +184,7 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         bool u;
         tfs_status st = st_scan_number(c, &v, &u);
         if (st != TFS_OK) return st;
-        if (!u) return st_err(c, TFS_ST222, npos);
+        if (!u) return entry_err(c, TFS_ST222, npos);
         uint64_t *shapes_ = tfs_reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes);
         if (!shapes_) return nomem(c);
         c->shapes = shapes_;
@@ -152,22 +208,22 @@ static tfs_status parse_offsets(st_ctx *c, st_ent *e) {
     for (int k = 0; k < 2; k++) {
         if (c->pos >= c->n) return st_unexpected(c);
         uint8_t b = c->j[c->pos];
-        if (b == ']') return st_err(c, TFS_ST221, c->pos); /* fewer than two */
+        if (b == ']') return entry_err(c, TFS_ST221, c->pos); /* fewer than two */
         if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST221);
         size_t npos = c->pos;
         bool u;
         tfs_status st = st_scan_number(c, &v[k], &u);
         if (st != TFS_OK) return st;
-        if (!u) return st_err(c, TFS_ST222, npos);
+        if (!u) return entry_err(c, TFS_ST222, npos);
         st_ws(c);
         if (k == 0) {
-            if (c->pos < c->n && c->j[c->pos] == ']') return st_err(c, TFS_ST221, c->pos);
+            if (c->pos < c->n && c->j[c->pos] == ']') return entry_err(c, TFS_ST221, c->pos);
             if (c->pos >= c->n || c->j[c->pos] != ',') return st_unexpected(c);
             c->pos++;
             st_ws(c);
         }
     }
-    if (c->pos < c->n && c->j[c->pos] == ',') return st_err(c, TFS_ST221, c->pos); /* more than two */
+    if (c->pos < c->n && c->j[c->pos] == ',') return entry_err(c, TFS_ST221, c->pos); /* more than two */
     if (c->pos >= c->n || c->j[c->pos] != ']') return st_unexpected(c);
     c->pos++;
     e->start = v[0];
@@ -192,7 +248,7 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
     st_ws(c);
     unsigned have = 0;
     tfs_status st;
-    if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return st_err(c, TFS_ST202, e->val_pos); }
+    if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return entry_err(c, TFS_ST202, e->val_pos); }
     for (;;) {
         if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
         size_t kpos = c->pos;
@@ -200,7 +256,7 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
         int f = field_of(c, kpos, c->pos, esc);
         if ((st = expect(c, ':')) != TFS_OK) return st;
-        if (f && (have & (unsigned)f)) return st_err(c, TFS_ST203, kpos);
+        if (f && (have & (unsigned)f)) return entry_err(c, TFS_ST203, kpos);
         switch (f) {
         case F_DTYPE: st = parse_dtype(c, e); break;
         case F_SHAPE: st = parse_shape(c, e); break;
@@ -217,7 +273,7 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; break; }
         return st_unexpected(c);
     }
-    if (have != (F_DTYPE | F_SHAPE | F_OFFSETS)) return st_err(c, TFS_ST202, e->val_pos);
+    if (have != (F_DTYPE | F_SHAPE | F_OFFSETS)) return entry_err(c, TFS_ST202, e->val_pos);
     return TFS_OK;
 }
 
@@ -227,20 +283,20 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
     st_ws(c);
     tfs_status st;
     for (int k = 0; k < 3; k++) {
-        if (c->pos < c->n && c->j[c->pos] == ']') return st_err(c, TFS_ST204, c->pos); /* too few */
+        if (c->pos < c->n && c->j[c->pos] == ']') return entry_err(c, TFS_ST204, c->pos); /* too few */
         if (k == 0) st = parse_dtype(c, e);
         else if (k == 1) st = parse_shape(c, e);
         else st = parse_offsets(c, e);
         if (st != TFS_OK) return st;
         st_ws(c);
         if (k < 2) {
-            if (c->pos < c->n && c->j[c->pos] == ']') return st_err(c, TFS_ST204, c->pos);
+            if (c->pos < c->n && c->j[c->pos] == ']') return entry_err(c, TFS_ST204, c->pos);
             if (c->pos >= c->n || c->j[c->pos] != ',') return st_unexpected(c);
             c->pos++;
             st_ws(c);
         }
     }
-    if (c->pos < c->n && c->j[c->pos] == ',') return st_err(c, TFS_ST204, c->pos); /* too many */
+    if (c->pos < c->n && c->j[c->pos] == ',') return entry_err(c, TFS_ST204, c->pos); /* too many */
     if (c->pos >= c->n || c->j[c->pos] != ']') return st_unexpected(c);
     c->pos++;
     return TFS_OK;
@@ -267,7 +323,16 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
     if (c->pos < c->n && c->j[c->pos] == '{') st = object_entry(c, e);
     else if (c->pos < c->n && c->j[c->pos] == '[') st = array_entry(c, e);
     else st = wrong_type(c, TFS_ST201);
-    if (st != TFS_OK) return st;
+    if (st != TFS_OK) {
+        if (!c->deferred) return st;
+        /* A held entry violation: the rest of the entry is still scanned
+         * (grammar, numbers, escapes, depth), from its start, as serde_json
+         * scans it into serde's Content.  The record stays, so later entries
+         * get the indices they would have had. */
+        c->deferred = false;
+        c->pos = e->val_pos;
+        if ((st = st_skip_value(c, 1)) != TFS_OK) return st;
+    }
     int64_t dup = st_names_find_or_add(c, &c->tnames, false, &e->name, (uint32_t)c->n_ents);
     if (dup >= 0) { /* the crate's HashMap: the last entry wins */
         st_strict(c, TFS_ST501, kpos, dup);
@@ -283,12 +348,13 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
 
 /* ------------------------------------------------------------- __metadata__ */
 
-static tfs_status metadata(st_ctx *c, size_t kpos) {
-    if (c->seen_metadata) return st_err(c, TFS_ST403, kpos);
+/* The value of __metadata__ (c->pos after the colon), deserialized at once
+ * by the crate (HashMetadata's own field), while the entries are held. */
+static tfs_status metadata(st_ctx *c) {
     c->seen_metadata = true;
     tfs_status st;
     if (c->pos < c->n && c->j[c->pos] == 'n') return st_literal(c, "null", 4);
-    if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST401);
+    if (c->pos >= c->n || c->j[c->pos] != '{') return scan_wrong_type(c, TFS_ST401);
     c->has_metadata = true;
     c->pos++;
     st_ws(c);
@@ -308,7 +374,7 @@ static tfs_status metadata(st_ctx *c, size_t kpos) {
         int64_t dup = st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
         c->cur_index = dup >= 0 ? dup : (int64_t)c->n_kvs;
         if ((st = expect(c, ':')) != TFS_OK) return st;
-        if (c->pos >= c->n || c->j[c->pos] != '"') return wrong_type(c, TFS_ST402);
+        if (c->pos >= c->n || c->j[c->pos] != '"') return scan_wrong_type(c, TFS_ST402);
         size_t v0 = c->pos;
         if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
         st_kv *dst = kv;
@@ -335,7 +401,7 @@ tfs_status st_parse_json(st_ctx *c) {
     c->cur_index = -1;
     st_ws(c);
     if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n); /* also N = 0 */
-    if (c->j[c->pos] != '{') return wrong_type(c, TFS_ST118);
+    if (c->j[c->pos] != '{') return scan_wrong_type(c, TFS_ST118);
     if (c->pos != 0) st_strict(c, TFS_ST502, 0, -1);
     c->pos++;
     st_ws(c);
@@ -348,7 +414,6 @@ tfs_status st_parse_json(st_ctx *c) {
             bool esc;
             if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
             size_t kend = c->pos;
-            if ((st = expect(c, ':')) != TFS_OK) return st;
             /* "__metadata__" is 14 raw bytes unescaped; check cheaply first */
             bool meta = false;
             if (esc || kend - kpos == 14) {
@@ -357,7 +422,11 @@ tfs_status st_parse_json(st_ctx *c) {
                 const uint8_t *p = short_str(c, kpos, kend, esc, buf, &len);
                 meta = eq(p, len, "__metadata__", 12);
             }
-            st = meta ? metadata(c, kpos) : tensor(c, kpos, kend, esc);
+            /* serde's derive rejects a second __metadata__ as soon as the key
+             * is read, before serde_json parses the colon */
+            if (meta && c->seen_metadata) return st_err(c, TFS_ST403, kpos);
+            if ((st = expect(c, ':')) != TFS_OK) return st;
+            st = meta ? metadata(c) : tensor(c, kpos, kend, esc);
             if (st != TFS_OK) return st;
             st_ws(c);
             if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
@@ -365,6 +434,8 @@ tfs_status st_parse_json(st_ctx *c) {
             return st_unexpected(c);
         }
     }
+    /* the object is closed: now the crate deserializes the held entries */
+    if (c->pend_rule != TFS_RULE_NONE) return tfs_fail(c->err, c->pend_rule, 8u + (uint64_t)c->pend_pos, c->pend_index);
     /* after the object: JSON whitespace only (strict: spaces only) */
     for (; c->pos < c->n; c->pos++) {
         uint8_t b = c->j[c->pos];

@@ -86,6 +86,18 @@ typedef struct st_ctx {
     bool seen_metadata;
     bool has_metadata;    /* __metadata__ was an object */
 
+    /* The first tensor-entry violation (ST2xx) in document order, held until
+     * the top-level object is closed.  The crate's HashMetadata collects the
+     * entries (#[serde(flatten)]) while serde_json scans the object and
+     * deserializes each TensorInfo only when the map has ended, so every
+     * JSON-level error (ST11x) and every __metadata__ error (ST40x) anywhere
+     * in the object comes first; the held violation comes before trailing
+     * characters (ST112) and before Metadata::validate (ST3xx). */
+    tfs_rule pend_rule;
+    uint32_t pend_pos;
+    int64_t pend_index;
+    bool deferred;        /* the entry being parsed stopped at a held violation */
+
     /* First strict-profile violation in document order (lowest position);
      * reported only when the file passes every canonical rule, so a file's
      * default-profile rule is also its strict-profile rule. */
