@@ -30,7 +30,7 @@ extern "C" {
  * 2000+n: GGnnn).  TFS_RULE_NONE (0) means "no rule violated". */
 typedef enum tfs_rule {
     TFS_RULE_NONE = 0,
-#define TFS_RULE(id, code, fmt, profile, category, message, ref) TFS_##id = code,
+#define TFS_RULE(id, code, fmt, profile, index, category, message, ref) TFS_##id = code,
 #include "tfs/rules.def"
 #undef TFS_RULE
 } tfs_rule;
