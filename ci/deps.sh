@@ -53,3 +53,43 @@ tfs_npm_ggml() {
     export TFS_GGML_LIB=$(cd "$(dirname "$lib")" && pwd)/libggml-base.so
     tfs_log "TFS_GGML_LIB=$TFS_GGML_LIB"
 }
+
+# tfs_install_i386_deps: what the m32 preset needs on an amd64 Debian 12:
+# gcc-multilib and the i386 development packages of cmocka and OpenSSL
+# (dpkg --add-architecture i386).  Nothing is downloaded when all are present.
+# A library that is Multi-Arch: same (libssl3, libssl-dev) must have one
+# version in both architectures; when a mirror's i386 index lags behind the
+# amd64 one, the plain install fails, and both architectures are then pinned
+# to the i386 candidate version.  Returns non-zero when it cannot install.
+TFS_I386_PACKAGES=(gcc-multilib libcmocka-dev:i386 libssl-dev:i386)
+tfs_install_i386_deps() {
+    local missing=() p
+    for p in "${TFS_I386_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}\n' "$p" 2> /dev/null | grep -q '^install ok installed' || missing+=("$p")
+    done
+    if ((${#missing[@]} == 0)); then
+        tfs_log "i386 packages: all present"
+        return 0
+    fi
+    tfs_log "i386 packages to install: ${missing[*]}"
+    local sudo=()
+    if ((EUID != 0)); then
+        command -v sudo > /dev/null || { echo "ci/deps.sh: run as root (or install sudo) to install: ${missing[*]}" >&2; return 1; }
+        sudo=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    if ! dpkg --print-foreign-architectures | grep -qx i386; then
+        "${sudo[@]}" dpkg --add-architecture i386 || return 1
+    fi
+    # an index that fails to download is reported and ignored by apt; the install below decides
+    "${sudo[@]}" apt-get update -q || true
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" && return 0
+    local pins=() v
+    for p in libssl3 libssl-dev; do
+        v=$(apt-cache policy "$p:i386" | awk '/Candidate:/ {print $2}')
+        [[ -n $v && $v != "(none)" ]] || return 1
+        pins+=("$p=$v" "$p:i386=$v")
+    done
+    tfs_log "i386: pinning OpenSSL to one version in both architectures: ${pins[*]}"
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends --allow-downgrades gcc-multilib libcmocka-dev:i386 "${pins[@]}"
+}

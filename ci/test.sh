@@ -8,9 +8,15 @@
 #   4. asan-ubsan preset (clang, ASan + UBSan, no recovery): configure, build,
 #      ctest with sanitizer exit codes 99 (ASan) and 98 (UBSan), so a sanitizer
 #      report is never mistaken for an ordinary failure;
-#   5. prints "N passed, N failed[, N skipped]" over both runs; exit 1 on any
-#      failure (a failed configure or build counts as one failed test).
-# Fits CI: 2 cores, 90 minutes.
+#   5. m32 preset (gcc -m32, 32-bit x86; installs gcc-multilib and the i386
+#      cmocka / OpenSSL packages first, ci/deps.sh tfs_install_i386_deps):
+#      configure, build, ctest (not the ggml differential: 64-bit only);
+#   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
+#      configure, build, ctest;
+#   7. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
+#      failure (a failed configure, build or package install counts as one
+#      failed test).
+# Fits CI: 2 cores, 90 minutes (all stages: a few minutes).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -78,7 +84,14 @@ stage() {
 mkdir -p "$root/build"
 stage dev
 stage asan-ubsan
+if tfs_install_i386_deps; then
+    stage m32
+else
+    echo "ci/test.sh: [m32] installing gcc-multilib and the i386 packages FAILED"
+    total_fail=$((total_fail + 1))
+fi
+stage noposix
 
-tfs_log "both runs: $((SECONDS - start)) s"
+tfs_log "all runs: $((SECONDS - start)) s"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 ((total_fail == 0))

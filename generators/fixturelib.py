@@ -14,7 +14,7 @@ COLUMNS = ["id", "path", "sha256", "size", "format", "expect", "rule", "category
 def read_rules(path=RULES):
     """rule id -> (profile, category), from include/tfs/rules.def."""
     out = {}
-    pat = re.compile(r'^TFS_RULE\((\w+), *\d+, *\w+, *(\w+), *"([^"]*)"')
+    pat = re.compile(r'^TFS_RULE\((\w+), *\d+, *\w+, *(\w+), *\w+, *"([^"]*)"')  # ID, CODE, FORMAT, PROFILE, INDEX, CATEGORY
     with open(path, encoding="utf-8") as f:
         for line in f:
             m = pat.match(line)

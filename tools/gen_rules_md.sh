@@ -22,14 +22,14 @@ render() {
         n = 0
         for (i = 1; i <= rows; i++) if (f[i] == fmt) n++
         printf "\n## %s (%d rules)\n\n", title, n
-        print "| id | category | profile | message | canonical source mirrored |"
-        print "|---|---|---|---|---|"
+        print "| id | category | profile | index counts | message | canonical source mirrored |"
+        print "|---|---|---|---|---|---|"
         for (i = 1; i <= rows; i++)
             if (f[i] == fmt)
-                printf "| %s | `%s` | %s | %s | %s |\n", id[i], cat[i], prof[i], esc(msg[i]), esc(ref[i])
+                printf "| %s | `%s` | %s | %s | %s | %s |\n", id[i], cat[i], prof[i], idx[i], esc(msg[i]), esc(ref[i])
     }
     NR == 1 { next }   # header row
-    { rows++; id[rows] = $1; f[rows] = $2; prof[rows] = $3; cat[rows] = $4; msg[rows] = $5; ref[rows] = $6 }
+    { rows++; id[rows] = $1; f[rows] = $2; prof[rows] = $3; cat[rows] = $4; msg[rows] = $5; ref[rows] = $6; idx[rows] = $7 }
     END {
         print "# tfs rules"
         print ""
@@ -46,6 +46,11 @@ render() {
         print "  `DATA` only in the GGUF default profile, not with `--header-only` (llama.cpp loader rule:"
         print "  tensor data inside the file); `STRICT` only with `--strict` (implementation-defined cases);"
         print "  `RETIRED` is no longer reported (ids are never reused)."
+        print "- **index counts**: what the error index (`tfs_error.index`, `index` in `tfs check --json`) counts"
+        print "  for this rule (`tfs_rule_index_kind`): `none` (always -1: the file as a whole), `kv` (a GGUF KV"
+        print "  pair), `tensor` (a tensor info or tensor entry), `metadata` (a safetensors `__metadata__` entry),"
+        print "  `kv-or-tensor` (a GGUF string: the KV pair, or the tensor whose name it is), `tensor-or-metadata`"
+        print "  (JSON grammar: the tensor or `__metadata__` entry being read, -1 outside both). 0-based, file order."
         print "- **canonical source mirrored**: the canonical code (file and function) or the spec text the rule enforces."
         print ""
         printf "%d rules in all.\n", rows

@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "tfs/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -94,7 +96,7 @@ typedef struct tfs_field {
 
 /* Static lower-case name of a field kind ("n_kv", "key_len", "dtype", ...);
  * "?" for an unknown value.  Never NULL; no ownership. */
-const char *tfs_field_kind_name(uint32_t kind);
+TFS_API const char *tfs_field_kind_name(uint32_t kind);
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tfs/export.h"
 #include "tfs/field.h"
 
 #ifdef __cplusplus
@@ -32,7 +33,7 @@ extern "C" {
  * 2000+n: GGnnn).  TFS_RULE_NONE (0) means "no rule violated". */
 typedef enum tfs_rule {
     TFS_RULE_NONE = 0,
-#define TFS_RULE(id, code, fmt, profile, category, message, ref) TFS_##id = code,
+#define TFS_RULE(id, code, fmt, profile, index, category, message, ref) TFS_##id = code,
 #include "tfs/rules.def"
 #undef TFS_RULE
 } tfs_rule;
@@ -47,17 +48,17 @@ typedef enum tfs_rule_profile {
 
 /* Static strings for a rule; never NULL.  For an unknown value: id "?",
  * empty category/message/ref.  Pointers are to static storage (no ownership). */
-const char *tfs_rule_id(tfs_rule rule);        /* "ST301", "GG204", "" for NONE */
-const char *tfs_rule_category(tfs_rule rule);  /* "InvalidOffset", "BAD_N_DIMS" */
-const char *tfs_rule_message(tfs_rule rule);   /* one-line human message */
-const char *tfs_rule_ref(tfs_rule rule);       /* canonical file + function */
-tfs_rule_profile tfs_rule_profile_of(tfs_rule rule);
+TFS_API const char *tfs_rule_id(tfs_rule rule);        /* "ST301", "GG204", "" for NONE */
+TFS_API const char *tfs_rule_category(tfs_rule rule);  /* "InvalidOffset", "BAD_N_DIMS" */
+TFS_API const char *tfs_rule_message(tfs_rule rule);   /* one-line human message */
+TFS_API const char *tfs_rule_ref(tfs_rule rule);       /* canonical file + function */
+TFS_API tfs_rule_profile tfs_rule_profile_of(tfs_rule rule);
 /* Parse an id such as "GG204" (case-sensitive); TFS_RULE_NONE if unknown. */
-tfs_rule tfs_rule_from_id(const char *id);
+TFS_API tfs_rule tfs_rule_from_id(const char *id);
 /* Number of rows in rules.def, and the i-th rule in table order (0-based);
  * TFS_RULE_NONE when i is out of range.  For generating docs and coverage. */
-size_t tfs_rule_count(void);
-tfs_rule tfs_rule_at(size_t i);
+TFS_API size_t tfs_rule_count(void);
+TFS_API tfs_rule tfs_rule_at(size_t i);
 
 /* ---------------------------------------------------------------- status */
 
@@ -71,7 +72,7 @@ typedef enum tfs_status {
     TFS_ERANGE = 6,    /* accessor: element index out of range */
 } tfs_status;
 
-const char *tfs_status_name(tfs_status st); /* "ok", "invalid", ... (static) */
+TFS_API const char *tfs_status_name(tfs_status st); /* "ok", "invalid", ... (static) */
 
 /* Error record, filled by every parse function (zeroed on TFS_OK). */
 typedef struct tfs_error {
@@ -92,14 +93,14 @@ typedef enum tfs_format {
     TFS_FORMAT_GGUF = 2,
 } tfs_format;
 
-const char *tfs_format_name(tfs_format f); /* "safetensors", "gguf", "unknown" */
+TFS_API const char *tfs_format_name(tfs_format f); /* "safetensors", "gguf", "unknown" */
 
 /* Decide the format of a file: GGUF if the first 4 bytes are "GGUF"; else
  * by the extension of `path` (".gguf" -> GGUF, ".safetensors" -> safetensors),
  * so a damaged .gguf reports its bad magic; else safetensors.
  * `prefix` holds the first `len` bytes of the file (len may be < 4); `path`
  * may be NULL. */
-tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path);
+TFS_API tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path);
 
 /* Parse flags (bitwise or). */
 #define TFS_STRICT      1u /* add the STRICT rules (implementation-defined cases) */
@@ -207,7 +208,7 @@ typedef struct tfs_header {
  *   err      : may be NULL; filled on every return.
  * Returns TFS_OK, TFS_INVALID (err->rule: any ST/GG rule of the format),
  * TFS_ENOMEM, TFS_EARG. */
-tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
+TFS_API tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
                             unsigned flags, tfs_header **out, tfs_error *err);
 
 /* Parse a file by path, reading only its header with pread (never the tensor
@@ -220,17 +221,17 @@ tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
  * err->sys_errno set; EISDIR for a directory, EINVAL for anything else that
  * is not a regular file: FIFOs and devices are refused without being read,
  * and opening never blocks).  Views point into storage owned by the header. */
-tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
+TFS_API tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
                           tfs_header **out, tfs_error *err);
 
 /* Same, on an open file descriptor (positioned reads only; the offset of fd is
  * not changed; fd stays open and owned by the caller).  `path` is only used for
  * format detection by extension and may be NULL. */
-tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
+TFS_API tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
                         unsigned flags, tfs_header **out, tfs_error *err);
 
 /* Free a header (NULL is allowed). */
-void tfs_header_free(tfs_header *h);
+TFS_API void tfs_header_free(tfs_header *h);
 
 /* ------------------------------------------------------- the byte source */
 
@@ -279,7 +280,7 @@ typedef struct tfs_source {
  *   path : only for format detection by extension; may be NULL.
  * Returns as tfs_parse_buffer, plus TFS_EIO (the reader's errno, or EIO
  * when it returned fewer bytes than the size it declared). */
-tfs_status tfs_parse_source(const tfs_source *src, const char *path, tfs_format format,
+TFS_API tfs_status tfs_parse_source(const tfs_source *src, const char *path, tfs_format format,
                             unsigned flags, tfs_header **out, tfs_error *err);
 
 /* ----------------------------------------------------------- accessors */
@@ -287,10 +288,10 @@ tfs_status tfs_parse_source(const tfs_source *src, const char *path, tfs_format 
 /* Find a KV (GGUF) or __metadata__ entry (safetensors) by its key: the first
  * one whose key equals the `len` bytes at `key` (tfs_find_kv: the C string
  * `key`).  NULL when absent or on NULL arguments.  Points into h. */
-const tfs_kv *tfs_find_kvn(const tfs_header *h, const char *key, size_t len);
-const tfs_kv *tfs_find_kv(const tfs_header *h, const char *key);
+TFS_API const tfs_kv *tfs_find_kvn(const tfs_header *h, const char *key, size_t len);
+TFS_API const tfs_kv *tfs_find_kv(const tfs_header *h, const char *key);
 /* Find a tensor by name (first match, as the canonical readers' lookups). */
-const tfs_tensor *tfs_find_tensor(const tfs_header *h, const char *name);
+TFS_API const tfs_tensor *tfs_find_tensor(const tfs_header *h, const char *name);
 
 /* Typed getters.  `kv` must be one of h->kv (else TFS_EARG).  For a scalar
  * `i` must be 0; for an array `i` is the element index (0-based) and the
@@ -300,19 +301,19 @@ const tfs_tensor *tfs_find_tensor(const tfs_header *h, const char *name);
  * TFS_ERANGE (i >= count), TFS_EIO (re-reading the source failed, or a
  * forward-only source: strings and arrays only).  Values decode the
  * little-endian bytes as gguf.cpp gguf_get_val_* / gguf_get_arr_data do. */
-tfs_status tfs_kv_get_u8(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint8_t *out);
-tfs_status tfs_kv_get_i8(const tfs_header *h, const tfs_kv *kv, uint64_t i, int8_t *out);
-tfs_status tfs_kv_get_u16(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint16_t *out);
-tfs_status tfs_kv_get_i16(const tfs_header *h, const tfs_kv *kv, uint64_t i, int16_t *out);
-tfs_status tfs_kv_get_u32(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint32_t *out);
-tfs_status tfs_kv_get_i32(const tfs_header *h, const tfs_kv *kv, uint64_t i, int32_t *out);
-tfs_status tfs_kv_get_u64(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint64_t *out);
-tfs_status tfs_kv_get_i64(const tfs_header *h, const tfs_kv *kv, uint64_t i, int64_t *out);
-tfs_status tfs_kv_get_f32(const tfs_header *h, const tfs_kv *kv, uint64_t i, float *out);
-tfs_status tfs_kv_get_f64(const tfs_header *h, const tfs_kv *kv, uint64_t i, double *out);
+TFS_API tfs_status tfs_kv_get_u8(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint8_t *out);
+TFS_API tfs_status tfs_kv_get_i8(const tfs_header *h, const tfs_kv *kv, uint64_t i, int8_t *out);
+TFS_API tfs_status tfs_kv_get_u16(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint16_t *out);
+TFS_API tfs_status tfs_kv_get_i16(const tfs_header *h, const tfs_kv *kv, uint64_t i, int16_t *out);
+TFS_API tfs_status tfs_kv_get_u32(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint32_t *out);
+TFS_API tfs_status tfs_kv_get_i32(const tfs_header *h, const tfs_kv *kv, uint64_t i, int32_t *out);
+TFS_API tfs_status tfs_kv_get_u64(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint64_t *out);
+TFS_API tfs_status tfs_kv_get_i64(const tfs_header *h, const tfs_kv *kv, uint64_t i, int64_t *out);
+TFS_API tfs_status tfs_kv_get_f32(const tfs_header *h, const tfs_kv *kv, uint64_t i, float *out);
+TFS_API tfs_status tfs_kv_get_f64(const tfs_header *h, const tfs_kv *kv, uint64_t i, double *out);
 /* GGUF bool: the stored byte, 0 -> 0 and anything else -> 1 (as gguf.cpp,
  * which reads it as a C++ bool; TFS_STRICT rejects bytes > 1: GG501). */
-tfs_status tfs_kv_get_bool(const tfs_header *h, const tfs_kv *kv, uint64_t i, int *out);
+TFS_API tfs_status tfs_kv_get_bool(const tfs_header *h, const tfs_kv *kv, uint64_t i, int *out);
 
 /* Any element as a tagged value: `type` the element's tfs_gg_vtype; the
  * integer types in u64 (unsigned, zero-extended) or i64 (signed,
@@ -325,7 +326,7 @@ typedef struct tfs_value {
     double f64;
     uint64_t offset;
 } tfs_value;
-tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *out);
+TFS_API tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *out);
 
 /* String value (scalar i = 0, or element i of a string array; safetensors
  * __metadata__ values decoded).  When the bytes are in memory (buffer API,
@@ -335,7 +336,7 @@ tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_val
  * points at buf: out->len < the string's length means it was cut (get the
  * full length with tfs_kv_get: u64).  buf may be NULL when cap is 0.
  * Errors as the typed getters (TFS_ETYPE unless a string). */
-tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
+TFS_API tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
                              size_t cap);
 
 /* -------------------------------------------------------- type tables */
@@ -348,22 +349,25 @@ typedef enum tfs_st_dtype {
     TFS_ST_DTYPE_COUNT
 } tfs_st_dtype;
 
-const char *tfs_st_dtype_name(uint32_t dtype);  /* "F32"; NULL if unknown */
-unsigned tfs_st_dtype_bits(uint32_t dtype);     /* bits per element; 0 if unknown */
+TFS_API const char *tfs_st_dtype_name(uint32_t dtype);  /* "F32"; NULL if unknown */
+TFS_API unsigned tfs_st_dtype_bits(uint32_t dtype);     /* bits per element; 0 if unknown */
 /* Look up a dtype by its exact, case-sensitive name of `len` bytes;
  * returns 0 and sets *out on success, -1 if unknown. */
-int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
+TFS_API int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
 
 /* ggml types (spec/gguf.md): id, name, block size (elements), type size (bytes
  * per block).  Removed ids have block size 0. */
 #define TFS_GG_TYPE_COUNT 43u
-const char *tfs_gg_type_name(uint32_t type);       /* "q4_K"; NULL if out of range or removed */
-uint32_t tfs_gg_type_block_size(uint32_t type);    /* elements per block; 0 removed/out of range */
-uint32_t tfs_gg_type_size(uint32_t type);          /* bytes per block; 0 removed/out of range */
-const char *tfs_gg_vtype_name(uint32_t vtype);     /* "u32", "string", ...; NULL if > 12 */
-size_t tfs_gg_vtype_size(uint32_t vtype);          /* fixed size in bytes; 0 for string/array/unknown */
+TFS_API const char *tfs_gg_type_name(uint32_t type);       /* "q4_K"; NULL if out of range or removed */
+TFS_API uint32_t tfs_gg_type_block_size(uint32_t type);    /* elements per block; 0 removed/out of range */
+TFS_API uint32_t tfs_gg_type_size(uint32_t type);          /* bytes per block; 0 removed/out of range */
+TFS_API const char *tfs_gg_vtype_name(uint32_t vtype);     /* "u32", "string", ...; NULL if > 12 */
+TFS_API size_t tfs_gg_vtype_size(uint32_t vtype);          /* fixed size in bytes; 0 for string/array/unknown */
 
 #ifdef __cplusplus
 }
 #endif
+
+#include "tfs/rules.h"
+#include "tfs/version.h"
 #endif /* TFS_TFS_H */

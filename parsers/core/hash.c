@@ -2,22 +2,18 @@
  * (safetensors tensor names and __metadata__ keys, GGUF keys and tensor
  * names).  Each parse draws its own seed, so a file cannot be crafted to make
  * every name land in one chain of the open-addressing tables (which would
- * turn duplicate detection quadratic).  Verdicts never depend on the seed. */
+ * turn duplicate detection quadratic).  Verdicts never depend on the seed.
+ * The seed comes from posix_seed.c (getrandom) or, in TFS_POSIX=OFF builds,
+ * from the application's tfs_platform_hash_seed. */
 #include "internal.h"
 
-#include <sys/random.h>
-#include <time.h>
+#ifdef TFS_NO_POSIX
+#include "tfs/platform.h"
 
-uint64_t tfs_hash_seed(void) {
-    uint64_t s = 0;
-    if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s) {
-        /* no entropy yet (early boot): still unpredictable enough from outside */
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        s = (uint64_t)ts.tv_nsec * UINT64_C(0x9E3779B97F4A7C15) ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&ts;
-    }
-    return s;
-}
+/* Without POSIX the application supplies the seed (tfs/platform.h); POSIX
+ * builds take tfs_hash_seed from posix_seed.c (getrandom). */
+uint64_t tfs_hash_seed(void) { return tfs_platform_hash_seed(); }
+#endif
 
 uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n) {
     const uint64_t m = UINT64_C(0x9E3779B97F4A7C15);

@@ -1,10 +1,13 @@
 /* rules.c: lookup tables generated from include/tfs/rules.def. */
 #include "internal.h"
+#include "tfs/rules.h"
 
 typedef struct rule_row {
     tfs_rule rule;
     const char *id;
-    tfs_rule_profile profile;
+    uint8_t format;   /* tfs_format */
+    uint8_t profile;  /* tfs_rule_profile */
+    uint8_t index;    /* tfs_index_kind */
     const char *category;
     const char *message;
     const char *ref;
@@ -14,8 +17,17 @@ typedef struct rule_row {
 #define DATA TFS_PROFILE_DATA
 #define STRICT TFS_PROFILE_STRICT
 #define RETIRED TFS_PROFILE_RETIRED
+#define ST TFS_FORMAT_SAFETENSORS
+#define GG TFS_FORMAT_GGUF
+#define NONE TFS_INDEX_NONE
+#define KV TFS_INDEX_KV
+#define TENSOR TFS_INDEX_TENSOR
+#define META TFS_INDEX_METADATA
+#define KV_TENSOR TFS_INDEX_KV_OR_TENSOR
+#define TENSOR_META TFS_INDEX_TENSOR_OR_METADATA
 static const rule_row k_rules[] = {
-#define TFS_RULE(id, code, fmt, profile, category, message, ref) {TFS_##id, #id, profile, category, message, ref},
+#define TFS_RULE(id, code, fmt, profile, index, category, message, ref) \
+    {TFS_##id, #id, fmt, profile, index, category, message, ref},
 #include "tfs/rules.def"
 #undef TFS_RULE
 };
@@ -23,6 +35,14 @@ static const rule_row k_rules[] = {
 #undef DATA
 #undef STRICT
 #undef RETIRED
+#undef ST
+#undef GG
+#undef NONE
+#undef KV
+#undef TENSOR
+#undef META
+#undef KV_TENSOR
+#undef TENSOR_META
 
 #define N_RULES (sizeof k_rules / sizeof k_rules[0])
 
@@ -41,7 +61,21 @@ const char *tfs_rule_id(tfs_rule r) { const rule_row *x = find(r); return x ? x-
 const char *tfs_rule_category(tfs_rule r) { const rule_row *x = find(r); return x ? x->category : ""; }
 const char *tfs_rule_message(tfs_rule r) { const rule_row *x = find(r); return x ? x->message : ""; }
 const char *tfs_rule_ref(tfs_rule r) { const rule_row *x = find(r); return x ? x->ref : ""; }
-tfs_rule_profile tfs_rule_profile_of(tfs_rule r) { const rule_row *x = find(r); return x ? x->profile : TFS_PROFILE_RETIRED; }
+tfs_rule_profile tfs_rule_profile_of(tfs_rule r) { const rule_row *x = find(r); return x ? (tfs_rule_profile)x->profile : TFS_PROFILE_RETIRED; }
+tfs_format tfs_rule_format(tfs_rule r) { const rule_row *x = find(r); return x ? (tfs_format)x->format : TFS_FORMAT_UNKNOWN; }
+tfs_index_kind tfs_rule_index_kind(tfs_rule r) { const rule_row *x = find(r); return x ? (tfs_index_kind)x->index : TFS_INDEX_NONE; }
+
+const char *tfs_index_kind_name(tfs_index_kind k) {
+    switch (k) {
+    case TFS_INDEX_NONE: return "none";
+    case TFS_INDEX_KV: return "kv";
+    case TFS_INDEX_TENSOR: return "tensor";
+    case TFS_INDEX_METADATA: return "metadata";
+    case TFS_INDEX_KV_OR_TENSOR: return "kv-or-tensor";
+    case TFS_INDEX_TENSOR_OR_METADATA: return "tensor-or-metadata";
+    }
+    return "?";
+}
 size_t tfs_rule_count(void) { return N_RULES; }
 tfs_rule tfs_rule_at(size_t i) { return i < N_RULES ? k_rules[i].rule : TFS_RULE_NONE; }
 

@@ -56,10 +56,9 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->err.index = -1;
     r->status = parse_one(path, o, o->flags, h, &r->err);
     if (r->status == TFS_EIO) r->sys_errno = r->err.sys_errno;
-    /* the parser that ran: the header's format, or the rule's (ST / GG) */
+    /* the parser that ran: the header's format, or the rule's (FORMAT column) */
     if (r->status == TFS_OK) r->format = (*h)->format;
-    else if (r->status == TFS_INVALID)
-        r->format = tfs_rule_id(r->err.rule)[0] == 'G' ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
+    else if (r->status == TFS_INVALID) r->format = tfs_rule_format(r->err.rule);
     switch (r->status) {
     case TFS_OK: r->verdict = V_VALID; r->h = *h; break;
     case TFS_INVALID: r->verdict = V_PARSER_ERROR; break;

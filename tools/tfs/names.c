@@ -21,20 +21,17 @@ const char *profile_name(unsigned flags) {
     return "default";
 }
 
-/* The groups of rules.def: GG1xx KV pairs, GG2xx/GG3xx tensors, ST2xx/ST3xx
- * tensor entries, ST4xx __metadata__; strict rules listed one by one. */
+/* What tfs_error.index counts for a rule (INDEX column of rules.def). */
 const char *index_kind(tfs_rule rule) {
-    const char *id = tfs_rule_id(rule);
-    if (strlen(id) != 5) return "item";
-    static const char *const kv_ids[] = {"GG501", "GG502", "GG504"};
-    static const char *const meta_ids[] = {"ST503"};
-    for (size_t i = 0; i < sizeof kv_ids / sizeof kv_ids[0]; i++)
-        if (strcmp(id, kv_ids[i]) == 0) return "kv";
-    for (size_t i = 0; i < sizeof meta_ids / sizeof meta_ids[0]; i++)
-        if (strcmp(id, meta_ids[i]) == 0) return "metadata key";
-    char group = id[2];
-    if (id[0] == 'G') return group == '1' ? "kv" : (group == '2' || group == '3' || group == '5') ? "tensor" : "item";
-    return group == '4' ? "metadata key" : (group == '2' || group == '3' || group == '5') ? "tensor" : "item";
+    switch (tfs_rule_index_kind(rule)) {
+    case TFS_INDEX_KV: return "kv";
+    case TFS_INDEX_TENSOR: return "tensor";
+    case TFS_INDEX_METADATA: return "metadata key";
+    case TFS_INDEX_KV_OR_TENSOR: return "kv or tensor";
+    case TFS_INDEX_TENSOR_OR_METADATA: return "tensor or metadata key";
+    case TFS_INDEX_NONE: break;
+    }
+    return "item";
 }
 
 const char *io_error_text(int sys_errno) {

@@ -14,17 +14,14 @@ static const char *profile_str(tfs_rule_profile p) {
     return "?";
 }
 
-static const char *format_of(const char *id) {
-    return strncmp(id, "GG", 2) == 0 ? "gguf" : strncmp(id, "ST", 2) == 0 ? "safetensors" : "?";
-}
-
 static void usage(FILE *f) {
     fprintf(f, "usage: tfs rules [--json|--tsv]\n"
                "\n"
                "Lists every rule of the table (include/tfs/rules.def): id, format, profile\n"
                "(CANON every profile, DATA GGUF default profile only, STRICT only with\n"
                "--strict, RETIRED no longer reported), canonical category, message and\n"
-               "the canonical code it mirrors.\n"
+               "the canonical code it mirrors, and what the error index counts (none, kv,\n"
+               "tensor, metadata, kv-or-tensor, tensor-or-metadata).\n"
                "  --json   one JSON object per rule and line\n"
                "  --tsv    tab-separated, with a header row\n");
 }
@@ -45,16 +42,18 @@ int cmd_rules(int argc, char **argv, int first) {
         size_t l = strlen(tfs_rule_category(tfs_rule_at(i)));
         if (l > wcat) wcat = l;
     }
-    if (mode == TSV) printf("id\tformat\tprofile\tcategory\tmessage\tref\n");
+    if (mode == TSV) printf("id\tformat\tprofile\tcategory\tmessage\tref\tindex\n");
     for (size_t i = 0; i < n; i++) {
         tfs_rule r = tfs_rule_at(i);
         const char *id = tfs_rule_id(r);
         const char *prof = profile_str(tfs_rule_profile_of(r));
+        const char *fmt = tfs_format_name(tfs_rule_format(r));
+        const char *index = tfs_index_kind_name(tfs_rule_index_kind(r));
         if (mode == JSON) {
             printf("{\"id\":");
             json_cstr(stdout, id);
             printf(",\"code\":%d,\"format\":", (int)r);
-            json_cstr(stdout, format_of(id));
+            json_cstr(stdout, fmt);
             printf(",\"profile\":");
             json_cstr(stdout, prof);
             printf(",\"category\":");
@@ -63,13 +62,15 @@ int cmd_rules(int argc, char **argv, int first) {
             json_cstr(stdout, tfs_rule_message(r));
             printf(",\"ref\":");
             json_cstr(stdout, tfs_rule_ref(r));
+            printf(",\"index\":");
+            json_cstr(stdout, index);
             printf("}\n");
         } else if (mode == TSV) {
-            printf("%s\t%s\t%s\t%s\t%s\t%s\n", id, format_of(id), prof, tfs_rule_category(r), tfs_rule_message(r),
-                   tfs_rule_ref(r));
+            printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", id, fmt, prof, tfs_rule_category(r), tfs_rule_message(r),
+                   tfs_rule_ref(r), index);
         } else {
             printf("%-6s %-7s %-*s %s\n", id, prof, (int)wcat, tfs_rule_category(r), tfs_rule_message(r));
-            printf("%-6s %-7s %-*s   ref: %s\n", "", "", (int)wcat, "", tfs_rule_ref(r));
+            printf("%-6s %-7s %-*s   ref: %s; index counts: %s\n", "", "", (int)wcat, "", tfs_rule_ref(r), index);
         }
     }
     if (fflush(stdout) != 0) return 2;

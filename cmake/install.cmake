@@ -1,0 +1,66 @@
+# install.cmake: what `cmake --install` puts under the prefix (GNUInstallDirs):
+#   include/tfs/*.h, *.def     public headers (+ the generated tfs/version.h)
+#   lib/libtfs.a               static library      (CMake target tfs::tfs_static)
+#   lib/libtfs.so.X.Y.Z        shared library, SONAME libtfs.so.X, links
+#                              libtfs.so.X and libtfs.so (target tfs::tfs)
+#   bin/tfs                    the command line (TFS_BUILD_TOOLS)
+#   lib/cmake/tfs/             tfsConfig.cmake, tfsConfigVersion.cmake,
+#                              tfsTargets*.cmake: find_package(tfs)
+#   lib/pkgconfig/tfs.pc       pkg-config --cflags --libs tfs (relocatable:
+#                              paths relative to the .pc file)
+# tests/install/test_install.sh installs into a temporary prefix and builds
+# examples/consumer against it (ctest test_install_consumer).
+include(CMakePackageConfigHelpers)
+
+set(TFS_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tfs CACHE STRING
+    "Where tfsConfig.cmake is installed, relative to the prefix")
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tfs/
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tfs
+        COMPONENT tfs_dev
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.def")
+install(FILES ${TFS_GENERATED_INCLUDE_DIR}/tfs/version.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tfs COMPONENT tfs_dev)
+
+install(TARGETS tfs tfs_shared EXPORT tfsTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_dev
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_runtime NAMELINK_COMPONENT tfs_dev
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_runtime)
+if(TFS_BUILD_TOOLS)
+  install(TARGETS tfs_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
+endif()
+
+install(EXPORT tfsTargets NAMESPACE tfs:: DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tfsConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/cmake/tfsConfig.cmake
+                              INSTALL_DESTINATION ${TFS_INSTALL_CMAKEDIR})
+# 0.x: a minor release may change the API, so only the same MAJOR.MINOR matches.
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/tfsConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cmake/tfsConfig.cmake ${PROJECT_BINARY_DIR}/cmake/tfsConfigVersion.cmake
+        DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)
+
+# pkg-config: paths relative to the .pc file (${pcfiledir}), so the file is
+# right whatever prefix `cmake --install --prefix` is given.
+function(_tfs_pc_path var dir)
+  if(IS_ABSOLUTE "${dir}")
+    set(${var} "${dir}" PARENT_SCOPE)
+  else()
+    set(${var} "\${prefix}/${dir}" PARENT_SCOPE)
+  endif()
+endfunction()
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(TFS_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+  file(RELATIVE_PATH _rel "/prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/prefix")
+  string(REGEX REPLACE "/$" "" _rel "${_rel}")
+  set(TFS_PC_PREFIX "\${pcfiledir}/${_rel}")
+endif()
+_tfs_pc_path(TFS_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+_tfs_pc_path(TFS_PC_INCLUDEDIR "${CMAKE_INSTALL_INCLUDEDIR}")
+set(TFS_PC_CFLAGS "")
+if(NOT TFS_POSIX)
+  set(TFS_PC_CFLAGS " -DTFS_NO_POSIX")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/tfs.pc.in ${PROJECT_BINARY_DIR}/tfs.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/tfs.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT tfs_dev)

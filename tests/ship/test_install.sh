@@ -1,0 +1,116 @@
+#!/bin/sh
+# test_install.sh BUILD_DIR SOURCE_DIR CC POSIX(ON|OFF) TOOLS(ON|OFF) [CFLAGS...]
+#
+# libtfs as an outside project sees it:
+#   1. `cmake --install BUILD_DIR --prefix TMP` (the build as it is);
+#   2. the installed tree: headers, libtfs.a, libtfs.so.X.Y.Z with SONAME
+#      libtfs.so.X, tfsConfig.cmake + tfsConfigVersion.cmake, tfs.pc, bin/tfs;
+#   3. examples/consumer configured with find_package(tfs) against TMP only,
+#      built (tfs::tfs and tfs::tfs_static) and run on fixtures: the verdicts
+#      it prints are checked;
+#   4. pkg-config (PKG_CONFIG_PATH=TMP/.../pkgconfig): --modversion, --cflags,
+#      --libs, and a one-file program compiled with nothing else, then run.
+set -eu
+build=$1 src=$2 cc=$3 posix=$4 tools=$5
+shift 5
+cflags="$*"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+finish() {
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit $?
+}
+
+prefix=$tmp/prefix
+if cmake --install "$build" --prefix "$prefix" > "$tmp/install.log" 2>&1; then ok "cmake --install"; else cat "$tmp/install.log"; ko "cmake --install"; finish; fi
+
+# ---- the installed tree
+version=$(sed -n 's/^#define TFS_VERSION_STRING "\(.*\)"/\1/p' "$prefix/include/tfs/version.h")
+major=${version%%.*}
+libdir=$(dirname "$(find "$prefix" -name "libtfs.so.$version" | head -1)")
+for f in include/tfs/tfs.h include/tfs/export.h include/tfs/rules.h include/tfs/platform.h include/tfs/version.h \
+         include/tfs/rules.def include/tfs/st_dtypes.def include/tfs/gg_types.def; do
+    if [ -f "$prefix/$f" ]; then ok "installed $f"; else ko "missing $f"; fi
+done
+if [ -n "$version" ] && [ -f "$libdir/libtfs.so.$version" ] && [ -f "$libdir/libtfs.a" ] \
+   && [ -L "$libdir/libtfs.so.$major" ] && [ -L "$libdir/libtfs.so" ]; then
+    ok "libtfs.a, libtfs.so.$version, libtfs.so.$major, libtfs.so in ${libdir#$prefix/}"
+else
+    ko "libraries in ${libdir:-?}: $(ls "$libdir" 2> /dev/null | tr '\n' ' ')"
+fi
+soname=$(objdump -p "$libdir/libtfs.so.$version" 2> /dev/null | awk '$1 == "SONAME" {print $2}')
+if [ "$soname" = "libtfs.so.$major" ]; then ok "SONAME $soname"; else ko "SONAME '$soname', want libtfs.so.$major"; fi
+for f in tfsConfig.cmake tfsConfigVersion.cmake tfsTargets.cmake; do
+    if [ -f "$libdir/cmake/tfs/$f" ]; then ok "installed cmake/tfs/$f"; else ko "missing $libdir/cmake/tfs/$f"; fi
+done
+if [ -f "$libdir/pkgconfig/tfs.pc" ]; then ok "installed tfs.pc"; else ko "missing tfs.pc"; fi
+if [ "$tools" = ON ]; then
+    if "$prefix/bin/tfs" --version > "$tmp/v" 2>&1 && grep -q "$version" "$tmp/v"; then ok "bin/tfs --version: $(cat "$tmp/v")"
+    else ko "bin/tfs --version: $(cat "$tmp/v" 2> /dev/null)"; fi
+fi
+
+# ---- examples/consumer through find_package(tfs), against the prefix only
+cb=$tmp/consumer
+if cmake -S "$src/examples/consumer" -B "$cb" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+        -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$cflags" \
+        > "$tmp/cfg.log" 2>&1 \
+   && cmake --build "$cb" > "$tmp/build.log" 2>&1; then
+    ok "examples/consumer: find_package(tfs) + tfs::tfs, tfs::tfs_static"
+    grep -q "tfs_DIR:PATH=$prefix" "$cb/CMakeCache.txt" && ok "found the installed package ($(sed -n 's/^tfs_DIR:PATH=//p' "$cb/CMakeCache.txt"))" \
+        || ko "tfs_DIR is not under the prefix: $(grep '^tfs_DIR' "$cb/CMakeCache.txt")"
+    # the shared one runs against the installed libtfs.so (RUNPATH from the imported target)
+    if ldd "$cb/tfs_consumer" 2> /dev/null | grep -q "$libdir/libtfs.so.$major"; then ok "tfs_consumer loads $libdir/libtfs.so.$major"
+    else ko "tfs_consumer does not load the installed libtfs: $(ldd "$cb/tfs_consumer" 2>&1 | grep tfs)"; fi
+    for exe in tfs_consumer tfs_consumer_static; do
+        set +e
+        "$cb/$exe" "$src/corpus/gguf/valid-every-type.gguf" "$src/corpus/gguf/GG204-G1-n-dims-5.gguf" \
+            "$src/corpus/safetensors/ST402-value-number.safetensors" > "$tmp/out" 2>&1
+        rc=$?
+        set -e
+        cat "$tmp/out"
+        if [ "$rc" -eq 1 ] && grep -q "^libtfs $version (headers $version)" "$tmp/out" \
+           && grep -q "valid-every-type.gguf: valid gguf" "$tmp/out" \
+           && grep -q "GG204-G1-n-dims-5.gguf: invalid gguf: GG204 BAD_N_DIMS at offset [0-9]* (index 0, counts tensor)" "$tmp/out" \
+           && grep -q "ST402-value-number.safetensors: invalid safetensors: ST402 .*counts metadata" "$tmp/out"; then
+            ok "$exe verdicts"
+        else
+            ko "$exe verdicts (exit $rc)"
+        fi
+    done
+else
+    cat "$tmp/cfg.log" "$tmp/build.log" 2> /dev/null | tail -40
+    ko "examples/consumer configure/build"
+fi
+
+# ---- pkg-config against the prefix
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+unset PKG_CONFIG_LIBDIR 2> /dev/null || true
+if command -v pkg-config > /dev/null; then
+    mv=$(pkg-config --modversion tfs 2>&1 || true)
+    if [ "$mv" = "$version" ]; then ok "pkg-config --modversion tfs: $mv"; else ko "pkg-config --modversion tfs: '$mv'"; fi
+    pcflags=$(pkg-config --cflags --libs tfs 2>&1 || true)
+    echo "pkg-config --cflags --libs tfs: $pcflags"
+    # relocatable: the paths resolve to the prefix, not to the build's CMAKE_INSTALL_PREFIX
+    inc=$(pkg-config --variable=includedir tfs)
+    lib=$(pkg-config --variable=libdir tfs)
+    if [ -f "$inc/tfs/tfs.h" ] && [ -f "$lib/libtfs.so.$version" ]; then ok "tfs.pc paths point into the prefix"
+    else ko "tfs.pc: includedir=$inc libdir=$lib"; fi
+    case " $pcflags " in *" -ltfs "*) ok "pkg-config --libs has -ltfs" ;; *) ko "pkg-config --libs: $pcflags" ;; esac
+    extra=
+    [ "$posix" = OFF ] && extra=$src/examples/consumer/seed.c
+    # shellcheck disable=SC2086
+    if "$cc" $cflags -std=c11 -o "$tmp/pc_main" "$src/examples/consumer/pc_main.c" $extra $pcflags -Wl,-rpath,"$lib" \
+            > "$tmp/cc.log" 2>&1 && "$tmp/pc_main" > "$tmp/pc.out" 2>&1; then
+        ok "cc pc_main.c \$(pkg-config --cflags --libs tfs): $(cat "$tmp/pc.out")"
+    else
+        cat "$tmp/cc.log" "$tmp/pc.out" 2> /dev/null
+        ko "pkg-config compile and run"
+    fi
+else
+    ko "pkg-config not installed"
+fi
+finish

@@ -1,0 +1,37 @@
+# A shippable libtfs (included by tests/CMakeLists.txt):
+#   test_exports          nm -D of libtfs.so = the TFS_API declarations of include/tfs/*.h
+#   test_install_consumer cmake --install into a temp prefix; examples/consumer via
+#                         find_package(tfs); pkg-config --cflags --libs tfs; a pkg-config compile
+#   test_minimal_build    configure + build with TFS_BUILD_TESTS=OFF and no cmocka,
+#                         OpenSSL, pkg-config or Python to be found
+#   test_no_posix         (TFS_POSIX=OFF) libtfs.a references no POSIX I/O, no getrandom
+# Not in sanitizer builds: their libraries need the sanitizer runtime at link time.
+string(REPLACE " " ";" _tfs_cflags_list "${CMAKE_C_FLAGS}")
+if(NOT TFS_SANITIZE)
+  add_test(NAME test_exports
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_exports.sh $<TARGET_FILE:tfs_shared> ${PROJECT_SOURCE_DIR}
+                   ${TFS_GENERATED_INCLUDE_DIR} ${CMAKE_C_COMPILER} ${_tfs_cflags_list}
+                   $<$<NOT:$<BOOL:${TFS_POSIX}>>:-DTFS_NO_POSIX>)
+  set_tests_properties(test_exports PROPERTIES LABELS "ship")
+  if(TFS_INSTALL)
+    add_test(NAME test_install_consumer
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+                     ${CMAKE_C_COMPILER} ${TFS_POSIX} ${TFS_BUILD_TOOLS} ${_tfs_cflags_list})
+    set_tests_properties(test_install_consumer PROPERTIES LABELS "ship;install" TIMEOUT 600)
+  endif()
+  if(TFS_POSIX)
+    add_test(NAME test_minimal_build
+             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_minimal_build.sh ${PROJECT_SOURCE_DIR} ${CMAKE_C_COMPILER}
+                     ${_tfs_cflags_list})
+    set_tests_properties(test_minimal_build PROPERTIES LABELS "ship" TIMEOUT 900)
+  endif()
+endif()
+if(NOT TFS_POSIX)
+  # PENDING: referenced by parsers/core/{api,src}.c until that code moves to posix_*.c
+  set(TFS_NO_POSIX_FORBIDDEN "getrandom getentropy clock_gettime")
+  set(TFS_NO_POSIX_PENDING "open open64 openat openat64 pread pread64 fstat fstat64 __fxstat __fxstat64 close read lseek mmap")
+  add_test(NAME test_no_posix
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_no_posix.sh $<TARGET_FILE:tfs> "${TFS_NO_POSIX_FORBIDDEN}"
+                   "${TFS_NO_POSIX_PENDING}")
+  set_tests_properties(test_no_posix PROPERTIES LABELS "ship;nonposix")
+endif()
