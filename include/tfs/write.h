@@ -200,7 +200,8 @@ typedef struct tfs_gg_wtensor {
 
 /* Model flags (knobs). */
 #define TFS_GGW_NO_HEADER_PAD 1u /* no padding between tensor infos and data */
-#define TFS_GGW_NO_DATA_PAD   2u /* no padding after each tensor's data */
+#define TFS_GGW_NO_DATA_PAD   2u /* no padding after each tensor's data (the
+                                     offset fields still count it) */
 #define TFS_GGW_NO_DATA       4u /* stop after the header padding (no tensor data) */
 
 typedef struct tfs_gg_model {

@@ -320,9 +320,10 @@ tfs_status tfs_gg_write(const tfs_gg_model *m, tfs_wbuf *w)
     for (size_t i = 0; i < m->n_tensors; i++) {
         const tfs_gg_wtensor *t = &m->tensors[i];
         tfs_gg_put_tensor_info(w, (int32_t)i, t, t->offset_set ? t->offset : running);
+        /* offsets follow the valid layout even when a knob drops padding */
         uint64_t nb = tensor_size(t), padded = nb;
-        if (!(m->flags & TFS_GGW_NO_DATA_PAD) && pad_to(nb, align, &padded) != 0)
-            padded = nb;
+        if (pad_to(nb, align, &padded) != 0)
+            padded = UINT64_MAX;
         if (tfs_add_overflow_u64(running, padded, &running))
             running = UINT64_MAX; /* later offsets saturate: the parser reports the overflow */
     }
