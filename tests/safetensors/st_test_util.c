@@ -20,6 +20,18 @@ stt_buf stt_json(const char *json, size_t data_len) {
     return stt_make(json, strlen(json), strlen(json), data_len);
 }
 
+stt_buf stt_crate(const char *json, const void *data, size_t data_len) {
+    /* the writer with the crate's layout: JSON padded with spaces to 8 */
+    tfs_st_model m = {.raw_json = json, .raw_json_len = strlen(json), .data_len_set = 1, .data_len = data_len};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    stt_buf b;
+    assert_int_equal(tfs_wbuf_flatten(&w, SIZE_MAX, &b.p, &b.len), TFS_OK);
+    if (data_len) memcpy(b.p + b.len - data_len, data, data_len);
+    tfs_wbuf_free(&w);
+    return b;
+}
+
 void stt_free(stt_buf *b) {
     free(b->p);
     b->p = NULL;

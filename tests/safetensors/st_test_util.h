@@ -31,6 +31,9 @@ typedef struct stt_buf {
 stt_buf stt_make(const void *hdr, size_t hlen, uint64_t n_field, size_t data_len);
 /* Same with n_field = strlen(json). */
 stt_buf stt_json(const char *json, size_t data_len);
+/* The crate's serializer layout: json padded with spaces to a multiple of
+ * 8, N = padded length, then data_len bytes copied from data. */
+stt_buf stt_crate(const char *json, const void *data, size_t data_len);
 void stt_free(stt_buf *b);
 
 /* File offset of the first byte of the k-th (0-based) occurrence of `needle`
