@@ -6,7 +6,7 @@
 #    deepseek-llm vocab file from ../shared/real, else corpus/real)
 #
 # 1. 100 GiB sparse files, one per format (a valid header whose 100 tensors of
-#    1 GiB cover 100 GiB, then `truncate`): wall time and peak RSS of
+#    1 GiB cover 100 GiB, written as holes by gen_sparse): wall time and peak RSS of
 #    `tfs check` via /usr/bin/time -v (package `time`), and wall time via
 #    hyperfine when installed.  tfs reads the header only, so neither figure
 #    depends on the file size.
@@ -23,52 +23,20 @@ if [[ -z $vocab ]]; then
     vocab=$root/../shared/real/gguf/llamacpp-ggml-vocab-deepseek-llm.gguf
     [[ -r $vocab ]] || vocab=$root/corpus/real/gguf/llamacpp-ggml-vocab-deepseek-llm.gguf
 fi
-for b in "$tfs" "$bench"; do
+gen=$(dirname "$bench")/gen_sparse
+for b in "$tfs" "$bench" "$gen"; do
     [[ -x $b ]] || { echo "sparse.sh: $b not found (cmake --preset release && cmake --build --preset release)" >&2; exit 2; }
 done
 [[ -x /usr/bin/time ]] || { echo "sparse.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-GiB=$((1 << 30))
 
-# le VALUE NBYTES: VALUE as NBYTES little-endian bytes
-le() {
-    local v=$1 n=$2 i
-    for ((i = 0; i < n; i++)); do
-        printf "\\$(printf '%03o' $((v & 255)))"
-        v=$((v >> 8))
-    done
-}
-# gstr STRING: GGUF string (u64 length + bytes)
-gstr() { le ${#1} 8; printf '%s' "$1"; }
-
-# safetensors: 100 F16 tensors [8192, 65536] (1 GiB each), packed
-make_st() {
-    local f=$1 json='{"__metadata__":{"format":"pt"}' i off=0
-    for ((i = 0; i < 100; i++)); do
-        json+=",\"model.layers.$i.weight\":{\"dtype\":\"F16\",\"shape\":[8192,65536],\"data_offsets\":[$off,$((off + GiB))]}"
-        off=$((off + GiB))
-    done
-    json+='}'
-    { le ${#json} 8; printf '%s' "$json"; } > "$f"
-    truncate -s $((8 + ${#json} + off)) "$f"
-}
-
-# GGUF v3: 1 KV (general.architecture), 100 f16 tensors ne = [65536, 8192]
-make_gguf() {
-    local f=$1 i
-    {
-        printf 'GGUF'; le 3 4; le 100 8; le 1 8
-        gstr general.architecture; le 8 4; gstr llama
-        for ((i = 0; i < 100; i++)); do
-            gstr "blk.$i.weight"; le 2 4; le 65536 8; le 8192 8; le 1 4; le $((i * GiB)) 8
-        done
-    } > "$f"
-    local h; h=$(stat -c %s "$f")
-    local data=$(((h + 31) / 32 * 32))
-    truncate -s $((data + 100 * GiB)) "$f"
-}
+# The sparse files come from the library's writer (bench/gen_sparse.c):
+# safetensors: 100 F16 tensors [8192, 65536] (1 GiB each), packed;
+# GGUF v3: 1 KV (general.architecture), 100 f16 tensors ne = [65536, 8192].
+make_st() { "$gen" st "$1" > /dev/null; }
+make_gguf() { "$gen" gguf "$1" > /dev/null; }
 
 # timing CMD...: sets t_mean, t_min (ms)
 timing() {

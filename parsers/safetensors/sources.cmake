@@ -7,4 +7,5 @@ set(TFS_ST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/st_entries.c
   ${CMAKE_CURRENT_LIST_DIR}/st_validate.c
   ${CMAKE_CURRENT_LIST_DIR}/st_view.c
+  ${CMAKE_CURRENT_LIST_DIR}/write.c
 )

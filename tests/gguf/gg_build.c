@@ -12,114 +12,93 @@
 #include <string.h>
 #include <unistd.h>
 
-void gb_free(gb *b) {
-    free(b->p);
-    b->p = NULL;
-    b->len = b->cap = 0;
+/* Every writer call must succeed (its error is sticky in b->err). */
+static void ok(const gb *b) {
+    assert_int_equal(b->err, TFS_OK);
+    assert_int_equal(b->size, b->len); /* no holes: p[0, len) is the file */
 }
 
-void gb_bytes(gb *b, const void *src, size_t n) {
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->len + n) cap *= 2;
-        uint8_t *p = realloc(b->p, cap);
-        assert_non_null(p);
-        b->p = p;
-        b->cap = cap;
-    }
-    if (n) memcpy(b->p + b->len, src, n);
-    b->len += n;
-}
-
-void gb_zeros(gb *b, size_t n) {
-    static const uint8_t z[64];
-    while (n) {
-        size_t k = n < sizeof z ? n : sizeof z;
-        gb_bytes(b, z, k);
-        n -= k;
-    }
-}
-
-void gb_u8(gb *b, uint8_t v) { gb_bytes(b, &v, 1); }
-void gb_u16(gb *b, uint16_t v) {
-    uint8_t x[2] = {(uint8_t)v, (uint8_t)(v >> 8)};
-    gb_bytes(b, x, 2);
-}
-void gb_u32(gb *b, uint32_t v) {
-    uint8_t x[4];
-    for (int i = 0; i < 4; i++) x[i] = (uint8_t)(v >> (8 * i));
-    gb_bytes(b, x, 4);
-}
-void gb_u64(gb *b, uint64_t v) {
-    uint8_t x[8];
-    for (int i = 0; i < 8; i++) x[i] = (uint8_t)(v >> (8 * i));
-    gb_bytes(b, x, 8);
-}
+void gb_free(gb *b) { tfs_wbuf_free(b); }
+void gb_bytes(gb *b, const void *src, size_t n) { tfs_wbuf_bytes(b, src, n), ok(b); }
+void gb_zeros(gb *b, size_t n) { tfs_wbuf_fill(b, 0, n), ok(b); }
+void gb_u8(gb *b, uint8_t v) { tfs_wbuf_u8(b, v), ok(b); }
+void gb_u16(gb *b, uint16_t v) { tfs_wbuf_u16(b, v), ok(b); }
+void gb_u32(gb *b, uint32_t v) { tfs_wbuf_u32(b, v), ok(b); }
+void gb_u64(gb *b, uint64_t v) { tfs_wbuf_u64(b, v), ok(b); }
+void gb_truncate(gb *b, size_t len) { tfs_wbuf_truncate(b, len), ok(b); }
 
 size_t gb_strn(gb *b, const void *s, size_t n) {
     size_t at = b->len;
-    gb_u64(b, n);
-    gb_bytes(b, s, n);
+    tfs_wstr str = tfs_wstr_n(s, n);
+    tfs_gg_put_str(b, &str, TFS_FIELD_STR_LEN, TFS_FIELD_STR, -1, 0);
+    ok(b);
     return at;
 }
 size_t gb_str(gb *b, const char *s) { return gb_strn(b, s, strlen(s)); }
 
-void gb_pad(gb *b, size_t align) {
-    while (b->len % align) gb_u8(b, 0);
-}
+void gb_pad(gb *b, size_t align) { gb_zeros(b, (size_t)(gg_pad(b->len, align) - b->len)); }
 
 void gb_header(gb *b, uint32_t version, uint64_t n_tensors, uint64_t n_kv) {
-    gb_bytes(b, "GGUF", 4);
-    gb_u32(b, version);
-    gb_u64(b, n_tensors);
-    gb_u64(b, n_kv);
+    tfs_gg_put_header(b, NULL, version, n_tensors, n_kv);
+    ok(b);
 }
 
 gb_kv_at gb_kv(gb *b, const char *key, uint32_t type) {
     gb_kv_at at = {0};
-    at.start = gb_str(b, key);
-    at.type = b->len;
-    gb_u32(b, type);
+    tfs_wstr k = tfs_wstr_c(key);
+    at.start = b->len;
+    tfs_gg_put_key(b, -1, &k, type);
+    ok(b);
+    at.type = b->len - 4u;
     at.value = b->len;
+    return at;
+}
+
+static gb_kv_at put_kv(gb *b, const char *key, const tfs_gg_wvalue *v) {
+    gb_kv_at at = {0};
+    tfs_gg_wkv kv = {tfs_wstr_c(key), *v};
+    at.start = b->len;
+    tfs_gg_put_kv(b, -1, &kv);
+    ok(b);
+    at.type = at.start + 8u + strlen(key);
+    at.value = at.type + 4u;
+    if (v->type == TFS_GG_ARRAY) {
+        at.elem = at.value;
+        at.count = at.value + 4u;
+        at.value += 12u;
+    }
     return at;
 }
 
 gb_kv_at gb_kv_u32(gb *b, const char *key, uint32_t v) {
-    gb_kv_at at = gb_kv(b, key, TFS_GG_U32);
-    gb_u32(b, v);
-    return at;
+    tfs_gg_wvalue val = tfs_gg_wval_scalar(TFS_GG_U32, v);
+    return put_kv(b, key, &val);
 }
 
 gb_kv_at gb_kv_str(gb *b, const char *key, const char *v) {
-    gb_kv_at at = gb_kv(b, key, TFS_GG_STRING);
-    gb_str(b, v);
-    return at;
+    tfs_wstr s = tfs_wstr_c(v);
+    tfs_gg_wvalue val = tfs_gg_wval_str(&s);
+    return put_kv(b, key, &val);
 }
 
 gb_kv_at gb_kv_arr(gb *b, const char *key, uint32_t elem_type, uint64_t count) {
-    gb_kv_at at = gb_kv(b, key, TFS_GG_ARRAY);
-    at.elem = b->len;
-    gb_u32(b, elem_type);
-    at.count = b->len;
-    gb_u64(b, count);
-    at.value = b->len;
-    return at;
+    tfs_gg_wvalue val = tfs_gg_wval_array(elem_type, count, NULL, 0); /* elements: the caller */
+    return put_kv(b, key, &val);
 }
 
 gb_ti_at gb_tin(gb *b, const void *name, size_t name_len, uint32_t n_dims, const int64_t *ne, int32_t type,
                 uint64_t offset) {
     gb_ti_at at = {0};
-    at.start = gb_strn(b, name, name_len);
-    at.n_dims = b->len;
-    gb_u32(b, n_dims);
-    for (uint32_t j = 0; j < n_dims; j++) {
-        if (j < 4) at.ne[j] = b->len;
-        gb_u64(b, (uint64_t)ne[j]);
-    }
-    at.type = b->len;
-    gb_u32(b, (uint32_t)type);
-    at.offset = b->len;
-    gb_u64(b, offset);
+    tfs_gg_wtensor t = {.name = tfs_wstr_n(name, name_len), .n_dims = n_dims, .type = (uint32_t)type};
+    assert_true(n_dims <= TFS_GG_WMAX_DIMS);
+    for (uint32_t j = 0; j < n_dims; j++) t.ne[j] = (uint64_t)ne[j];
+    at.start = b->len;
+    tfs_gg_put_tensor_info(b, -1, &t, offset);
+    ok(b);
+    at.n_dims = at.start + 8u + name_len;
+    for (uint32_t j = 0; j < n_dims && j < 4; j++) at.ne[j] = at.n_dims + 4u + 8u * j;
+    at.type = at.n_dims + 4u + 8u * n_dims;
+    at.offset = at.type + 4u;
     return at;
 }
 

@@ -1,7 +1,8 @@
 /*
  * gg_build.h: test helpers for the GGUF parser tests.
- *  - gb: a growable byte buffer with little-endian writers and GGUF builders
- *    that return the file offsets of the fields they wrote, so tests assert
+ *  - gb: thin wrappers over the writer's GGUF parts (tfs/write.h:
+ *    tfs_gg_put_*, tfs_wbuf_*) for tests that build files piece by piece,
+ *    returning the file offsets of the fields written, so tests assert
  *    offsets taken from the writer, not from the parser;
  *  - gg_expect_*: run a file through tfs_parse_buffer AND tfs_parse_file (a
  *    temporary file) and assert both give the same verdict, rule, offset,
@@ -12,14 +13,16 @@
 #define TFS_TEST_GG_BUILD_H
 
 #include "tfs/tfs.h"
+#include "tfs/write.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct gb {
-    uint8_t *p;
-    size_t len, cap;
-} gb;
+/* The file under construction is the writer's buffer (tfs/write.h), always
+ * flat here (no holes): p[0, len) is the file.  Zero-initialise (`gb b = {0}`),
+ * free with gb_free (the buffer can then be reused).  Every helper asserts
+ * that the writer succeeded. */
+typedef tfs_wbuf gb;
 
 void gb_free(gb *b);
 void gb_bytes(gb *b, const void *src, size_t n);
@@ -33,6 +36,8 @@ size_t gb_strn(gb *b, const void *s, size_t n);
 size_t gb_str(gb *b, const char *s);
 /* zero bytes up to a multiple of `align` */
 void gb_pad(gb *b, size_t align);
+/* cut the file to `len` bytes (later helpers append there) */
+void gb_truncate(gb *b, size_t len);
 
 /* "GGUF", version, n_tensors, n_kv (24 bytes) */
 void gb_header(gb *b, uint32_t version, uint64_t n_tensors, uint64_t n_kv);

@@ -213,7 +213,7 @@ static void test_GG111_keys_differing_after_nul_are_distinct(void **state) {
     gb b = {0};
     gb_header(&b, 3, 0, 3);
     gb_kv(&b, "", TFS_GG_U8); /* replaced below */
-    b.len = 24;
+    gb_truncate(&b, 24);
     gb_strn(&b, "a\0b", 3);
     gb_u32(&b, TFS_GG_U8);
     gb_u8(&b, 1);
@@ -248,7 +248,7 @@ static void test_GG111_many_keys_last_duplicates_first(void **state) {
     }
     gb_kv_at at = gb_kv_u32(&b, "k.0", 0);
     gg_expect_invalid(&b, 0, TFS_GG111, at.start, 1000);
-    b.len = at.start;
+    gb_truncate(&b, at.start);
     b.p[16] = 1000 & 0xFF, b.p[17] = 1000 >> 8;
     tfs_header *h = gg_expect_ok(&b, 0);
     assert_int_equal(h->n_kv, 1000);

@@ -427,7 +427,7 @@ static void test_valid_every_ggml_type_one_file_each(void **state) {
         tfs_header_free(h);
         /* one byte short of the data: default rejects, header-only accepts */
         gg_expect_invalid_bytes(b.p, b.len - 1u, 0, TFS_GG304, at.offset, 0);
-        h = gg_expect_ok(&(gb){b.p, b.len - 1u, b.cap}, TFS_HEADER_ONLY);
+        h = gg_expect_ok(&(gb){.p = b.p, .len = b.len - 1u, .size = b.len - 1u}, TFS_HEADER_ONLY);
         tfs_header_free(h);
         gb_free(&b);
     }

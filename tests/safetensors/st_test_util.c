@@ -5,18 +5,32 @@
 #include <unistd.h>
 
 stt_buf stt_make(const void *hdr, size_t hlen, uint64_t n_field, size_t data_len) {
+    /* the writer with a verbatim header: no padding, N as given, data 0xA5 */
+    tfs_st_model m = {.raw_json = hlen ? hdr : "", .raw_json_len = hlen, .pad_to = 1, .header_size_set = 1,
+                      .header_size = n_field, .data_len_set = 1, .data_len = data_len, .data_fill = 0xA5};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
     stt_buf b;
-    b.len = 8 + hlen + data_len;
-    b.p = malloc(b.len ? b.len : 1);
-    assert_non_null(b.p);
-    for (int i = 0; i < 8; i++) b.p[i] = (uint8_t)(n_field >> (8 * i));
-    if (hlen) memcpy(b.p + 8, hdr, hlen);
-    memset(b.p + 8 + hlen, 0xA5, data_len);
+    assert_int_equal(tfs_wbuf_flatten(&w, SIZE_MAX, &b.p, &b.len), TFS_OK);
+    assert_int_equal(b.len, 8 + hlen + data_len);
+    tfs_wbuf_free(&w);
     return b;
 }
 
 stt_buf stt_json(const char *json, size_t data_len) {
     return stt_make(json, strlen(json), strlen(json), data_len);
+}
+
+stt_buf stt_crate(const char *json, const void *data, size_t data_len) {
+    /* the writer with the crate's layout: JSON padded with spaces to 8 */
+    tfs_st_model m = {.raw_json = json, .raw_json_len = strlen(json), .data_len_set = 1, .data_len = data_len};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    stt_buf b;
+    assert_int_equal(tfs_wbuf_flatten(&w, SIZE_MAX, &b.p, &b.len), TFS_OK);
+    if (data_len) memcpy(b.p + b.len - data_len, data, data_len);
+    tfs_wbuf_free(&w);
+    return b;
 }
 
 void stt_free(stt_buf *b) {

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "tfs/tfs.h"
+#include "tfs/write.h"
 
 /* A file image (owned, free with stt_free). */
 typedef struct stt_buf {
@@ -24,11 +25,15 @@ typedef struct stt_buf {
     size_t len;
 } stt_buf;
 
-/* [u64 LE n_field][hdr: hlen bytes][data_len bytes 0xA5].  n_field is
- * written as given (it need not equal hlen). */
+/* [u64 LE n_field][hdr: hlen bytes][data_len bytes 0xA5], written by the
+ * safetensors writer (tfs_st_write with raw_json).  n_field is written as
+ * given (it need not equal hlen). */
 stt_buf stt_make(const void *hdr, size_t hlen, uint64_t n_field, size_t data_len);
 /* Same with n_field = strlen(json). */
 stt_buf stt_json(const char *json, size_t data_len);
+/* The crate's serializer layout: json padded with spaces to a multiple of
+ * 8, N = padded length, then data_len bytes copied from data. */
+stt_buf stt_crate(const char *json, const void *data, size_t data_len);
 void stt_free(stt_buf *b);
 
 /* File offset of the first byte of the k-th (0-based) occurrence of `needle`

@@ -1,0 +1,16 @@
+# The writer (include/tfs/write.h): write -> parse equality, field maps, knobs
+# -> rule ids, and the round trip over every valid fixture and real file.
+tfs_add_test(test_write_gguf SOURCES write/test_write_gguf.c write/wt_util.c LABELS write gguf)
+tfs_add_test(test_write_st SOURCES write/test_write_st.c write/wt_util.c LABELS write safetensors)
+
+add_executable(write_roundtrip ${CMAKE_CURRENT_LIST_DIR}/roundtrip.c ${CMAKE_CURRENT_LIST_DIR}/wt_util.c)
+target_link_libraries(write_roundtrip PRIVATE tfs)
+add_test(NAME test_write_roundtrip
+         COMMAND write_roundtrip --manifest ${PROJECT_SOURCE_DIR}/corpus/safetensors/MANIFEST.tsv
+                 --manifest ${PROJECT_SOURCE_DIR}/corpus/gguf/MANIFEST.tsv
+                 --manifest ${PROJECT_SOURCE_DIR}/corpus/real/MANIFEST.tsv
+                 --dir ${PROJECT_SOURCE_DIR}/corpus/real)
+set_tests_properties(test_write_roundtrip PROPERTIES LABELS "write;corpus")
+# ../shared/real (absent in a user's clone: skipped there)
+add_test(NAME test_write_roundtrip_shared_real COMMAND write_roundtrip --dir ${PROJECT_SOURCE_DIR}/../shared/real)
+set_tests_properties(test_write_roundtrip_shared_real PROPERTIES LABELS "write;real" SKIP_RETURN_CODE 77)
