@@ -5,7 +5,10 @@
  *   1. framing: ST001 file < 8 bytes, ST002 N > 100,000,000, ST003 8 + N > file;
  *   2. ST101 header not UTF-8 (core::str::from_utf8);
  *   3. ST1xx/ST2xx/ST4xx: serde_json grammar and the header's shape
- *      (st_json.c, st_entries.c), all InvalidHeaderDeserialization;
+ *      (st_json.c, st_entries.c), all InvalidHeaderDeserialization: JSON
+ *      errors and __metadata__ anywhere in the object before the first
+ *      tensor-entry error (ST2xx), which comes before trailing characters
+ *      (HashMetadata's #[serde(flatten)]; docs/safetensors-order.md);
  *   4. ST3xx: offsets and sizes (st_validate.c);
  *   5. with TFS_STRICT, the first ST5xx violation found while parsing.
  * Only bytes [0, 8 + N) are requested from the source; tensor data is never

@@ -170,7 +170,9 @@ int64_t st_names_find_or_add(st_ctx *c, st_names *set, bool kvs, const st_sref *
 void st_names_free(st_names *set);
 
 /* ---- st_entries.c ---- */
-/* Parse the whole JSON text (UTF-8 already checked) into c. */
+/* Parse the whole JSON text (UTF-8 already checked) into c.  Of several
+ * violations, the one the crate reports comes out: a tensor-entry rule
+ * (ST2xx) is held until the object's closing brace (c->pend_*). */
 tfs_status st_parse_json(st_ctx *c);
 
 /* ---- st_validate.c ---- */
