@@ -211,6 +211,7 @@ typedef struct tfs_header {
 TFS_API tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
                             unsigned flags, tfs_header **out, tfs_error *err);
 
+#ifndef TFS_NO_POSIX /* TFS_POSIX=OFF builds have no file API */
 /* Parse a file by path, reading only its header with pread (never the tensor
  * data): memory use depends on the header size, not the file size.  The
  * header is read into a window that grows by doubling (first read 4 KiB),
@@ -229,6 +230,7 @@ TFS_API tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned 
  * format detection by extension and may be NULL. */
 TFS_API tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
                         unsigned flags, tfs_header **out, tfs_error *err);
+#endif
 
 /* Free a header (NULL is allowed). */
 TFS_API void tfs_header_free(tfs_header *h);

@@ -110,6 +110,7 @@ TFS_API const tfs_field *tfs_wbuf_find(const tfs_wbuf *w, uint32_t kind, int32_t
  * (TFS_EARG) when w->size > max_bytes or w->err != TFS_OK; TFS_ENOMEM. */
 TFS_API tfs_status tfs_wbuf_flatten(const tfs_wbuf *w, uint64_t max_bytes, uint8_t **out, size_t *out_len);
 
+#ifndef TFS_NO_POSIX /* posix_wbuf_file.c */
 /* Write the file at offsets [0, size) of `fd` (pwrite; the fd's position is
  * not used), holes by leaving gaps and a final ftruncate, so
  * a file system with sparse files stores only the materialised bytes.  The
@@ -118,6 +119,7 @@ TFS_API tfs_status tfs_wbuf_flatten(const tfs_wbuf *w, uint64_t max_bytes, uint8
 TFS_API tfs_status tfs_wbuf_write_fd(const tfs_wbuf *w, int fd, int *sys_errno);
 /* Create or truncate `path` (mode 0644) and write the file as above. */
 TFS_API tfs_status tfs_wbuf_write_file(const tfs_wbuf *w, const char *path, int *sys_errno);
+#endif
 
 /* ============================================================ strings */
 

@@ -9,6 +9,11 @@
 
 #include "common/sources.h"
 
+#ifndef TFS_NO_POSIX
+#include <stdio.h>
+#include <unistd.h>
+#endif
+
 void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b) {
     assert_int_equal(a->n_kv, b->n_kv);
     for (size_t i = 0; i < a->n_kv; i++) {
@@ -129,4 +134,28 @@ void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsig
         }
     }
     tfs_header_free(ref);
+}
+
+tfs_status tfs_test_parse_second(const uint8_t *p, size_t n, tfs_format format, unsigned flags, tfs_header **out,
+                                 tfs_error *err) {
+#ifndef TFS_NO_POSIX
+    char path[] = "/tmp/tfs_test_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, p + done, n - done);
+        assert_true(w > 0);
+        done += (size_t)w;
+    }
+    close(fd);
+    tfs_status st = tfs_parse_file(path, format, flags, out, err);
+    unlink(path); /* the header keeps its own descriptor */
+    return st;
+#else
+    static mem_reader r;
+    r = (mem_reader){.p = p, .n = n, .step = 7};
+    tfs_source src = {.read = mem_read, .ctx = &r, .size = n};
+    return tfs_parse_source(&src, NULL, format, flags, out, err);
+#endif
 }

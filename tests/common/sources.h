@@ -16,5 +16,11 @@
 
 void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b);
 void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags);
+/* The unit tests' second API beside tfs_parse_buffer: the file API on a
+ * temporary copy (tfs_parse_file), or in TFS_POSIX=OFF builds the reader
+ * source (random access, 7-byte reads) over the same bytes, which must stay
+ * alive until *out is freed (one such header at a time). */
+tfs_status tfs_test_parse_second(const uint8_t *p, size_t n, tfs_format format, unsigned flags, tfs_header **out,
+                                 tfs_error *err);
 
 #endif

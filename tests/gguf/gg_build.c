@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Every writer call must succeed (its error is sticky in b->err). */
 static void ok(const gb *b) {
@@ -106,22 +105,6 @@ gb_ti_at gb_ti(gb *b, const char *name, uint32_t n_dims, const int64_t *ne, int3
     return gb_tin(b, name, strlen(name), n_dims, ne, type, offset);
 }
 
-/* Write bytes to a fresh temporary file; returns its path (static buffer). */
-static const char *to_temp_file(const uint8_t *p, size_t n) {
-    static char path[64];
-    snprintf(path, sizeof path, "/tmp/tfs_gg_test_XXXXXX");
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    size_t done = 0;
-    while (done < n) {
-        ssize_t w = write(fd, p + done, n - done);
-        assert_true(w > 0);
-        done += (size_t)w;
-    }
-    close(fd);
-    return path;
-}
-
 void gg_expect_invalid_bytes(const uint8_t *p, size_t n, unsigned flags, tfs_rule rule, uint64_t offset,
                              int64_t index) {
     tfs_header *h = (tfs_header *)(uintptr_t)1;
@@ -138,11 +121,9 @@ void gg_expect_invalid_bytes(const uint8_t *p, size_t n, unsigned flags, tfs_rul
     assert_null(h);
     assert_string_equal(e.message, tfs_rule_message(rule));
 
-    const char *path = to_temp_file(p, n);
     tfs_error f;
     h = (tfs_header *)(uintptr_t)1;
-    st = tfs_parse_file(path, TFS_FORMAT_GGUF, flags, &h, &f);
-    unlink(path);
+    st = tfs_test_parse_second(p, n, TFS_FORMAT_GGUF, flags, &h, &f);
     assert_int_equal(st, TFS_INVALID);
     assert_string_equal(tfs_rule_id(f.rule), tfs_rule_id(rule));
     assert_int_equal(f.offset, offset);
@@ -204,9 +185,7 @@ tfs_header *gg_expect_ok(const gb *b, unsigned flags) {
     /* validation only (out = NULL) gives the same verdict */
     assert_int_equal(tfs_parse_buffer(b->p, b->len, TFS_FORMAT_GGUF, flags, NULL, NULL), TFS_OK);
 
-    const char *path = to_temp_file(b->p, b->len);
-    st = tfs_parse_file(path, TFS_FORMAT_GGUF, flags, &g, &f);
-    unlink(path);
+    st = tfs_test_parse_second(b->p, b->len, TFS_FORMAT_GGUF, flags, &g, &f);
     assert_int_equal(st, TFS_OK);
     assert_non_null(g);
     assert_same_view(h, g);

@@ -1,9 +1,9 @@
 # GGUF parser unit tests (cmocka).  Each test function carries the rule id it
 # triggers (test_GG204_n_dims_5): `grep -r GG204` finds rule, check and test.
 set(TFS_GG_TEST_HELPERS gguf/gg_build.c common/sources.c)
-tfs_add_test(test_gg_header SOURCES gguf/test_gg_header.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
-tfs_add_test(test_gg_kv SOURCES gguf/test_gg_kv.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
-tfs_add_test(test_gg_tensor SOURCES gguf/test_gg_tensor.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
+tfs_add_test(test_gg_header SOURCES gguf/test_gg_header.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
+tfs_add_test(test_gg_kv SOURCES gguf/test_gg_kv.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
+tfs_add_test(test_gg_tensor SOURCES gguf/test_gg_tensor.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_layout SOURCES gguf/test_gg_layout.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
 tfs_add_test(test_gg_strict SOURCES gguf/test_gg_strict.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
 # shared real files (read-only reference set); the test skips when absent

@@ -5,6 +5,9 @@ tfs_add_test(test_write_st SOURCES write/test_write_st.c write/wt_util.c LABELS 
 
 add_executable(write_roundtrip ${CMAKE_CURRENT_LIST_DIR}/roundtrip.c ${CMAKE_CURRENT_LIST_DIR}/wt_util.c)
 target_link_libraries(write_roundtrip PRIVATE tfs)
+if(NOT TFS_POSIX)
+  target_link_libraries(write_roundtrip PRIVATE tfs_test_seed)
+endif()
 add_test(NAME test_write_roundtrip
          COMMAND write_roundtrip --manifest ${PROJECT_SOURCE_DIR}/corpus/safetensors/MANIFEST.tsv
                  --manifest ${PROJECT_SOURCE_DIR}/corpus/gguf/MANIFEST.tsv
