@@ -341,6 +341,18 @@ TFS_API tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i,
 TFS_API tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
                              size_t cap);
 
+/* ----------------------------------------------------------------- UTF-8 */
+
+/* UTF-8 with Rust's core::str::from_utf8 rules (the safetensors crate's
+ * header check, ST101; GGUF strict keys, GG504): shortest form only, no
+ * surrogates, nothing above U+10FFFF.
+ * tfs_utf8_valid_up_to: n if the n bytes at p are valid, else the offset of
+ *   the first byte of the first invalid sequence (Utf8Error::valid_up_to).
+ * tfs_utf8_decode: length (1-4 bytes) of the valid sequence at p[0, n) and
+ *   its code point in *cp (cp may be NULL), or 0 when it is not valid. */
+TFS_API size_t tfs_utf8_valid_up_to(const uint8_t *p, size_t n);
+TFS_API size_t tfs_utf8_decode(const uint8_t *p, size_t n, uint32_t *cp);
+
 /* -------------------------------------------------------- type tables */
 
 /* safetensors dtypes (spec/safetensors.md), in the crate's Dtype order. */

@@ -39,7 +39,7 @@ tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_erro
     const uint8_t *base = tfs_src_prefix(src, 8u + (size_t)n);
     if (!base) return tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST003, 0, -1);
     const uint8_t *j = base + 8;
-    size_t bad = st_utf8_check(j, (size_t)n);
+    size_t bad = tfs_utf8_valid_up_to(j, (size_t)n);
     if (bad < n) return tfs_fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
 
     st_ctx c;

@@ -1,7 +1,6 @@
 # safetensors reference parser (tensor.rs read_metadata + Metadata::validate)
 set(TFS_ST_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/parse.c
-  ${CMAKE_CURRENT_LIST_DIR}/st_utf8.c
   ${CMAKE_CURRENT_LIST_DIR}/st_json.c
   ${CMAKE_CURRENT_LIST_DIR}/st_names.c
   ${CMAKE_CURRENT_LIST_DIR}/st_entries.c

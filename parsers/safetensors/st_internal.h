@@ -106,12 +106,7 @@ typedef struct st_ctx {
     int64_t strict_index;
 } st_ctx;
 
-/* ---- st_utf8.c ---- */
-/* Validate `n` bytes as UTF-8 with Rust's core::str::from_utf8 rules
- * (shortest form only, no encoded surrogates, nothing above U+10FFFF).
- * Returns n if valid, else the position of the first byte of the first
- * invalid sequence (Utf8Error::valid_up_to). */
-size_t st_utf8_check(const uint8_t *p, size_t n);
+/* UTF-8 (ST101): tfs_utf8_valid_up_to, parsers/core/utf8.c. */
 
 /* ---- st_json.c: serde_json's grammar ---- */
 /* Report rule at JSON position pos (file offset 8 + pos) with c->cur_index. */

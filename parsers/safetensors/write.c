@@ -53,36 +53,6 @@ static void newline(stw *s, unsigned level)
 static void colon(stw *s) { text(s, s->m->indent ? ": " : ":"); }
 static void comma_in_array(stw *s) { text(s, s->m->indent ? ", " : ","); }
 
-/* Length of the UTF-8 sequence at p[0, n) and its code point, or 0 when it
- * is not a valid sequence. */
-static size_t utf8_seq(const uint8_t *p, size_t n, uint32_t *cp)
-{
-    unsigned need;
-    uint32_t c = p[0], min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if ((c & 0xE0) == 0xC0) {
-        need = 1, c &= 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        need = 2, c &= 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        need = 3, c &= 0x07, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < need + 1u)
-        return 0;
-    for (unsigned i = 1; i <= need; i++) {
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-        c = (c << 6) | (p[i] & 0x3Fu);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-        return 0;
-    *cp = c;
-    return need + 1u;
-}
 
 static void u_escape(stw *s, uint32_t u)
 {
@@ -117,7 +87,7 @@ static void jstring(stw *s, const tfs_wstr *str)
         uint32_t cp = 0;
         size_t k = 1;
         int special = esc != NULL || c < 0x20;
-        if (!special && c >= 0x80 && s->m->ascii && (k = utf8_seq(p + i, n - i, &cp)) != 0)
+        if (!special && c >= 0x80 && s->m->ascii && (k = tfs_utf8_decode(p + i, n - i, &cp)) != 0)
             special = 1;
         if (k == 0)
             k = 1;
