@@ -107,6 +107,31 @@ void *tfs_alloc_big(size_t n, bool zero);
 uint64_t tfs_hash_seed(void);
 uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
 
+/* Hash set of record indexes (set.c): duplicate keys and names in both
+ * parsers.  The caller owns the strings and compares them (eq). */
+typedef struct tfs_set_slot {
+    uint64_t hash;
+    uint64_t index1; /* record index + 1; 0 = empty */
+} tfs_set_slot;
+typedef struct tfs_set {
+    tfs_set_slot *slot;
+    size_t cap; /* power of two, or 0 */
+    size_t used;
+} tfs_set;
+/* Does record `index` equal the candidate described by ctx? */
+typedef bool (*tfs_set_eq)(const void *ctx, uint64_t index);
+/* Make room for one more record (call before tfs_set_find_or_add); the first
+ * call sizes the table for `expect` records.  False on ENOMEM. */
+bool tfs_set_reserve(tfs_set *s, size_t expect);
+/* The index of a record equal to the candidate (same hash and eq), or -1
+ * after inserting `index` for it. */
+int64_t tfs_set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx);
+/* Hint that `hash` will be looked up soon (hides the cache miss). */
+static inline void tfs_set_prefetch(const tfs_set *s, uint64_t hash) {
+    if (s->cap) __builtin_prefetch(&s->slot[(size_t)hash & (s->cap - 1u)]);
+}
+void tfs_set_free(tfs_set *s);
+
 /* Library-internal storage hung off tfs_header.priv_. */
 struct tfs_kvx;
 typedef struct tfs_priv {

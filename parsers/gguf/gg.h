@@ -13,7 +13,7 @@
  *
  * Files: parse.c (entry, fixed header), kv.c (KV pairs, general.alignment),
  * tensor_info.c (tensor infos), layout.c (data start, offsets, data in file),
- * strict.c (TFS_STRICT rules), strset.c (hash set for duplicate detection),
+ * strict.c (TFS_STRICT rules),
  * view.c (the tfs_header view).
  */
 #ifndef TFS_GG_H
@@ -68,27 +68,6 @@ typedef struct gg_ti_rec {
     uint32_t type;
 } gg_ti_rec;
 
-/* Set of byte strings held as (offset, length) into the source: detects
- * duplicate keys and names in O(1) average per insert.  Grows with the number
- * of entries actually inserted (never with a declared count). */
-typedef struct gg_strset_slot {
-    uint64_t off;
-    uint64_t len;
-    uint64_t hash; /* 0 = empty slot */
-} gg_strset_slot;
-
-typedef struct gg_strset {
-    gg_strset_slot *slot;
-    size_t cap; /* power of two, or 0 */
-    size_t n;
-    uint64_t seed; /* tfs_hash_seed(), set before the first insert */
-} gg_strset;
-
-/* Insert bytes [off, off + len) of `base` (gg_kept(), which must cover every
- * inserted string; it may move between calls, offsets stay valid).  Returns 1 if an equal string was already
- * present (nothing inserted), 0 if inserted, -1 on allocation failure. */
-int gg_strset_insert(gg_strset *s, const uint8_t *base, uint64_t off, uint64_t len);
-void gg_strset_free(gg_strset *s);
 
 /* Stages of a parse, in order. */
 enum { GG_STAGE_HEADER, GG_STAGE_KVS, GG_STAGE_ALIGN, GG_STAGE_INFOS, GG_STAGE_LAYOUT, GG_STAGE_DONE };
@@ -108,7 +87,8 @@ typedef struct gg_ctx {
     size_t kv_len, kv_cap;
     gg_ti_rec *ti;
     size_t ti_len, ti_cap;
-    gg_strset keys, names;
+    tfs_set keys, names;  /* duplicate detection (core/set.c) */
+    uint64_t hash_seed;   /* tfs_hash_seed(), drawn once per parse */
 
     uint32_t alignment;   /* general.alignment or 32 */
     int64_t align_idx;    /* KV index of general.alignment, -1 if absent */
@@ -128,7 +108,10 @@ typedef struct gg_ctx {
 } gg_ctx;
 
 /* Base of kept key and name bytes: the caller's buffer, or the arena. */
-static inline const uint8_t *gg_kept(const gg_ctx *c) { return c->src->buf ? c->src->buf : c->arena; }
+static inline const uint8_t *gg_kept(const gg_ctx *c) {
+    static const uint8_t k_none[1];
+    return c->src->buf ? c->src->buf : c->arena ? c->arena : k_none; /* never NULL + 0 */
+}
 
 /* Consume n bytes at the cursor: a pointer to them (valid until the next
  * gg_take / tfs_src_get), or NULL when fewer than n bytes are left (or the

@@ -101,6 +101,20 @@ static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     return TFS_OK;
 }
 
+/* A key being inserted, compared byte by byte with an earlier one (as
+ * gguf.cpp gguf_find_key's std::string compare). */
+typedef struct key_cand {
+    const gg_ctx *c;
+    const uint8_t *p;
+    uint64_t len;
+} key_cand;
+
+static bool key_eq(const void *ctx, uint64_t idx) {
+    const key_cand *k = ctx;
+    const gg_kv_rec *r = &k->c->kv[idx];
+    return r->key_len == k->len && memcmp(gg_kept(k->c) + r->key_ref, k->p, (size_t)k->len) == 0;
+}
+
 static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     gg_kv_rec *r = push(c);
     if (!r) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
@@ -113,9 +127,11 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     if (st == TFS_OK) st = gg_string_keep(c, r->field_off, r->key_len, i, &r->key_ref);
     if (st != TFS_OK) return st;
     if (r->key_len == 0) return tfs_fail(c->err, TFS_GG110, r->field_off, i);
-    int dup = gg_strset_insert(&c->keys, gg_kept(c), r->key_ref, r->key_len);
-    if (dup < 0) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-    if (dup) return tfs_fail(c->err, TFS_GG111, r->field_off, i);
+    if (!tfs_set_reserve(&c->keys, 0)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    const uint8_t *key = gg_kept(c) + r->key_ref;
+    key_cand k = {c, key, r->key_len};
+    if (tfs_set_find_or_add(&c->keys, tfs_hash_bytes(c->hash_seed, key, (size_t)r->key_len), (uint64_t)i, key_eq, &k) >= 0)
+        return tfs_fail(c->err, TFS_GG111, r->field_off, i);
 
     /* type; for an array, element type and count are read before the type
      * is judged (a cut there is a truncation, not a bad type) */

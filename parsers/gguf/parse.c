@@ -138,11 +138,11 @@ static void free_records(gg_ctx *c) {
 tfs_status tfs_gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
     gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1,
                 .strict_index = -1};
-    c.keys.seed = c.names.seed = tfs_hash_seed();
+    c.hash_seed = tfs_hash_seed();
     tfs_status st = run(&c, out);
     if (st == TFS_INVALID && out && (flags & TFS_PARTIAL)) gg_build_partial(&c, out);
     free_records(&c);
-    gg_strset_free(&c.keys);
-    gg_strset_free(&c.names);
+    tfs_set_free(&c.keys);
+    tfs_set_free(&c.names);
     return st;
 }

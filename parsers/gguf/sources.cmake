@@ -5,6 +5,5 @@ set(TFS_GG_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tensor_info.c
   ${CMAKE_CURRENT_LIST_DIR}/layout.c
   ${CMAKE_CURRENT_LIST_DIR}/strict.c
-  ${CMAKE_CURRENT_LIST_DIR}/strset.c
   ${CMAKE_CURRENT_LIST_DIR}/view.c
   ${CMAKE_CURRENT_LIST_DIR}/write.c)

@@ -15,6 +15,26 @@ static gg_ti_rec *push(gg_ctx *c) {
 /* Name: string checks; >= 64 bytes -> GG202; duplicate -> GG203.  ggml copies
  * the name into a C string (ggml_set_name) and compares with strcmp, so two
  * names equal up to their first NUL are duplicates. */
+/* Length of a name read as a C string (up to its first NUL). */
+static uint64_t cstr_len(const uint8_t *p, uint64_t len) {
+    const uint8_t *nul = memchr(p, 0, (size_t)len);
+    return nul ? (uint64_t)(nul - p) : len;
+}
+
+/* A name being inserted, compared as ggml does: strcmp of the C strings. */
+typedef struct name_cand {
+    const gg_ctx *c;
+    const uint8_t *p;
+    uint64_t len; /* C-string length */
+} name_cand;
+
+static bool name_eq(const void *ctx, uint64_t idx) {
+    const name_cand *n = ctx;
+    const gg_ti_rec *r = &n->c->ti[idx];
+    const uint8_t *q = gg_kept(n->c) + r->name_ref;
+    return cstr_len(q, r->name_len) == n->len && memcmp(q, n->p, (size_t)n->len) == 0;
+}
+
 static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     tfs_status st = gg_string_len(c, TFS_GG201, i, &r->name_len);
     if (st != TFS_OK) return st;
@@ -23,12 +43,11 @@ static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
         return tfs_fail(c->err, TFS_GG202, r->field_off, i);
     }
     if ((st = gg_string_keep(c, r->field_off, r->name_len, i, &r->name_ref)) != TFS_OK) return st;
-    const uint8_t *base = gg_kept(c);
-    const uint8_t *nul = memchr(base + r->name_ref, 0, (size_t)r->name_len);
-    uint64_t cstr_len = nul ? (uint64_t)(nul - (base + r->name_ref)) : r->name_len;
-    int dup = gg_strset_insert(&c->names, base, r->name_ref, cstr_len);
-    if (dup < 0) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-    if (dup) return tfs_fail(c->err, TFS_GG203, r->field_off, i);
+    const uint8_t *name = gg_kept(c) + r->name_ref;
+    name_cand n = {c, name, cstr_len(name, r->name_len)};
+    if (!tfs_set_reserve(&c->names, 0)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    if (tfs_set_find_or_add(&c->names, tfs_hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i, name_eq, &n) >= 0)
+        return tfs_fail(c->err, TFS_GG203, r->field_off, i);
     return TFS_OK;
 }
 

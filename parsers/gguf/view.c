@@ -52,9 +52,11 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
             .value_len = r->value_len,
         };
         kvx[i] = (tfs_kvx){.mem = buf ? buf + r->value_off : NULL, .scalar = r->scalar,
-                           .marks = marks, .n_marks = r->n_marks, .stride = r->stride};
-        if (r->n_marks) memcpy(marks, r->marks, r->n_marks * sizeof *marks);
-        marks += r->n_marks;
+                           .marks = r->n_marks ? marks : NULL, .n_marks = r->n_marks, .stride = r->stride};
+        if (r->n_marks) {
+            memcpy(marks, r->marks, r->n_marks * sizeof *marks);
+            marks += r->n_marks; /* marks is NULL when no array has any */
+        }
     }
     for (size_t i = 0; i < ti_len; i++) {
         const gg_ti_rec *r = &c->ti[i];

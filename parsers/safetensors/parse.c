@@ -24,8 +24,8 @@ static void ctx_free(st_ctx *c) {
     free(c->shapes);
     free(c->kvs);
     free(c->arena);
-    st_names_free(&c->tnames);
-    st_names_free(&c->knames);
+    tfs_set_free(&c->tnames);
+    tfs_set_free(&c->knames);
 }
 
 tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {

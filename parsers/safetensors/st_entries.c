@@ -312,12 +312,12 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
     if (!ents_) return nomem(c);
     c->ents = ents_;
     /* real headers spend ~100 bytes per tensor; the table grows if needed */
-    if (!st_names_reserve(&c->tnames, c->n / 96)) return nomem(c);
+    if (!tfs_set_reserve(&c->tnames, c->n / 96)) return nomem(c);
     st_ent *e = &c->ents[c->n_ents];
     memset(e, 0, sizeof *e);
     tfs_status st = make_sref(c, kpos, kend, esc, true, &e->name);
     if (st != TFS_OK) return st;
-    st_names_prefetch(&c->tnames, e->name.hash);
+    tfs_set_prefetch(&c->tnames, e->name.hash);
     c->cur_index = (int64_t)c->n_ents;
     e->val_pos = (uint32_t)c->pos;
     if (c->pos < c->n && c->j[c->pos] == '{') st = object_entry(c, e);
@@ -364,7 +364,7 @@ static tfs_status metadata(st_ctx *c) {
         st_kv *kvs_ = tfs_reserve(c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs);
         if (!kvs_) return nomem(c);
         c->kvs = kvs_;
-        if (!st_names_reserve(&c->knames, 0)) return nomem(c);
+        if (!tfs_set_reserve(&c->knames, 0)) return nomem(c);
         st_kv *kv = &c->kvs[c->n_kvs];
         size_t k0 = c->pos;
         bool esc;
@@ -444,4 +444,23 @@ tfs_status st_parse_json(st_ctx *c) {
         return st_err(c, TFS_ST112, c->pos);
     }
     return TFS_OK;
+}
+
+/* A decoded name being looked up, compared byte by byte (the crate's
+ * HashMap<String, _>). */
+typedef struct name_cand {
+    const st_ctx *c;
+    bool kvs;
+    const st_sref *s;
+} name_cand;
+
+static bool name_eq(const void *ctx, uint64_t idx) {
+    const name_cand *n = ctx;
+    const st_sref *o = n->kvs ? &n->c->kvs[idx].key : &n->c->ents[idx].name;
+    return o->len == n->s->len && memcmp(st_sref_ptr(n->c, o), st_sref_ptr(n->c, n->s), n->s->len) == 0;
+}
+
+int64_t st_names_find_or_add(st_ctx *c, tfs_set *set, bool kvs, const st_sref *s, uint32_t index) {
+    name_cand n = {c, kvs, s};
+    return tfs_set_find_or_add(set, s->hash, index, name_eq, &n);
 }

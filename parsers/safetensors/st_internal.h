@@ -60,12 +60,6 @@ typedef struct st_kv {
 
 _Static_assert(sizeof(st_ent) >= sizeof(tfs_tensor), "st_view.c converts st_ent to tfs_tensor in place");
 
-/* Open-addressing set of names: slot = (hash << 32) | (index + 1), 0 = empty. */
-typedef struct st_names {
-    uint64_t *slots;
-    size_t cap;   /* power of two, or 0 */
-    size_t used;
-} st_names;
 
 /* Parser state for one header. */
 typedef struct st_ctx {
@@ -80,7 +74,7 @@ typedef struct st_ctx {
     uint64_t *shapes; size_t n_shapes, cap_shapes;
     st_kv *kvs; size_t n_kvs, cap_kvs;
     uint8_t *arena; size_t arena_len, arena_cap;  /* decoded strings */
-    st_names tnames, knames;
+    tfs_set tnames, knames; /* duplicate names and keys (core/set.c) */
     uint64_t hash_seed;   /* tfs_hash_seed(), drawn once per parse */
 
     bool seen_metadata;
@@ -146,23 +140,14 @@ tfs_status st_skip_value(st_ctx *c, unsigned depth);
 /* Consume the literal `lit` (true/false/null) at c->pos. */
 tfs_status st_literal(st_ctx *c, const char *lit, size_t len);
 
-/* ---- st_names.c ---- */
 /* Bytes of a decoded string reference. */
 static inline const uint8_t *st_sref_ptr(const st_ctx *c, const st_sref *s) {
     return s->in_arena ? c->arena + s->off : c->j + s->off;
 }
-/* Make room for one more name (call before st_names_prefetch); false on
- * ENOMEM.  The first call sizes the table for `expect` names. */
-bool st_names_reserve(st_names *set, size_t expect);
-/* Hint that `hash` will be looked up soon (hides the cache miss). */
-static inline void st_names_prefetch(const st_names *set, uint32_t hash) {
-    __builtin_prefetch(&set->slots[(size_t)hash & (set->cap - 1)]);
-}
 /* Find `s` among the names already in `set` (tensor names when kvs == false,
  * metadata keys when true).  Returns the index, or -1 after inserting `index`
- * for it.  st_names_reserve must have succeeded since the last insertion. */
-int64_t st_names_find_or_add(st_ctx *c, st_names *set, bool kvs, const st_sref *s, uint32_t index);
-void st_names_free(st_names *set);
+ * for it.  tfs_set_reserve must have succeeded since the last insertion. */
+int64_t st_names_find_or_add(st_ctx *c, tfs_set *set, bool kvs, const st_sref *s, uint32_t index);
 
 /* ---- st_entries.c ---- */
 /* Parse the whole JSON text (UTF-8 already checked) into c.  Of several

@@ -56,8 +56,8 @@ static void comma_in_array(stw *s) { text(s, s->m->indent ? ", " : ","); }
 
 static void u_escape(stw *s, uint32_t u)
 {
-    char e[8];
-    snprintf(e, sizeof e, "\\u%04x", (unsigned)u);
+    char e[16];
+    snprintf(e, sizeof e, "\\u%04x", (unsigned)(u & 0xFFFFu)); /* callers pass UTF-16 units */
     text(s, e);
 }
 
