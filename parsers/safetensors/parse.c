@@ -28,36 +28,74 @@ static void ctx_free(st_ctx *c) {
     tfs_set_free(&c->knames);
 }
 
+/* TFS_PARTIAL: the header of what was read before the violation: the tensor
+ * entries and __metadata__ entries parsed so far (c may be NULL when the
+ * violation came before the JSON: framing or UTF-8), and the header's
+ * fields (size field, JSON text) as the failing record. */
+static void partial(st_ctx *c, const uint8_t *base, tfs_src *src, uint64_t n, tfs_header **out, tfs_error *err) {
+    tfs_error keep = *err;
+    tfs_header *h = NULL;
+    if (c) {
+        if (st_build_view(c, base, src->size_known ? src->file_size : 0, 0, &h, err) != TFS_OK) h = NULL;
+    } else {
+        h = tfs_header_new(TFS_FORMAT_SAFETENSORS, src->size_known ? src->file_size : 0);
+    }
+    *err = keep;
+    if (!h) return;
+    tfs_priv *p = h->priv_;
+    size_t k = 0;
+    h->complete = 0;
+    h->data_size = 0;
+    /* an entry rule (ST2xx) is judged when the object closes: the entries
+     * before the failing one are the ones known to be well-formed */
+    const char *id = tfs_rule_id(keep.rule);
+    if (keep.index >= 0 && id[2] == '2' && (uint64_t)keep.index < h->n_tensors) h->n_tensors = (size_t)keep.index;
+    if (h->n_tensors == 0) h->tensors = NULL;
+    if (!src->size_known || src->file_size >= 8u)
+        p->fail[k++] = (tfs_field){.kind = TFS_FIELD_HEADER_SIZE, .record = -1, .offset = 0, .width = 8};
+    if (c) p->fail[k++] = (tfs_field){.kind = TFS_FIELD_JSON, .record = -1, .offset = 8, .width = n};
+    h->fail_fields = k ? p->fail : NULL;
+    h->n_fail_fields = k;
+    *out = h;
+}
+
 tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
     if (out) *out = NULL;
+    bool want_partial = out && (flags & TFS_PARTIAL);
+    tfs_status st;
     const uint8_t *p = tfs_src_get(src, 0, 8);
-    if (!p) return tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST001, 0, -1);
-    uint64_t n = tfs_le64(p);
-    if (n > ST_MAX_HEADER) return tfs_fail(err, TFS_ST002, 0, -1);
-    if (src->size_known && 8u + n > src->file_size) return tfs_fail(err, TFS_ST003, 0, -1);
+    uint64_t n = p ? tfs_le64(p) : 0;
+    if (!p) st = tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST001, 0, -1);
+    else if (n > ST_MAX_HEADER) st = tfs_fail(err, TFS_ST002, 0, -1);
+    else if (src->size_known && 8u + n > src->file_size) st = tfs_fail(err, TFS_ST003, 0, -1);
+    else st = TFS_OK;
     /* one read of exactly the header (a stream learns here whether it is that long) */
-    const uint8_t *base = tfs_src_prefix(src, 8u + (size_t)n);
-    if (!base) return tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST003, 0, -1);
-    const uint8_t *j = base + 8;
-    size_t bad = tfs_utf8_valid_up_to(j, (size_t)n);
-    if (bad < n) return tfs_fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
+    const uint8_t *base = st == TFS_OK ? tfs_src_prefix(src, 8u + (size_t)n) : NULL;
+    if (st == TFS_OK && !base) st = tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST003, 0, -1);
+    size_t bad = base ? tfs_utf8_valid_up_to(base + 8, (size_t)n) : 0;
+    if (st == TFS_OK && bad < n) st = tfs_fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
+    if (st != TFS_OK) {
+        if (st == TFS_INVALID && want_partial) partial(NULL, NULL, src, n, out, err);
+        return st;
+    }
 
     st_ctx c;
     memset(&c, 0, sizeof c);
     c.hash_seed = tfs_hash_seed();
-    c.j = j;
+    c.j = base + 8;
     c.n = (size_t)n;
     c.flags = flags;
     c.err = err;
     c.strict_index = -1;
     uint64_t buffer_end = 0;
-    tfs_status st = st_parse_json(&c);
+    st = st_parse_json(&c);
     /* the data buffer's size: a stream is read to its end (and discarded) */
     if (st == TFS_OK && !tfs_src_learn_size(src)) st = tfs_fail_src(err, src);
     if (st == TFS_OK) st = st_validate(&c, src->file_size - 8u - n, &buffer_end);
     if (st == TFS_OK && c.strict_rule != TFS_RULE_NONE)
         st = tfs_fail(err, c.strict_rule, 8u + (uint64_t)c.strict_pos, c.strict_index);
     if (st == TFS_OK && out) st = st_build_view(&c, base, src->file_size, buffer_end, out, err);
+    else if (st == TFS_INVALID && want_partial) partial(&c, base, src, n, out, err);
     ctx_free(&c);
     return st;
 }

@@ -204,6 +204,20 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     *val = 0;
     if (j[p] == '-') { neg = true; p++; }
     if (p >= n) return st_err(c, TFS_ST111, n);
+    if (!neg && j[p] >= '1' && j[p] <= '9') {
+        /* Fast path for what shapes and data_offsets hold: an integer of at
+         * most 19 digits (< 10^19 < 2^64: no overflow test), not continued by
+         * a digit, '.', 'e' or 'E'.  Anything else takes the full path. */
+        uint64_t v = 0;
+        size_t q = p, lim = n - p > 19 ? p + 19 : n;
+        while (q < lim && digit(j[q])) v = v * 10u + (uint64_t)(j[q++] - '0');
+        if (q == n || (!digit(j[q]) && j[q] != '.' && j[q] != 'e' && j[q] != 'E')) {
+            c->pos = q;
+            *is_u64 = true;
+            *val = v;
+            return TFS_OK;
+        }
+    }
     uint64_t sig = 0;
     int32_t exp = 0;
     bool is_float = false;

@@ -37,9 +37,13 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
         v.n_dims = e.n_dims;
         v.shape = e.n_dims ? c->shapes + e.shape_idx : NULL;
         v.n_elements = e.n_elements;
-        v.n_bytes = e.n_elements * tfs_st_dtype_bits(e.dtype) / 8u; /* checked by st_validate */
+        /* checked by st_validate; saturates in a TFS_PARTIAL view */
+        uint64_t bits;
+        v.n_bytes = e.shape_ovf || tfs_mul_overflow_u64(e.n_elements, tfs_st_dtype_bits(e.dtype), &bits)
+                        ? UINT64_MAX
+                        : bits / 8u;
         v.offset = e.start;
-        v.file_offset = data_offset + e.start;
+        v.file_offset = e.start > UINT64_MAX - data_offset ? UINT64_MAX : data_offset + e.start;
         t[i] = v;
     }
     for (size_t i = 0; i < c->n_kvs; i++) {

@@ -1,0 +1,155 @@
+/* test_partial.c: TFS_PARTIAL.  On TFS_INVALID the caller still gets the
+ * header of what was read before the violation (complete = 0), and for GGUF
+ * the fields of the failing record, at the offsets the writer's field map
+ * gives for them.  Files come from the writer (tfs/write.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "tfs/tfs.h"
+#include "tfs/write.h"
+
+/* A GGUF with two good KVs, then a KV whose value type is 99 (GG120). */
+static void write_bad_kv(tfs_wbuf *w) {
+    tfs_wbuf_init(w);
+    assert_int_equal(tfs_gg_put_header(w, NULL, 3, 0, 3), TFS_OK);
+    tfs_wstr s = tfs_wstr_c("llama");
+    tfs_gg_wkv a = {tfs_wstr_c("general.architecture"), tfs_gg_wval_str(&s)};
+    tfs_gg_wkv b = {tfs_wstr_c("n"), tfs_gg_wval_scalar(TFS_GG_U32, 7)};
+    assert_int_equal(tfs_gg_put_kv(w, 0, &a), TFS_OK);
+    assert_int_equal(tfs_gg_put_kv(w, 1, &b), TFS_OK);
+    tfs_wstr k = tfs_wstr_c("bad");
+    assert_int_equal(tfs_gg_put_key(w, 2, &k, 99), TFS_OK);
+}
+
+static const tfs_field *find(const tfs_header *h, uint32_t kind) {
+    for (size_t i = 0; i < h->n_fail_fields; i++)
+        if (h->fail_fields[i].kind == kind) return &h->fail_fields[i];
+    return NULL;
+}
+
+static void test_gguf_partial_kvs_and_failing_record(void **state) {
+    (void)state;
+    tfs_wbuf w;
+    write_bad_kv(&w);
+    uint8_t *p;
+    size_t n;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    const tfs_field *type_field = tfs_wbuf_find(&w, TFS_FIELD_VALUE_TYPE, 2, 0);
+    assert_non_null(type_field);
+
+    tfs_header *h = (tfs_header *)1;
+    tfs_error e;
+    /* without the flag: no header */
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_INVALID);
+    assert_null(h);
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_GG120);
+    assert_int_equal(e.offset, type_field->offset);
+    assert_non_null(h);
+    assert_int_equal(h->complete, 0);
+    assert_int_equal(h->version, 3);
+    assert_int_equal(h->n_kv, 2); /* the two before the bad one, readable */
+    tfs_str arch;
+    assert_int_equal(tfs_kv_get_string(h, tfs_find_kv(h, "general.architecture"), 0, &arch, NULL, 0), TFS_OK);
+    assert_int_equal(arch.len, 5);
+    assert_memory_equal(arch.ptr, "llama", 5);
+    uint32_t v = 0;
+    assert_int_equal(tfs_kv_get_u32(h, &h->kv[1], 0, &v), TFS_OK);
+    assert_int_equal(v, 7);
+    /* the failing record's fields, where the writer put them */
+    const tfs_field *f = find(h, TFS_FIELD_VALUE_TYPE);
+    assert_non_null(f);
+    assert_int_equal(f->record, 2);
+    assert_int_equal(f->offset, type_field->offset);
+    assert_int_equal(f->width, 4);
+    f = find(h, TFS_FIELD_KEY);
+    assert_non_null(f);
+    assert_int_equal(f->offset, tfs_wbuf_find(&w, TFS_FIELD_KEY, 2, 0)->offset);
+    assert_int_equal(f->width, 3);
+    assert_null(find(h, TFS_FIELD_COUNT)); /* not an array: never read */
+    tfs_header_free(h);
+    free(p);
+    tfs_wbuf_free(&w);
+}
+
+static void test_gguf_partial_tensor_info(void **state) {
+    (void)state;
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_put_header(&w, NULL, 3, 2, 0), TFS_OK);
+    tfs_gg_wtensor a = {.name = tfs_wstr_c("a"), .n_dims = 1, .ne = {32}, .type = 0};
+    tfs_gg_wtensor b = {.name = tfs_wstr_c("b"), .n_dims = 5, .ne = {1, 1, 1, 1, 1}, .type = 0}; /* GG204 */
+    assert_int_equal(tfs_gg_put_tensor_info(&w, 0, &a, 0), TFS_OK);
+    assert_int_equal(tfs_gg_put_tensor_info(&w, 1, &b, 128), TFS_OK);
+    uint8_t *p;
+    size_t n;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_GG204);
+    assert_non_null(h);
+    assert_int_equal(h->n_tensors, 1);
+    assert_int_equal(h->tensors[0].name.len, 1);
+    assert_int_equal(h->tensors[0].shape[0], 32);
+    const tfs_field *f = find(h, TFS_FIELD_N_DIMS);
+    assert_non_null(f);
+    assert_int_equal(f->offset, tfs_wbuf_find(&w, TFS_FIELD_N_DIMS, 1, 0)->offset);
+    assert_null(find(h, TFS_FIELD_TYPE)); /* after the violation: not read */
+    tfs_header_free(h);
+    free(p);
+    tfs_wbuf_free(&w);
+}
+
+static void test_safetensors_partial(void **state) {
+    (void)state;
+    /* entries a (good) and b (unknown dtype, ST210): the partial view keeps a */
+    static const char json[] = "{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
+                               "\"b\":{\"dtype\":\"X9\",\"shape\":[],\"data_offsets\":[2,2]},"
+                               "\"__metadata__\":{\"k\":\"v\"}}";
+    size_t jn = sizeof json - 1, n = 8 + jn + 2;
+    uint8_t *p = calloc(1, n);
+    assert_non_null(p);
+    for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)jn >> (8 * i));
+    memcpy(p + 8, json, jn);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST210);
+    assert_int_equal(e.index, 1);
+    assert_non_null(h);
+    assert_int_equal(h->complete, 0);
+    assert_int_equal(h->n_tensors, 1);
+    assert_memory_equal(h->tensors[0].name.ptr, "a", 1);
+    assert_int_equal(h->tensors[0].n_bytes, 2);
+    assert_int_equal(h->n_kv, 1);
+    tfs_str v;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &v, NULL, 0), TFS_OK);
+    assert_int_equal(v.len, 1);
+    assert_int_equal(h->n_fail_fields, 2);
+    assert_int_equal(h->fail_fields[1].kind, TFS_FIELD_JSON);
+    assert_int_equal(h->fail_fields[1].width, jn);
+    tfs_header_free(h);
+    /* framing violations: an empty partial header */
+    assert_int_equal(tfs_parse_buffer(p, 5, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST001);
+    assert_non_null(h);
+    assert_int_equal(h->n_tensors, 0);
+    assert_int_equal(h->n_fail_fields, 0);
+    tfs_header_free(h);
+    free(p);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gguf_partial_kvs_and_failing_record),
+        cmocka_unit_test(test_gguf_partial_tensor_info),
+        cmocka_unit_test(test_safetensors_partial),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
