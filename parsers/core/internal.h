@@ -92,6 +92,11 @@ void tfs_src_close(tfs_src *s);
  * Returns the array (moved or not; *cap updated), or NULL on overflow or
  * allocation failure, when `arr` is still valid and owned by the caller. */
 void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem);
+/* The first allocation of such an array, sized once for n elements (a bound
+ * the caller derives from bytes already read, never from a declared count),
+ * on huge-page memory when large: only the pages the records reach are
+ * touched.  *cap = max(n, 16); NULL on overflow or ENOMEM. */
+void *tfs_reserve_first(size_t *cap, size_t n, size_t elem);
 
 /* Hint that the n bytes at p (a large, fresh buffer) will all be written
  * soon: transparent huge pages where available (mem.c); never fails. */

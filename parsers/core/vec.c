@@ -21,3 +21,12 @@ void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem) {
     if (p) *cap = ncap;
     return p;
 }
+
+void *tfs_reserve_first(size_t *cap, size_t n, size_t elem) {
+    size_t bytes;
+    if (n < 16u) n = 16u;
+    if (__builtin_mul_overflow(n, elem, &bytes)) return NULL;
+    void *p = tfs_alloc_big(bytes, false);
+    if (p) *cap = n;
+    return p;
+}

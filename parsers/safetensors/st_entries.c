@@ -165,6 +165,10 @@ static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
 
 /* ------------------------------------------------------------- shape, data_offsets */
 
+/* First capacity of a record array for a bound of n records: at most 1 Mi
+ * records at once (32-bit address space), doubling beyond. */
+static size_t st_first_cap(size_t n) { return n < ((size_t)1 << 20) ? n : ((size_t)1 << 20); }
+
 static tfs_status parse_shape(st_ctx *c, st_ent *e) {
     e->shape_pos = (uint32_t)c->pos;
     e->shape_idx = (uint32_t)c->n_shapes;
@@ -185,7 +189,9 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         tfs_status st = st_scan_number(c, &v, &u);
         if (st != TFS_OK) return st;
         if (!u) return entry_err(c, TFS_ST222, npos);
-        uint64_t *shapes_ = tfs_reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes);
+        /* sized once from the header: a dimension takes at least 2 bytes ("1,") */
+        uint64_t *shapes_ = c->cap_shapes ? tfs_reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
+                                          : tfs_reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
         if (!shapes_) return nomem(c);
         c->shapes = shapes_;
         c->shapes[c->n_shapes++] = v;
@@ -308,7 +314,10 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
  * record's contents and keeps its position.  Errors inside an entry report
  * the index the entry would get. */
 static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
-    st_ent *ents_ = tfs_reserve(c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents);
+    /* sized once from the header: an entry takes at least 48 bytes
+     * ("":{"dtype":"U8","shape":[],"data_offsets":[0,0]}) */
+    st_ent *ents_ = c->cap_ents ? tfs_reserve(c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)
+                                : tfs_reserve_first(&c->cap_ents, st_first_cap(c->n / 48u), sizeof *c->ents);
     if (!ents_) return nomem(c);
     c->ents = ents_;
     /* real headers spend ~100 bytes per tensor; the table grows if needed */
