@@ -196,6 +196,18 @@ static bool out_of_range(uint64_t significand, int32_t exponent) {
 
 static inline bool digit(uint8_t b) { return b >= '0' && b <= '9'; }
 
+/* Eight ASCII digits at p (SWAR, as simdjson's is_made_of_eight_digits_fast
+ * and parse_eight_digits_unrolled): are they all digits, and their value. */
+static inline bool eight_digits(uint64_t w) {
+    return ((w & 0xF0F0F0F0F0F0F0F0ull) | (((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
+           0x3333333333333333ull;
+}
+static inline uint64_t eight_value(uint64_t w) { /* first digit in the low byte */
+    w = (w & 0x0F0F0F0F0F0F0F0Full) * 2561u >> 8;
+    w = (w & 0x00FF00FF00FF00FFull) * 6553601u >> 16;
+    return (uint32_t)((w & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32);
+}
+
 tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     const uint8_t *j = c->j;
     size_t n = c->n, p = c->pos, start = c->pos;
@@ -210,6 +222,15 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
          * a digit, '.', 'e' or 'E'.  Anything else takes the full path. */
         uint64_t v = 0;
         size_t q = p, lim = n - p > 19 ? p + 19 : n;
+        uint64_t w;
+        if (n - q >= 8 && eight_digits(w = load_le8(j + q))) { /* digits 1-8, then 9-16 */
+            v = eight_value(w);
+            q += 8;
+            if (n - q >= 8 && eight_digits(w = load_le8(j + q))) {
+                v = v * 100000000u + eight_value(w); /* < 10^16 */
+                q += 8;
+            }
+        }
         while (q < lim && digit(j[q])) v = v * 10u + (uint64_t)(j[q++] - '0');
         if (q == n || (!digit(j[q]) && j[q] != '.' && j[q] != 'e' && j[q] != 'E')) {
             c->pos = q;
