@@ -21,16 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the slice of ggml's C API used here (gguf.h / ggml.h) */
-struct gguf_init_params {
-    bool no_alloc;
-    void **ctx; /* struct ggml_context ** */
-};
-typedef void *(*gguf_init_from_file_fn)(const char *fname, struct gguf_init_params params);
-typedef int64_t (*gguf_get_n_fn)(const void *gctx);
-typedef void (*gguf_free_fn)(void *gctx);
-typedef void (*ggml_log_callback)(int level, const char *text, void *user_data);
-typedef void (*ggml_log_set_fn)(ggml_log_callback cb, void *user_data);
+#include "../conformance/ggml/ggml_api.h"
 
 static void quiet_log(int level, const char *text, void *user_data) {
     (void)level;

@@ -51,17 +51,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* --- the slice of ggml's C API used here (gguf.h / ggml.h) --- */
-struct gguf_init_params {
-    bool no_alloc;
-    void **ctx; /* struct ggml_context ** */
-};
-typedef void *(*gguf_init_from_file_fn)(const char *fname, struct gguf_init_params params);
-typedef int64_t (*gguf_get_n_fn)(const void *gctx);
-typedef void (*gguf_free_fn)(void *gctx);
-typedef void (*ggml_free_fn)(void *ctx);
-typedef void (*ggml_log_callback)(int level, const char *text, void *user_data);
-typedef void (*ggml_log_set_fn)(ggml_log_callback cb, void *user_data);
+#include "ggml_api.h"
 
 static struct {
     gguf_init_from_file_fn init_from_file;

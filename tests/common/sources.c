@@ -47,7 +47,7 @@ void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b) {
     }
 }
 
-static void assert_same_view(const tfs_header *a, const tfs_header *b) {
+void tfs_test_assert_same_view(const tfs_header *a, const tfs_header *b) {
     assert_int_equal(a->format, b->format);
     assert_int_equal(a->version, b->version);
     assert_int_equal(a->file_size, b->file_size);
@@ -127,7 +127,7 @@ void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsig
                 if (forward) { /* arrays and strings of a stream cannot be re-read */
                     assert_int_equal(h->n_kv, ref->n_kv);
                 } else {
-                    assert_same_view(ref, h);
+                    tfs_test_assert_same_view(ref, h);
                 }
             }
             tfs_header_free(h);

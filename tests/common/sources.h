@@ -15,6 +15,8 @@
 #include "tfs/tfs.h"
 
 void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b);
+/* Two views are equal: header fields, every tensor, every KV value. */
+void tfs_test_assert_same_view(const tfs_header *a, const tfs_header *b);
 void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags);
 /* The unit tests' second API beside tfs_parse_buffer: the file API on a
  * temporary copy (tfs_parse_file), or in TFS_POSIX=OFF builds the reader

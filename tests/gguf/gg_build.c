@@ -136,41 +136,6 @@ void gg_expect_invalid(const gb *b, unsigned flags, tfs_rule rule, uint64_t offs
     gg_expect_invalid_bytes(b->p, b->len, flags, rule, offset, index);
 }
 
-static void assert_same_view(const tfs_header *a, const tfs_header *b) {
-    assert_int_equal(a->format, TFS_FORMAT_GGUF);
-    assert_int_equal(b->format, TFS_FORMAT_GGUF);
-    assert_int_equal(a->version, b->version);
-    assert_int_equal(a->file_size, b->file_size);
-    assert_int_equal(a->header_size, b->header_size);
-    assert_int_equal(a->data_offset, b->data_offset);
-    assert_int_equal(a->data_size, b->data_size);
-    assert_int_equal(a->alignment, b->alignment);
-    assert_int_equal(a->n_kv, b->n_kv);
-    assert_int_equal(a->n_tensors, b->n_tensors);
-    for (size_t i = 0; i < a->n_kv; i++) {
-        const tfs_kv *x = &a->kv[i], *y = &b->kv[i];
-        assert_int_equal(x->key.len, y->key.len);
-        assert_memory_equal(x->key.ptr, y->key.ptr, x->key.len);
-        assert_int_equal(x->type, y->type);
-        assert_int_equal(x->elem_type, y->elem_type);
-        assert_int_equal(x->count, y->count);
-        assert_int_equal(x->value_len, y->value_len);
-        assert_int_equal(x->value_offset, y->value_offset);
-    }
-    tfs_test_assert_same_values(a, b);
-    for (size_t i = 0; i < a->n_tensors; i++) {
-        const tfs_tensor *x = &a->tensors[i], *y = &b->tensors[i];
-        assert_int_equal(x->name.len, y->name.len);
-        if (x->name.len) assert_memory_equal(x->name.ptr, y->name.ptr, x->name.len);
-        assert_int_equal(x->type, y->type);
-        assert_int_equal(x->n_dims, y->n_dims);
-        for (uint32_t j = 0; j < x->n_dims; j++) assert_int_equal(x->shape[j], y->shape[j]);
-        assert_int_equal(x->n_elements, y->n_elements);
-        assert_int_equal(x->n_bytes, y->n_bytes);
-        assert_int_equal(x->offset, y->offset);
-        assert_int_equal(x->file_offset, y->file_offset);
-    }
-}
 
 tfs_header *gg_expect_ok(const gb *b, unsigned flags) {
     tfs_header *h = NULL, *g = NULL;
@@ -188,7 +153,7 @@ tfs_header *gg_expect_ok(const gb *b, unsigned flags) {
     st = tfs_test_parse_second(b->p, b->len, TFS_FORMAT_GGUF, flags, &g, &f);
     assert_int_equal(st, TFS_OK);
     assert_non_null(g);
-    assert_same_view(h, g);
+    tfs_test_assert_same_view(h, g);
     tfs_test_sources_agree(b->p, b->len, TFS_FORMAT_GGUF, flags);
     /* the buffer view is zero-copy: it points into the caller's bytes */
     for (size_t i = 0; i < h->n_kv; i++) {

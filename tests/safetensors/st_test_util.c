@@ -53,36 +53,6 @@ void stt_assert_str(tfs_str got, const void *s, size_t len) {
     if (len) assert_memory_equal(got.ptr, s, len);
 }
 
-static void same_view(const tfs_header *a, const tfs_header *b) {
-    assert_int_equal(a->format, b->format);
-    assert_int_equal(a->file_size, b->file_size);
-    assert_int_equal(a->header_size, b->header_size);
-    assert_int_equal(a->data_offset, b->data_offset);
-    assert_int_equal(a->data_size, b->data_size);
-    assert_int_equal(a->has_metadata, b->has_metadata);
-    assert_int_equal(a->n_tensors, b->n_tensors);
-    assert_int_equal(a->n_kv, b->n_kv);
-    for (size_t i = 0; i < a->n_tensors; i++) {
-        const tfs_tensor *x = &a->tensors[i], *y = &b->tensors[i];
-        stt_assert_str(y->name, x->name.ptr, x->name.len);
-        assert_int_equal(x->type, y->type);
-        assert_int_equal(x->n_dims, y->n_dims);
-        for (uint32_t d = 0; d < x->n_dims; d++) assert_int_equal(x->shape[d], y->shape[d]);
-        assert_int_equal(x->n_elements, y->n_elements);
-        assert_int_equal(x->n_bytes, y->n_bytes);
-        assert_int_equal(x->offset, y->offset);
-        assert_int_equal(x->file_offset, y->file_offset);
-    }
-    for (size_t i = 0; i < a->n_kv; i++) {
-        const tfs_kv *x = &a->kv[i], *y = &b->kv[i];
-        stt_assert_str(y->key, x->key.ptr, x->key.len);
-        assert_int_equal(x->type, y->type);
-        assert_int_equal(x->count, y->count);
-        assert_int_equal(x->value_len, y->value_len);
-        assert_int_equal(x->value_offset, y->value_offset);
-    }
-    tfs_test_assert_same_values(a, b);
-}
 
 tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_error *err) {
     tfs_header *h1 = NULL, *h2 = NULL;
@@ -99,7 +69,7 @@ tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_err
     if (s1 == TFS_OK) {
         assert_non_null(h1);
         assert_non_null(h2);
-        same_view(h1, h2);
+        tfs_test_assert_same_view(h1, h2);
         assert_int_equal(e1.rule, TFS_RULE_NONE);
     } else {
         assert_non_null(e1.message);

@@ -54,16 +54,9 @@ static void test_subbyte_dtypes(void **state) {
 
 /* Build a file the way the crate's serializer does: header JSON padded with
  * spaces to a multiple of 8 (Force alignment to 8 bytes), then the data. */
+/* The crate's own layout (JSON padded with spaces to 8), from the writer. */
 static stt_buf crate_file(const char *json, const void *data, size_t data_len) {
-    size_t n = strlen(json), pad = (8 - n % 8) % 8;
-    char *h = malloc(n + pad);
-    assert_non_null(h);
-    memcpy(h, json, n);
-    memset(h + n, ' ', pad);
-    stt_buf b = stt_make(h, n + pad, n + pad, data_len);
-    if (data_len) memcpy(b.p + 8 + n + pad, data, data_len);
-    free(h);
-    return b;
+    return stt_crate(json, data, data_len);
 }
 
 static void f32_le(float v, uint8_t *out) {
