@@ -157,7 +157,12 @@ typedef enum tfs_gg_vtype {
  *    safetensors: the JSON string token of the value, quotes included.
  *    For a mutator or an inspector that edits or shows the stored bytes. */
 typedef struct tfs_kv {
-    tfs_str key;             /* GGUF: the key bytes as stored; safetensors: decoded */
+    tfs_str key;             /* GGUF: the key bytes as stored; safetensors: decoded.
+                                A GGUF key longer than TFS_KEY_KEEP bytes parsed
+                                from a file or reader: its first TFS_KEY_KEEP
+                                bytes (key_size has the length) */
+    uint64_t key_size;       /* the key's length (bytes): key.len, or more for
+                                such a long key */
     uint32_t type;           /* tfs_gg_vtype */
     uint32_t elem_type;      /* element type of an array, else == type */
     uint64_t count;          /* array element count, 1 for a scalar */
@@ -255,8 +260,12 @@ TFS_API void tfs_header_free(tfs_header *h);
  *
  * Memory: safetensors keeps the 8 + N header bytes (N <= 100,000,000 by
  * ST002); GGUF keeps a window of TFS_WINDOW bytes plus its records (KV pairs,
- * tensor infos, keys, names) and never the bodies of string or array values,
- * whatever sizes the file declares.
+ * tensor infos, names, keys up to TFS_KEY_KEEP bytes) and never the bodies of
+ * string or array values, whatever sizes the file declares.  Two keys longer
+ * than TFS_KEY_KEEP are compared by reading them again; on a forward-only
+ * source, which cannot, by their length, first TFS_KEY_KEEP bytes and a
+ * 64-bit keyed hash of all their bytes (a false duplicate has probability
+ * 2^-64 per pair).
  *
  * Forward-only sources give the same verdicts as random access: the parser
  * reads forward and discards what it does not keep; to learn the file size
@@ -268,6 +277,9 @@ TFS_API void tfs_header_free(tfs_header *h);
  * scalars always work. */
 #define TFS_SIZE_UNKNOWN UINT64_MAX
 #define TFS_WINDOW (64u * 1024u) /* bytes of the GGUF read window */
+#define TFS_KEY_KEEP (64u * 1024u) /* bytes kept of a longer GGUF key (not a
+                                      buffer); its duplicate test still uses
+                                      all of it */
 
 typedef struct tfs_source {
     int (*read)(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got);

@@ -269,7 +269,8 @@ TFS_API tfs_status tfs_gg_put_tensor_info(tfs_wbuf *w, int32_t record, const tfs
  *              key and tensor names (and, for tfs_parse_buffer, strings) from
  *              h and its buffer: free it before them.
  * Returns TFS_OK, TFS_EARG (NULL argument, not GGUF, n_dims above
- * TFS_GG_WMAX_DIMS), TFS_ENOMEM, or an accessor's TFS_EIO (a forward-only
+ * TFS_GG_WMAX_DIMS, a key longer than TFS_KEY_KEEP parsed from a file or
+ * reader, of which the view holds only the first bytes), TFS_ENOMEM, or an accessor's TFS_EIO (a forward-only
  * source cannot be re-read). */
 TFS_API tfs_status tfs_gg_model_from_view(const tfs_header *h, tfs_gg_model **out);
 TFS_API void tfs_gg_model_free(tfs_gg_model *m); /* NULL allowed */

@@ -31,3 +31,43 @@ uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n) {
     h ^= h >> 32;
     return h;
 }
+
+/* The same hash over bytes that arrive in pieces (a key longer than the
+ * window): tfs_hash_final gives tfs_hash_bytes of the concatenation. */
+static inline uint64_t mix(uint64_t h, uint64_t w) {
+    h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
+    return h ^ (h >> 29);
+}
+
+void tfs_hash_init(tfs_hash_state *s, uint64_t seed, uint64_t total_len) {
+    s->seed = seed;
+    s->h = (seed ^ total_len) * UINT64_C(0x9E3779B97F4A7C15);
+    s->n_buf = 0;
+}
+
+void tfs_hash_update(tfs_hash_state *s, const uint8_t *p, size_t n) {
+    while (s->n_buf > 0 && s->n_buf < 8u && n > 0) {
+        s->buf[s->n_buf++] = *p++;
+        n--;
+        if (s->n_buf == 8) {
+            uint64_t w;
+            memcpy(&w, s->buf, 8);
+            s->h = mix(s->h, w);
+            s->n_buf = 0;
+        }
+    }
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        s->h = mix(s->h, w);
+    }
+    memcpy(s->buf + s->n_buf, p, n);
+    s->n_buf += (unsigned)n;
+}
+
+uint64_t tfs_hash_final(const tfs_hash_state *s) {
+    uint64_t t = 0;
+    for (unsigned k = 0; k < s->n_buf; k++) t |= (uint64_t)s->buf[k] << (8 * k);
+    uint64_t h = (s->h ^ t ^ s->seed) * UINT64_C(0x9E3779B97F4A7C15);
+    return h ^ (h >> 32);
+}

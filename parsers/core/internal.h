@@ -111,6 +111,16 @@ void *tfs_alloc_big(size_t n, bool zero);
  * by crafted names; results never depend on it. */
 uint64_t tfs_hash_seed(void);
 uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
+/* The same hash, fed in pieces: init with the total length, update with the
+ * bytes in order, final = tfs_hash_bytes of all of them. */
+typedef struct tfs_hash_state {
+    uint64_t h, seed;
+    uint8_t buf[8];
+    unsigned n_buf;
+} tfs_hash_state;
+void tfs_hash_init(tfs_hash_state *s, uint64_t seed, uint64_t total_len);
+void tfs_hash_update(tfs_hash_state *s, const uint8_t *p, size_t n);
+uint64_t tfs_hash_final(const tfs_hash_state *s);
 
 /* Hash set of record indexes (set.c): duplicate keys and names in both
  * parsers.  The caller owns the strings and compares them (eq). */

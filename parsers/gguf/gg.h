@@ -37,6 +37,9 @@ typedef struct gg_kv_rec {
     uint64_t field_off;  /* start of the KV (its key length field) */
     uint64_t key_ref;    /* first key byte, relative to gg_kept() */
     uint64_t key_len;
+    uint64_t key_kept;   /* key bytes kept at key_ref: key_len, or TFS_KEY_KEEP */
+    uint64_t key_hash;   /* tfs_hash_bytes of the whole key */
+    uint64_t key_bad;    /* long keys, TFS_STRICT: first non-UTF-8 byte (GG504), or GG_UNSET */
     uint64_t type_off;   /* the i32 value type field */
     uint64_t elem_off;   /* arrays: element type field */
     uint64_t count_off;  /* arrays: count field */
@@ -97,6 +100,7 @@ typedef struct gg_ctx {
     uint64_t data_size;   /* sum of padded tensor sizes (bytes) */
 
     int stage;            /* GG_STAGE_*: the stage running (partial results) */
+    bool eq_failed;       /* re-reading a long key for a compare failed (I/O) */
     uint8_t *arena;       /* reader mode: kept keys and names */
     size_t arena_len, arena_cap;
 
@@ -164,6 +168,13 @@ tfs_status gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t
 tfs_status gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index);
 /* ... or keep it: *ref receives its offset relative to gg_kept(). */
 tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref);
+/* A key longer than TFS_KEY_KEEP in reader mode (the cursor on its first
+ * byte): its first TFS_KEY_KEEP bytes kept (*ref, relative to gg_kept()),
+ * the rest read through the window for the hash of the whole key and, with
+ * TFS_STRICT, its first non-UTF-8 byte (*bad, relative to the key, or
+ * GG_UNSET).  GG102 as gg_string_keep. */
+tfs_status gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
+                       uint64_t *bad);
 /* Scan n bytes at file offset `off` through the window; the first byte
  * above `max` is stored in *bad (UINT64_MAX if none).  Returns false when
  * the bytes are not all in the file or the source failed. */

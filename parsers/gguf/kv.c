@@ -104,15 +104,37 @@ static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
 /* A key being inserted, compared byte by byte with an earlier one (as
  * gguf.cpp gguf_find_key's std::string compare). */
 typedef struct key_cand {
-    const gg_ctx *c;
-    const uint8_t *p;
-    uint64_t len;
+    gg_ctx *c;
+    const gg_kv_rec *r;
 } key_cand;
+
+/* Bytes [kept, len) of two long keys of equal length, read again (in 4 KiB
+ * pieces through the window, so no more memory than that). */
+static bool rest_eq(gg_ctx *c, uint64_t a_off, uint64_t b_off, uint64_t from, uint64_t len) {
+    uint8_t piece[4096];
+    for (uint64_t at = from; at < len;) {
+        size_t k = len - at < sizeof piece ? (size_t)(len - at) : sizeof piece;
+        if (!tfs_src_copy(c->src, a_off + at, k, piece)) { c->eq_failed = true; return false; }
+        const uint8_t *q = tfs_src_get(c->src, b_off + at, k);
+        if (!q) { c->eq_failed = true; return false; }
+        if (memcmp(piece, q, k) != 0) return false;
+        at += k;
+    }
+    return true;
+}
 
 static bool key_eq(const void *ctx, uint64_t idx) {
     const key_cand *k = ctx;
-    const gg_kv_rec *r = &k->c->kv[idx];
-    return r->key_len == k->len && memcmp(gg_kept(k->c) + r->key_ref, k->p, (size_t)k->len) == 0;
+    gg_ctx *c = k->c;
+    const gg_kv_rec *o = &c->kv[idx], *r = k->r;
+    if (o->key_len != r->key_len || o->key_kept != r->key_kept) return false;
+    const uint8_t *kept = gg_kept(c);
+    if (memcmp(kept + o->key_ref, kept + r->key_ref, (size_t)r->key_kept) != 0) return false;
+    if (r->key_kept == r->key_len) return true;
+    /* two long keys with equal hashes and first TFS_KEY_KEEP bytes: the rest
+     * is read again, or, on a forward-only source, the hash decides */
+    if (c->src->forward) return true;
+    return rest_eq(c, o->field_off + 8u, r->field_off + 8u, r->key_kept, r->key_len);
 }
 
 static tfs_status parse_kv(gg_ctx *c, int64_t i) {
@@ -123,15 +145,24 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = GG_UNSET;
 
     /* key: string checks, then empty, then duplicate (byte compare) */
+    r->key_bad = GG_UNSET;
     tfs_status st = gg_string_len(c, TFS_GG103, i, &r->key_len);
-    if (st == TFS_OK) st = gg_string_keep(c, r->field_off, r->key_len, i, &r->key_ref);
     if (st != TFS_OK) return st;
+    if (c->src->buf || r->key_len <= TFS_KEY_KEEP) {
+        if ((st = gg_string_keep(c, r->field_off, r->key_len, i, &r->key_ref)) != TFS_OK) return st;
+        r->key_kept = r->key_len;
+        r->key_hash = tfs_hash_bytes(c->hash_seed, gg_kept(c) + r->key_ref, (size_t)r->key_len);
+    } else { /* memory does not follow a declared key length either */
+        st = gg_key_long(c, r->field_off, r->key_len, i, &r->key_ref, &r->key_hash, &r->key_bad);
+        if (st != TFS_OK) return st;
+        r->key_kept = TFS_KEY_KEEP;
+    }
     if (r->key_len == 0) return tfs_fail(c->err, TFS_GG110, r->field_off, i);
     if (!tfs_set_reserve(&c->keys, 0)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-    const uint8_t *key = gg_kept(c) + r->key_ref;
-    key_cand k = {c, key, r->key_len};
-    if (tfs_set_find_or_add(&c->keys, tfs_hash_bytes(c->hash_seed, key, (size_t)r->key_len), (uint64_t)i, key_eq, &k) >= 0)
-        return tfs_fail(c->err, TFS_GG111, r->field_off, i);
+    key_cand k = {c, r};
+    int64_t dup = tfs_set_find_or_add(&c->keys, r->key_hash, (uint64_t)i, key_eq, &k);
+    if (c->eq_failed) return tfs_fail_src(c->err, c->src);
+    if (dup >= 0) return tfs_fail(c->err, TFS_GG111, r->field_off, i);
 
     /* type; for an array, element type and count are read before the type
      * is judged (a cut there is a truncation, not a bad type) */

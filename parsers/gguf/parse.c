@@ -85,6 +85,52 @@ tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t ind
     return TFS_OK;
 }
 
+/* Bytes of p[0, k) up to the last complete UTF-8 sequence: a lead byte in
+ * the last three whose sequence runs past k starts the next piece. */
+static size_t utf8_piece(const uint8_t *p, size_t k) {
+    for (size_t j = k; j > 0 && j + 3 >= k; j--) {
+        uint8_t b = p[j - 1];
+        if (b < 0x80u) break;
+        if (b >= 0xC0u) {
+            size_t need = b >= 0xF0u ? 4u : b >= 0xE0u ? 3u : 2u;
+            return j - 1 + need > k ? j - 1 : k;
+        }
+    }
+    return k;
+}
+
+tfs_status gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
+                       uint64_t *bad) {
+    if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
+    if (!arena_room(c, TFS_KEY_KEEP)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    tfs_hash_state hs;
+    tfs_hash_init(&hs, c->hash_seed, len);
+    *ref = c->arena_len;
+    *bad = GG_UNSET;
+    bool check = (c->flags & TFS_STRICT) != 0;
+    uint64_t done = 0;
+    while (done < len) {
+        size_t k = len - done < TFS_WINDOW ? (size_t)(len - done) : TFS_WINDOW;
+        const uint8_t *p = tfs_src_get(c->src, c->off + done, k);
+        if (!p) return gg_short(c, TFS_GG102, len_off, index);
+        if (check && *bad == GG_UNSET) {
+            if (done + k < len) k = utf8_piece(p, k); /* > 0: k was TFS_WINDOW */
+            size_t v = tfs_utf8_valid_up_to(p, k);
+            if (v < k) *bad = done + v;
+        }
+        if (done < TFS_KEY_KEEP) {
+            size_t m = TFS_KEY_KEEP - (size_t)done < k ? TFS_KEY_KEEP - (size_t)done : k;
+            memcpy(c->arena + c->arena_len + done, p, m);
+        }
+        tfs_hash_update(&hs, p, k);
+        done += k;
+    }
+    c->arena_len += TFS_KEY_KEEP;
+    c->off += len;
+    *hash = tfs_hash_final(&hs);
+    return TFS_OK;
+}
+
 bool gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad) {
     *bad = UINT64_MAX;
     while (n > 0) {

@@ -7,7 +7,9 @@
 
 static tfs_status check_kv(gg_ctx *c, const uint8_t *kept, size_t i) {
     const gg_kv_rec *r = &c->kv[i];
-    uint64_t bad = tfs_utf8_valid_up_to(kept + r->key_ref, (size_t)r->key_len); /* keys <= 2^30 bytes */
+    /* a long key (reader mode) was checked as it was read */
+    uint64_t bad = r->key_kept < r->key_len ? (r->key_bad == GG_UNSET ? r->key_len : r->key_bad)
+                                            : tfs_utf8_valid_up_to(kept + r->key_ref, (size_t)r->key_len);
     if (bad < r->key_len) return tfs_fail(c->err, TFS_GG504, r->field_off + 8u + bad, (int64_t)i);
     /* bool values (scalar or array) were read by kv.c; the first byte > 1 */
     if (c->strict_rule == TFS_GG501 && c->strict_index == (int64_t)i)

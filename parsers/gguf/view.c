@@ -44,7 +44,8 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
     for (size_t i = 0; i < kv_len; i++) {
         const gg_kv_rec *r = &c->kv[i];
         kv[i] = (tfs_kv){
-            .key = {(const char *)kept + r->key_ref, (size_t)r->key_len},
+            .key = {(const char *)kept + r->key_ref, (size_t)r->key_kept},
+            .key_size = r->key_len,
             .type = r->type,
             .elem_type = r->elem_type,
             .count = r->count,

@@ -402,6 +402,9 @@ tfs_status tfs_gg_model_from_view(const tfs_header *h, tfs_gg_model **out)
     for (size_t i = 0; i < h->n_tensors; i++)
         if (h->tensors[i].n_dims > TFS_GG_WMAX_DIMS)
             return TFS_EARG;
+    for (size_t i = 0; i < h->n_kv; i++)
+        if (h->kv[i].key.len < h->kv[i].key_size) /* a view holds TFS_KEY_KEEP bytes of it */
+            return TFS_EARG;
     if (n_strs > SIZE_MAX / sizeof(tfs_wstr) || bytes > SIZE_MAX)
         return TFS_EARG;
     gg_model_box *b = calloc(1, sizeof *b);

@@ -50,6 +50,7 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
         const st_kv *k = &c->kvs[i];
         tfs_str v = str_of(c, json, &k->val);
         kv[i].key = str_of(c, json, &k->key);
+        kv[i].key_size = kv[i].key.len;
         kv[i].type = TFS_GG_STRING;
         kv[i].elem_type = TFS_GG_STRING;
         kv[i].count = 1;

@@ -7,8 +7,10 @@
 #include <cmocka.h>
 
 #include "gguf/gg_build.h"
+#include "common/sources.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_STR (UINT64_C(1) << 30)
@@ -617,8 +619,86 @@ static void test_valid_bool_any_nonzero_byte(void **state) {
     gb_free(&b);
 }
 
+/* ---- keys longer than TFS_KEY_KEEP: compared whole, memory kept bounded ---- */
+
+enum { LONG_KEY = 200000 };
+
+/* A KV (u32 value 1) whose key is `n` bytes at k; returns the KV's offset. */
+static size_t put_long_kv(gb *b, const uint8_t *k, size_t n) {
+    size_t at = gb_strn(b, k, n);
+    gb_u32(b, TFS_GG_U32);
+    gb_u32(b, 1);
+    return at;
+}
+
+static uint8_t *long_key(uint8_t fill) {
+    uint8_t *k = malloc(LONG_KEY);
+    assert_non_null(k);
+    memset(k, fill, LONG_KEY);
+    return k;
+}
+
+static void test_GG111_long_keys_equal(void **state) {
+    (void)state; /* equal in their last byte too: read again past TFS_KEY_KEEP */
+    uint8_t *k = long_key('a');
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    put_long_kv(&b, k, LONG_KEY);
+    size_t second = put_long_kv(&b, k, LONG_KEY);
+    gg_expect_invalid(&b, 0, TFS_GG111, second, 1);
+    gb_free(&b);
+    free(k);
+}
+
+static void test_long_keys_differ_in_last_byte(void **state) {
+    (void)state;
+    uint8_t *k = long_key('a'), *l = long_key('a');
+    l[LONG_KEY - 1] = 'b';
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    put_long_kv(&b, k, LONG_KEY);
+    put_long_kv(&b, l, LONG_KEY);
+    tfs_header *h = gg_expect_ok(&b, 0); /* also through the file and reader sources */
+    assert_int_equal(h->kv[1].key_size, LONG_KEY);
+    assert_int_equal(h->kv[1].key.len, LONG_KEY); /* a buffer's view holds the whole key */
+    tfs_header_free(h);
+    /* a file's view keeps TFS_KEY_KEEP bytes of it */
+    tfs_error e;
+    assert_int_equal(tfs_test_parse_second(b.p, b.len, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(h->kv[1].key_size, LONG_KEY);
+    assert_int_equal(h->kv[1].key.len, TFS_KEY_KEEP);
+    assert_memory_equal(h->kv[1].key.ptr, l, TFS_KEY_KEEP);
+    tfs_header_free(h);
+    gb_free(&b);
+    free(k);
+    free(l);
+}
+
+static void test_GG504_long_key(void **state) {
+    (void)state;
+    uint8_t *k = long_key('a');
+    /* a valid 3-byte sequence across the first window boundary of the key */
+    memcpy(k + TFS_KEY_KEEP - 1, "\xE2\x82\xAC", 3);
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    size_t at = put_long_kv(&b, k, LONG_KEY);
+    tfs_header *h = gg_expect_ok(&b, TFS_STRICT);
+    tfs_header_free(h);
+    gb_free(&b);
+    /* an invalid byte far past TFS_KEY_KEEP */
+    k[150000] = 0xFF;
+    gb_header(&b, 3, 0, 1);
+    at = put_long_kv(&b, k, LONG_KEY);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG504, at + 8u + 150000u, 0);
+    gb_free(&b);
+    free(k);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_GG111_long_keys_equal),
+        cmocka_unit_test(test_long_keys_differ_in_last_byte),
+        cmocka_unit_test(test_GG504_long_key),
         cmocka_unit_test(test_GG101_key_length_above_2_30),
         cmocka_unit_test(test_GG101_G5_key_length_2_56),
         cmocka_unit_test(test_GG101_string_value),
