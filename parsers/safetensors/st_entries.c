@@ -63,7 +63,7 @@ static tfs_status scan_wrong_type(st_ctx *c, tfs_rule rule) {
 
 static tfs_status expect(st_ctx *c, uint8_t b) {
     st_ws(c);
-    if (c->pos >= c->n || c->j[c->pos] != b) return st_unexpected(c);
+    if (!st_is(c, b)) return st_unexpected(c);
     c->pos++;
     st_ws(c);
     return TFS_OK;
@@ -129,7 +129,7 @@ static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
     st_strict(c, TFS_ST506, c->pos, c->cur_index);
     size_t open = c->pos++;
     st_ws(c);
-    if (c->pos >= c->n) return st_unexpected(c);
+    if (st_at_end(c)) return st_unexpected(c);
     if (c->j[c->pos] == '}') return entry_err(c, TFS_ST211, open);
     if (c->j[c->pos] != '"') return st_unexpected(c);
     size_t npos = c->pos;
@@ -146,8 +146,8 @@ static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
     bool is_null = vpos < c->n && c->j[vpos] == 'n'; /* after a clean skip: the literal null */
     if ((st = st_skip_value(c, depth)) != TFS_OK) return st;
     st_ws(c);
-    if (c->pos < c->n && c->j[c->pos] == ',') return entry_err(c, TFS_ST211, c->pos); /* 2+ keys */
-    if (c->pos >= c->n || c->j[c->pos] != '}') return st_unexpected(c);
+    if (st_is(c, ',')) return entry_err(c, TFS_ST211, c->pos); /* 2+ keys */
+    if (!st_is(c, '}')) return st_unexpected(c);
     c->pos++;
     if (!known) return entry_err(c, TFS_ST210, npos);
     if (!is_null) return entry_err(c, TFS_ST211, vpos);
@@ -158,8 +158,8 @@ static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
 /* dtype as a name or in map form; the entry (object or array) is at depth 2,
  * so a map-form dtype is at depth 3, below the nesting limit. */
 static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
-    if (c->pos < c->n && c->j[c->pos] == '"') return dtype_name(c, c->pos, e);
-    if (c->pos >= c->n || c->j[c->pos] != '{') return wrong_type(c, TFS_ST211);
+    if (st_is(c, '"')) return dtype_name(c, c->pos, e);
+    if (!st_is(c, '{')) return wrong_type(c, TFS_ST211);
     return dtype_map(c, e, 3);
 }
 
@@ -175,12 +175,12 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
     e->n_dims = 0;
     e->n_elements = 1;
     e->shape_ovf = 0;
-    if (c->pos >= c->n || c->j[c->pos] != '[') return wrong_type(c, TFS_ST220);
+    if (!st_is(c, '[')) return wrong_type(c, TFS_ST220);
     c->pos++;
     st_ws(c);
-    if (c->pos < c->n && c->j[c->pos] == ']') { c->pos++; return TFS_OK; }
+    if (st_take(c, ']')) { return TFS_OK; }
     for (;;) {
-        if (c->pos >= c->n) return st_unexpected(c);
+        if (st_at_end(c)) return st_unexpected(c);
         uint8_t b = c->j[c->pos];
         if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST220);
         size_t npos = c->pos;
@@ -199,20 +199,20 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         /* checked fold as in Metadata::validate: stops at the first overflow */
         if (!e->shape_ovf && tfs_mul_overflow_u64(e->n_elements, v, &e->n_elements)) e->shape_ovf = 1;
         st_ws(c);
-        if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
-        if (c->pos < c->n && c->j[c->pos] == ']') { c->pos++; return TFS_OK; }
+        if (st_take(c, ',')) { st_ws(c); continue; }
+        if (st_take(c, ']')) { return TFS_OK; }
         return st_unexpected(c);
     }
 }
 
 static tfs_status parse_offsets(st_ctx *c, st_ent *e) {
     e->offs_pos = (uint32_t)c->pos;
-    if (c->pos >= c->n || c->j[c->pos] != '[') return wrong_type(c, TFS_ST221);
+    if (!st_is(c, '[')) return wrong_type(c, TFS_ST221);
     c->pos++;
     st_ws(c);
     uint64_t v[2];
     for (int k = 0; k < 2; k++) {
-        if (c->pos >= c->n) return st_unexpected(c);
+        if (st_at_end(c)) return st_unexpected(c);
         uint8_t b = c->j[c->pos];
         if (b == ']') return entry_err(c, TFS_ST221, c->pos); /* fewer than two */
         if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST221);
@@ -223,14 +223,14 @@ static tfs_status parse_offsets(st_ctx *c, st_ent *e) {
         if (!u) return entry_err(c, TFS_ST222, npos);
         st_ws(c);
         if (k == 0) {
-            if (c->pos < c->n && c->j[c->pos] == ']') return entry_err(c, TFS_ST221, c->pos);
-            if (c->pos >= c->n || c->j[c->pos] != ',') return st_unexpected(c);
+            if (st_is(c, ']')) return entry_err(c, TFS_ST221, c->pos);
+            if (!st_is(c, ',')) return st_unexpected(c);
             c->pos++;
             st_ws(c);
         }
     }
-    if (c->pos < c->n && c->j[c->pos] == ',') return entry_err(c, TFS_ST221, c->pos); /* more than two */
-    if (c->pos >= c->n || c->j[c->pos] != ']') return st_unexpected(c);
+    if (st_is(c, ',')) return entry_err(c, TFS_ST221, c->pos); /* more than two */
+    if (!st_is(c, ']')) return st_unexpected(c);
     c->pos++;
     e->start = v[0];
     e->end = v[1];
@@ -254,9 +254,9 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
     st_ws(c);
     unsigned have = 0;
     tfs_status st;
-    if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return entry_err(c, TFS_ST202, e->val_pos); }
+    if (st_take(c, '}')) { return entry_err(c, TFS_ST202, e->val_pos); }
     for (;;) {
-        if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
+        if (!st_is(c, '"')) return st_unexpected(c);
         size_t kpos = c->pos;
         bool esc;
         if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
@@ -275,8 +275,8 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         if (st != TFS_OK) return st;
         have |= (unsigned)f;
         st_ws(c);
-        if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
-        if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; break; }
+        if (st_take(c, ',')) { st_ws(c); continue; }
+        if (st_take(c, '}')) { break; }
         return st_unexpected(c);
     }
     if (have != (F_DTYPE | F_SHAPE | F_OFFSETS)) return entry_err(c, TFS_ST202, e->val_pos);
@@ -289,21 +289,21 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
     st_ws(c);
     tfs_status st;
     for (int k = 0; k < 3; k++) {
-        if (c->pos < c->n && c->j[c->pos] == ']') return entry_err(c, TFS_ST204, c->pos); /* too few */
+        if (st_is(c, ']')) return entry_err(c, TFS_ST204, c->pos); /* too few */
         if (k == 0) st = parse_dtype(c, e);
         else if (k == 1) st = parse_shape(c, e);
         else st = parse_offsets(c, e);
         if (st != TFS_OK) return st;
         st_ws(c);
         if (k < 2) {
-            if (c->pos < c->n && c->j[c->pos] == ']') return entry_err(c, TFS_ST204, c->pos);
-            if (c->pos >= c->n || c->j[c->pos] != ',') return st_unexpected(c);
+            if (st_is(c, ']')) return entry_err(c, TFS_ST204, c->pos);
+            if (!st_is(c, ',')) return st_unexpected(c);
             c->pos++;
             st_ws(c);
         }
     }
-    if (c->pos < c->n && c->j[c->pos] == ',') return entry_err(c, TFS_ST204, c->pos); /* too many */
-    if (c->pos >= c->n || c->j[c->pos] != ']') return st_unexpected(c);
+    if (st_is(c, ',')) return entry_err(c, TFS_ST204, c->pos); /* too many */
+    if (!st_is(c, ']')) return st_unexpected(c);
     c->pos++;
     return TFS_OK;
 }
@@ -329,8 +329,8 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
     tfs_set_prefetch(&c->tnames, e->name.hash);
     c->cur_index = (int64_t)c->n_ents;
     e->val_pos = (uint32_t)c->pos;
-    if (c->pos < c->n && c->j[c->pos] == '{') st = object_entry(c, e);
-    else if (c->pos < c->n && c->j[c->pos] == '[') st = array_entry(c, e);
+    if (st_is(c, '{')) st = object_entry(c, e);
+    else if (st_is(c, '[')) st = array_entry(c, e);
     else st = wrong_type(c, TFS_ST201);
     if (st != TFS_OK) {
         if (!c->deferred) return st;
@@ -362,14 +362,14 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
 static tfs_status metadata(st_ctx *c) {
     c->seen_metadata = true;
     tfs_status st;
-    if (c->pos < c->n && c->j[c->pos] == 'n') return st_literal(c, "null", 4);
-    if (c->pos >= c->n || c->j[c->pos] != '{') return scan_wrong_type(c, TFS_ST401);
+    if (st_is(c, 'n')) return st_literal(c, "null", 4);
+    if (!st_is(c, '{')) return scan_wrong_type(c, TFS_ST401);
     c->has_metadata = true;
     c->pos++;
     st_ws(c);
-    if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return TFS_OK; }
+    if (st_take(c, '}')) { return TFS_OK; }
     for (;;) {
-        if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
+        if (!st_is(c, '"')) return st_unexpected(c);
         st_kv *kvs_ = tfs_reserve(c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs);
         if (!kvs_) return nomem(c);
         c->kvs = kvs_;
@@ -383,7 +383,7 @@ static tfs_status metadata(st_ctx *c) {
         int64_t dup = st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
         c->cur_index = dup >= 0 ? dup : (int64_t)c->n_kvs;
         if ((st = expect(c, ':')) != TFS_OK) return st;
-        if (c->pos >= c->n || c->j[c->pos] != '"') return scan_wrong_type(c, TFS_ST402);
+        if (!st_is(c, '"')) return scan_wrong_type(c, TFS_ST402);
         size_t v0 = c->pos;
         if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
         st_kv *dst = kv;
@@ -397,8 +397,8 @@ static tfs_status metadata(st_ctx *c) {
         if (dup < 0) c->n_kvs++;
         c->cur_index = -1;
         st_ws(c);
-        if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
-        if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; return TFS_OK; }
+        if (st_take(c, ',')) { st_ws(c); continue; }
+        if (st_take(c, '}')) { return TFS_OK; }
         return st_unexpected(c);
     }
 }
@@ -409,16 +409,16 @@ tfs_status st_parse_json(st_ctx *c) {
     tfs_status st;
     c->cur_index = -1;
     st_ws(c);
-    if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n); /* also N = 0 */
+    if (st_at_end(c)) return st_err(c, TFS_ST111, c->n); /* also N = 0 */
     if (c->j[c->pos] != '{') return scan_wrong_type(c, TFS_ST118);
     if (c->pos != 0) st_strict(c, TFS_ST502, 0, -1);
     c->pos++;
     st_ws(c);
-    if (c->pos < c->n && c->j[c->pos] == '}') {
+    if (st_is(c, '}')) {
         c->pos++;
     } else {
         for (;;) {
-            if (c->pos >= c->n || c->j[c->pos] != '"') return st_unexpected(c);
+            if (!st_is(c, '"')) return st_unexpected(c);
             size_t kpos = c->pos;
             bool esc;
             if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
@@ -438,8 +438,8 @@ tfs_status st_parse_json(st_ctx *c) {
             st = meta ? metadata(c) : tensor(c, kpos, kend, esc);
             if (st != TFS_OK) return st;
             st_ws(c);
-            if (c->pos < c->n && c->j[c->pos] == ',') { c->pos++; st_ws(c); continue; }
-            if (c->pos < c->n && c->j[c->pos] == '}') { c->pos++; break; }
+            if (st_take(c, ',')) { st_ws(c); continue; }
+            if (st_take(c, '}')) { break; }
             return st_unexpected(c);
         }
     }

@@ -111,6 +111,18 @@ tfs_status st_unexpected(st_ctx *c);
  * position is kept (violations may be found slightly out of order). */
 void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index);
 
+/* The cursor over the JSON text: c->pos is the next byte; these are the
+ * ways the entry parser looks at it (bounds-checked, like GGUF's gg_take).
+ * st_is: is the next byte b?  st_take: consume it if so.  st_at_end: no
+ * byte left. */
+static inline bool st_is(const st_ctx *c, uint8_t b) { return c->pos < c->n && c->j[c->pos] == b; }
+static inline bool st_take(st_ctx *c, uint8_t b) {
+    if (!st_is(c, b)) return false;
+    c->pos++;
+    return true;
+}
+static inline bool st_at_end(const st_ctx *c) { return c->pos >= c->n; }
+
 static inline void st_ws(st_ctx *c) {
     const uint8_t *j = c->j;
     size_t p = c->pos, n = c->n;

@@ -323,7 +323,7 @@ tfs_status st_skip_value(st_ctx *c, unsigned depth) {
     tfs_status st;
     bool esc;
 value:
-    if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n);
+    if (st_at_end(c)) return st_err(c, TFS_ST111, c->n);
     switch (j[c->pos]) {
     case '{':
     case '[':
@@ -360,7 +360,7 @@ key:
 after:
     if (sp == 0) return TFS_OK;
     st_ws(c);
-    if (c->pos >= c->n) return st_err(c, TFS_ST111, c->n);
+    if (st_at_end(c)) return st_err(c, TFS_ST111, c->n);
     if (j[c->pos] == ',') {
         c->pos++;
         st_ws(c);
