@@ -16,7 +16,7 @@ tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path
     return TFS_FORMAT_SAFETENSORS;
 }
 
-tfs_header *tfs_header_new(tfs_format format, uint64_t file_size) {
+tfs_header *tfs__header_new(tfs_format format, uint64_t file_size) {
     tfs_header *h = calloc(1, sizeof *h);
     tfs_priv *p = calloc(1, sizeof *p);
     if (!h || !p) { free(h); free(p); return NULL; }
@@ -40,24 +40,24 @@ void tfs_header_free(tfs_header *h) {
     free(h);
 }
 
-tfs_status tfs_dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
+tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
                         tfs_header **out, tfs_error *err) {
     if (format == TFS_FORMAT_UNKNOWN) {
-        const uint8_t *p = tfs_src_get(src, 0, 4);
+        const uint8_t *p = tfs__src_get(src, 0, 4);
         size_t n = 4;
         if (!p) {
-            if (tfs_src_failed(src)) return tfs_fail_src(err, src);
+            if (tfs_src_failed(src)) return tfs__fail_src(err, src);
             n = (size_t)src->file_size; /* shorter than 4 bytes: size now known */
-            p = n ? tfs_src_get(src, 0, n) : NULL;
-            if (!p && tfs_src_failed(src)) return tfs_fail_src(err, src);
+            p = n ? tfs__src_get(src, 0, n) : NULL;
+            if (!p && tfs_src_failed(src)) return tfs__fail_src(err, src);
         }
         format = tfs_detect_format(p, p ? n : 0, path);
     }
     tfs_status st;
     switch (format) {
-    case TFS_FORMAT_SAFETENSORS: st = tfs_st_parse(src, flags, out, err); break;
-    case TFS_FORMAT_GGUF: st = tfs_gg_parse(src, flags, out, err); break;
-    default: return tfs_fail_status(err, TFS_EARG, 0);
+    case TFS_FORMAT_SAFETENSORS: st = tfs__st_parse(src, flags, out, err); break;
+    case TFS_FORMAT_GGUF: st = tfs__gg_parse(src, flags, out, err); break;
+    default: return tfs__fail_status(err, TFS_EARG, 0);
     }
     if (out && *out) {
         tfs_priv *p = (*out)->priv_;
@@ -72,7 +72,7 @@ tfs_status tfs_dispatch(tfs_src *src, const char *path, tfs_format format, unsig
     return st;
 }
 
-void tfs_clear_result(tfs_header **out, tfs_error *err) {
+void tfs__clear_result(tfs_header **out, tfs_error *err) {
     if (out) *out = NULL;
     if (err) {
         memset(err, 0, sizeof *err);
@@ -82,20 +82,20 @@ void tfs_clear_result(tfs_header **out, tfs_error *err) {
 
 tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, unsigned flags,
                             tfs_header **out, tfs_error *err) {
-    tfs_clear_result(out, err);
-    if (!buf && len) return tfs_fail_status(err, TFS_EARG, 0);
+    tfs__clear_result(out, err);
+    if (!buf && len) return tfs__fail_status(err, TFS_EARG, 0);
     static const uint8_t empty[1];
     tfs_src src = {.buf = buf ? buf : empty, .file_size = len, .size_known = true};
-    return tfs_dispatch(&src, NULL, format, flags, out, err);
+    return tfs__dispatch(&src, NULL, format, flags, out, err);
 }
 
 tfs_status tfs_parse_source(const tfs_source *rd, const char *path, tfs_format format, unsigned flags,
                             tfs_header **out, tfs_error *err) {
-    tfs_clear_result(out, err);
-    if (!rd || !rd->read) return tfs_fail_status(err, TFS_EARG, 0);
+    tfs__clear_result(out, err);
+    if (!rd || !rd->read) return tfs__fail_status(err, TFS_EARG, 0);
     tfs_src src = {.rd = *rd, .file_size = rd->size, .size_known = rd->size != TFS_SIZE_UNKNOWN,
                    .forward = rd->forward || rd->size == TFS_SIZE_UNKNOWN};
-    tfs_status st = tfs_dispatch(&src, path, format, flags, out, err);
-    tfs_src_close(&src);
+    tfs_status st = tfs__dispatch(&src, path, format, flags, out, err);
+    tfs__src_close(&src);
     return st;
 }

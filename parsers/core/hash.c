@@ -11,11 +11,11 @@
 #include "tfs/platform.h"
 
 /* Without POSIX the application supplies the seed (tfs/platform.h); POSIX
- * builds take tfs_hash_seed from posix_seed.c (getrandom). */
-uint64_t tfs_hash_seed(void) { return tfs_platform_hash_seed(); }
+ * builds take tfs__hash_seed from posix_seed.c (getrandom). */
+uint64_t tfs__hash_seed(void) { return tfs_platform_hash_seed(); }
 #endif
 
-uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n) {
+uint64_t tfs__hash_bytes(uint64_t seed, const uint8_t *p, size_t n) {
     const uint64_t m = UINT64_C(0x9E3779B97F4A7C15);
     uint64_t h = (seed ^ (uint64_t)n) * m;
     size_t i = 0;
@@ -33,19 +33,19 @@ uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n) {
 }
 
 /* The same hash over bytes that arrive in pieces (a key longer than the
- * window): tfs_hash_final gives tfs_hash_bytes of the concatenation. */
+ * window): tfs__hash_final gives tfs__hash_bytes of the concatenation. */
 static inline uint64_t mix(uint64_t h, uint64_t w) {
     h = (h ^ w) * UINT64_C(0x9E3779B97F4A7C15);
     return h ^ (h >> 29);
 }
 
-void tfs_hash_init(tfs_hash_state *s, uint64_t seed, uint64_t total_len) {
+void tfs__hash_init(tfs_hash_state *s, uint64_t seed, uint64_t total_len) {
     s->seed = seed;
     s->h = (seed ^ total_len) * UINT64_C(0x9E3779B97F4A7C15);
     s->n_buf = 0;
 }
 
-void tfs_hash_update(tfs_hash_state *s, const uint8_t *p, size_t n) {
+void tfs__hash_update(tfs_hash_state *s, const uint8_t *p, size_t n) {
     while (s->n_buf > 0 && s->n_buf < 8u && n > 0) {
         s->buf[s->n_buf++] = *p++;
         n--;
@@ -65,7 +65,7 @@ void tfs_hash_update(tfs_hash_state *s, const uint8_t *p, size_t n) {
     s->n_buf += (unsigned)n;
 }
 
-uint64_t tfs_hash_final(const tfs_hash_state *s) {
+uint64_t tfs__hash_final(const tfs_hash_state *s) {
     uint64_t t = 0;
     for (unsigned k = 0; k < s->n_buf; k++) t |= (uint64_t)s->buf[k] << (8 * k);
     uint64_t h = (s->h ^ t ^ s->seed) * UINT64_C(0x9E3779B97F4A7C15);

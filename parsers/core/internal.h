@@ -2,7 +2,7 @@
  * internal.h: shared internals of the libtfs parsers (not installed).
  * - checked arithmetic helpers,
  * - tfs_src: the byte source (caller buffer, or a pread window that grows),
- * - tfs_fail: the single exit for every rule violation.
+ * - tfs__fail: the single exit for every rule violation.
  */
 #ifndef TFS_INTERNAL_H
 #define TFS_INTERNAL_H
@@ -36,9 +36,9 @@ static inline uint64_t tfs_le64(const uint8_t *p) { return (uint64_t)tfs_le32(p)
  * Byte source (src.c).  Buffer mode: `buf` is the whole file, every read is
  * zero-copy.  Reader mode: bytes come from a tfs_source (a caller's reader,
  * or pread on a file descriptor) into an owned window of file bytes
- * [win_off, win_off + win_len); a pointer returned by tfs_src_get is valid
+ * [win_off, win_off + win_len); a pointer returned by tfs__src_get is valid
  * only until the next call on the source.  Parsers keep offsets (or copies,
- * tfs_src_copy), never window pointers.
+ * tfs__src_copy), never window pointers.
  *
  * A forward-only reader can never go back: a request that starts before the
  * window fails with ESPIPE.  Its size is unknown until its end is read; then
@@ -62,65 +62,65 @@ typedef struct tfs_src {
 /* Bytes [off, off + n) of the file, or NULL when they are not all inside the
  * file (the caller reports truncation; for a stream file_size is then
  * known), or on I/O / memory failure (then tfs_src_failed). */
-const uint8_t *tfs_src_get(tfs_src *s, uint64_t off, size_t n);
+const uint8_t *tfs__src_get(tfs_src *s, uint64_t off, size_t n);
 /* Copy bytes [off, off + n) into dst (for data kept after the window moves).
- * Returns false as tfs_src_get returns NULL. */
-bool tfs_src_copy(tfs_src *s, uint64_t off, size_t n, uint8_t *dst);
+ * Returns false as tfs__src_get returns NULL. */
+bool tfs__src_copy(tfs_src *s, uint64_t off, size_t n, uint8_t *dst);
 /* Is the file at least `end` bytes long?  Immediate for a known size; a
  * stream is read (and discarded) forward up to `end` or its end, so bytes
  * before `end` can no longer be read.  False on failure too (check
  * tfs_src_failed). */
-bool tfs_src_has(tfs_src *s, uint64_t end);
+bool tfs__src_has(tfs_src *s, uint64_t end);
 /* Read a stream to its end so that file_size is known (immediate when it
  * is); false on failure. */
-bool tfs_src_learn_size(tfs_src *s);
+bool tfs__src_learn_size(tfs_src *s);
 /* Reader mode: make the window hold exactly bytes [0, n) at win_off 0 (n <=
  * the file size, checked by the caller), reading only what it lacks, and
  * return it; NULL on failure.  Buffer mode: the buffer.  For safetensors,
  * whose header (8 + N bytes) is read once and kept. */
-const uint8_t *tfs_src_prefix(tfs_src *s, size_t n);
+const uint8_t *tfs__src_prefix(tfs_src *s, size_t n);
 static inline bool tfs_src_failed(const tfs_src *s) { return s->io_errno != 0 || s->nomem; }
 /* Bytes left in the file after `off` (0 if off >= file_size); only for a
  * known size. */
 static inline uint64_t tfs_src_left(const tfs_src *s, uint64_t off) { return off >= s->file_size ? 0 : s->file_size - off; }
 /* Release the window (reader mode). */
-void tfs_src_close(tfs_src *s);
+void tfs__src_close(tfs_src *s);
 
 /* Make room for one more element of `elem` bytes in the growable array `arr`
  * of capacity *cap holding `used` elements (doubling, first 16).  Arrays only
  * ever grow with entries actually parsed, never with a declared count.
  * Returns the array (moved or not; *cap updated), or NULL on overflow or
  * allocation failure, when `arr` is still valid and owned by the caller. */
-void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem);
+void *tfs__reserve(void *arr, size_t *cap, size_t used, size_t elem);
 /* The first allocation of such an array, sized once for n elements (a bound
  * the caller derives from bytes already read, never from a declared count),
  * on huge-page memory when large: only the pages the records reach are
  * touched.  *cap = max(n, 16); NULL on overflow or ENOMEM. */
-void *tfs_reserve_first(size_t *cap, size_t n, size_t elem);
+void *tfs__reserve_first(size_t *cap, size_t n, size_t elem);
 
 /* Hint that the n bytes at p (a large, fresh buffer) will all be written
  * soon: transparent huge pages where available (mem.c); never fails. */
-void tfs_mem_hint(void *p, size_t n);
+void tfs__mem_hint(void *p, size_t n);
 /* malloc (zero: calloc) for n bytes; from 1 MiB on, 2 MiB-aligned with the
  * hint, so its first touch costs a few faults, not one per 4 KiB.  Free with
  * free(); NULL on failure. */
-void *tfs_alloc_big(size_t n, bool zero);
+void *tfs__alloc_big(size_t n, bool zero);
 
-/* Keyed string hash for duplicate detection (core/hash.c).  tfs_hash_seed
+/* Keyed string hash for duplicate detection (core/hash.c).  tfs__hash_seed
  * draws a fresh seed per parse (getrandom), so hash tables cannot be flooded
  * by crafted names; results never depend on it. */
-uint64_t tfs_hash_seed(void);
-uint64_t tfs_hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
+uint64_t tfs__hash_seed(void);
+uint64_t tfs__hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
 /* The same hash, fed in pieces: init with the total length, update with the
- * bytes in order, final = tfs_hash_bytes of all of them. */
+ * bytes in order, final = tfs__hash_bytes of all of them. */
 typedef struct tfs_hash_state {
     uint64_t h, seed;
     uint8_t buf[8];
     unsigned n_buf;
 } tfs_hash_state;
-void tfs_hash_init(tfs_hash_state *s, uint64_t seed, uint64_t total_len);
-void tfs_hash_update(tfs_hash_state *s, const uint8_t *p, size_t n);
-uint64_t tfs_hash_final(const tfs_hash_state *s);
+void tfs__hash_init(tfs_hash_state *s, uint64_t seed, uint64_t total_len);
+void tfs__hash_update(tfs_hash_state *s, const uint8_t *p, size_t n);
+uint64_t tfs__hash_final(const tfs_hash_state *s);
 
 /* Hash set of record indexes (set.c): duplicate keys and names in both
  * parsers.  The caller owns the strings and compares them (eq). */
@@ -135,17 +135,17 @@ typedef struct tfs_set {
 } tfs_set;
 /* Does record `index` equal the candidate described by ctx? */
 typedef bool (*tfs_set_eq)(const void *ctx, uint64_t index);
-/* Make room for one more record (call before tfs_set_find_or_add); the first
+/* Make room for one more record (call before tfs__set_find_or_add); the first
  * call sizes the table for `expect` records.  False on ENOMEM. */
-bool tfs_set_reserve(tfs_set *s, size_t expect);
+bool tfs__set_reserve(tfs_set *s, size_t expect);
 /* The index of a record equal to the candidate (same hash and eq), or -1
  * after inserting `index` for it. */
-int64_t tfs_set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx);
+int64_t tfs__set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx);
 /* Hint that `hash` will be looked up soon (hides the cache miss). */
 static inline void tfs_set_prefetch(const tfs_set *s, uint64_t hash) {
     if (s->cap) __builtin_prefetch(&s->slot[(size_t)hash & (s->cap - 1u)]);
 }
-void tfs_set_free(tfs_set *s);
+void tfs__set_free(tfs_set *s);
 
 /* Library-internal storage hung off tfs_header.priv_. */
 struct tfs_kvx;
@@ -180,26 +180,26 @@ typedef struct tfs_kvx {
 } tfs_kvx;
 
 /* Allocate a zeroed header with its priv (NULL on ENOMEM); priv->fd = -1. */
-tfs_header *tfs_header_new(tfs_format format, uint64_t file_size);
+tfs_header *tfs__header_new(tfs_format format, uint64_t file_size);
 
 /* Record a violation and return TFS_INVALID.  The one exit for every rule:
  * one place for a breakpoint, one place to count rule coverage. */
-tfs_status tfs_fail(tfs_error *err, tfs_rule rule, uint64_t offset, int64_t index);
+tfs_status tfs__fail(tfs_error *err, tfs_rule rule, uint64_t offset, int64_t index);
 /* Record a non-rule failure (TFS_EIO / TFS_ENOMEM / TFS_EARG). */
-tfs_status tfs_fail_status(tfs_error *err, tfs_status st, int sys_errno);
+tfs_status tfs__fail_status(tfs_error *err, tfs_status st, int sys_errno);
 /* TFS_EIO or TFS_ENOMEM from a failed tfs_src. */
-tfs_status tfs_fail_src(tfs_error *err, const tfs_src *s);
+tfs_status tfs__fail_src(tfs_error *err, const tfs_src *s);
 
 /* Dispatch a source to its format's parser (api.c); on success hands the
  * window and the reader to the header. */
-tfs_status tfs_dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
+tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
                         tfs_header **out, tfs_error *err);
 /* Set *out = NULL and a cleared error record (index -1). */
-void tfs_clear_result(tfs_header **out, tfs_error *err);
+void tfs__clear_result(tfs_header **out, tfs_error *err);
 
 /* Format parsers.  On TFS_OK, *out (if out != NULL) receives the header; in
  * file mode the parser does not take the window (api.c moves it into priv). */
-tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err);
-tfs_status tfs_gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err);
+tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err);
+tfs_status tfs__gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err);
 
 #endif /* TFS_INTERNAL_H */

@@ -15,7 +15,7 @@
 
 #define TFS_HUGE (2u * 1024u * 1024u)
 
-void tfs_mem_hint(void *p, size_t n) {
+void tfs__mem_hint(void *p, size_t n) {
 #if !defined(TFS_NO_POSIX) && defined(__linux__) && defined(MADV_HUGEPAGE)
     if (!p || n < TFS_HUGE) return;
     uintptr_t a = ((uintptr_t)p + TFS_HUGE - 1u) & ~(uintptr_t)(TFS_HUGE - 1u);
@@ -27,14 +27,14 @@ void tfs_mem_hint(void *p, size_t n) {
 #endif
 }
 
-void *tfs_alloc_big(size_t n, bool zero) {
+void *tfs__alloc_big(size_t n, bool zero) {
     if (n < TFS_HUGE / 2u) return zero ? calloc(n ? n : 1u, 1) : malloc(n ? n : 1u);
     /* 2 MiB-aligned and a multiple of it, so every page of it can be huge */
     size_t r = (n + TFS_HUGE - 1u) & ~(size_t)(TFS_HUGE - 1u);
     if (r < n) return NULL;
     void *p = aligned_alloc(TFS_HUGE, r);
     if (!p) return NULL;
-    tfs_mem_hint(p, r);
+    tfs__mem_hint(p, r);
     if (zero) memset(p, 0, n);
     return p;
 }

@@ -26,15 +26,15 @@ static void fd_release(tfs_priv *p) {
 
 tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned flags,
                         tfs_header **out, tfs_error *err) {
-    tfs_clear_result(out, err);
-    if (fd < 0) return tfs_fail_status(err, TFS_EARG, 0);
+    tfs__clear_result(out, err);
+    if (fd < 0) return tfs__fail_status(err, TFS_EARG, 0);
     struct stat st;
-    if (fstat(fd, &st) != 0) return tfs_fail_status(err, TFS_EIO, errno);
-    if (!S_ISREG(st.st_mode)) return tfs_fail_status(err, TFS_EIO, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+    if (fstat(fd, &st) != 0) return tfs__fail_status(err, TFS_EIO, errno);
+    if (!S_ISREG(st.st_mode)) return tfs__fail_status(err, TFS_EIO, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
     tfs_src src = {.rd = {.read = fd_read, .ctx = (void *)(intptr_t)fd, .size = (uint64_t)st.st_size},
                    .file_size = (uint64_t)st.st_size, .size_known = true};
-    tfs_status rc = tfs_dispatch(&src, path, format, flags, out, err);
-    tfs_src_close(&src);
+    tfs_status rc = tfs__dispatch(&src, path, format, flags, out, err);
+    tfs__src_close(&src);
     if (out && *out) {
         /* the header re-reads string and array values through its own descriptor */
         tfs_priv *p = (*out)->priv_;
@@ -48,12 +48,12 @@ tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned fl
 
 tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
                           tfs_header **out, tfs_error *err) {
-    tfs_clear_result(out, err);
-    if (!path) return tfs_fail_status(err, TFS_EARG, 0);
+    tfs__clear_result(out, err);
+    if (!path) return tfs__fail_status(err, TFS_EARG, 0);
     /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then
      * refused as not a regular file); no effect on reads of regular files. */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return tfs_fail_status(err, TFS_EIO, errno);
+    if (fd < 0) return tfs__fail_status(err, TFS_EIO, errno);
     tfs_status rc = tfs_parse_fd(fd, path, format, flags, out, err);
     close(fd);
     return rc;

@@ -6,7 +6,7 @@
 #include <sys/random.h>
 #include <time.h>
 
-uint64_t tfs_hash_seed(void) {
+uint64_t tfs__hash_seed(void) {
     uint64_t s = 0;
     if (getrandom(&s, sizeof s, GRND_NONBLOCK) != (ssize_t)sizeof s) {
         /* no entropy yet (early boot): still unpredictable enough from outside */

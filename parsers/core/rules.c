@@ -108,7 +108,7 @@ const char *tfs_format_name(tfs_format f) {
     return "unknown";
 }
 
-tfs_status tfs_fail(tfs_error *err, tfs_rule rule, uint64_t offset, int64_t index) {
+tfs_status tfs__fail(tfs_error *err, tfs_rule rule, uint64_t offset, int64_t index) {
     if (err) {
         err->rule = rule;
         err->offset = offset;
@@ -119,7 +119,7 @@ tfs_status tfs_fail(tfs_error *err, tfs_rule rule, uint64_t offset, int64_t inde
     return TFS_INVALID;
 }
 
-tfs_status tfs_fail_status(tfs_error *err, tfs_status st, int sys_errno) {
+tfs_status tfs__fail_status(tfs_error *err, tfs_status st, int sys_errno) {
     if (err) {
         err->rule = TFS_RULE_NONE;
         err->offset = 0;
@@ -130,6 +130,6 @@ tfs_status tfs_fail_status(tfs_error *err, tfs_status st, int sys_errno) {
     return st;
 }
 
-tfs_status tfs_fail_src(tfs_error *err, const tfs_src *s) {
-    return s->nomem ? tfs_fail_status(err, TFS_ENOMEM, 0) : tfs_fail_status(err, TFS_EIO, s->io_errno);
+tfs_status tfs__fail_src(tfs_error *err, const tfs_src *s) {
+    return s->nomem ? tfs__fail_status(err, TFS_ENOMEM, 0) : tfs__fail_status(err, TFS_EIO, s->io_errno);
 }

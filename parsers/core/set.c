@@ -3,7 +3,7 @@
  * tensor names).  Open addressing over (hash, record index) slots: the set
  * never holds the strings, the caller compares a candidate record on a full
  * hash match.  It grows with the records inserted, never with a declared
- * count, and hashes are keyed per parse (tfs_hash_seed), so a crafted file
+ * count, and hashes are keyed per parse (tfs__hash_seed), so a crafted file
  * cannot make lookups quadratic. */
 #include "internal.h"
 
@@ -15,7 +15,7 @@ static bool grow(tfs_set *s, size_t expect) {
     size_t cap = s->cap ? s->cap * 2u : TFS_SET_MIN;
     while (cap / 2u < expect && cap <= SIZE_MAX / 4u) cap *= 2u;
     if (cap < s->cap || cap > SIZE_MAX / sizeof *s->slot) return false;
-    tfs_set_slot *slot = tfs_alloc_big(cap * sizeof *slot, true);
+    tfs_set_slot *slot = tfs__alloc_big(cap * sizeof *slot, true);
     if (!slot) return false;
     for (size_t i = 0; i < s->cap; i++) {
         if (!s->slot[i].index1) continue;
@@ -29,11 +29,11 @@ static bool grow(tfs_set *s, size_t expect) {
     return true;
 }
 
-bool tfs_set_reserve(tfs_set *s, size_t expect) {
+bool tfs__set_reserve(tfs_set *s, size_t expect) {
     return (s->used + 1u) * 2u <= s->cap || grow(s, s->cap ? 0 : expect);
 }
 
-int64_t tfs_set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx) {
+int64_t tfs__set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx) {
     size_t mask = s->cap - 1u, j = (size_t)hash & mask;
     for (;;) {
         const tfs_set_slot *e = &s->slot[j];
@@ -46,7 +46,7 @@ int64_t tfs_set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_e
     return -1;
 }
 
-void tfs_set_free(tfs_set *s) {
+void tfs__set_free(tfs_set *s) {
     free(s->slot);
     s->slot = NULL;
     s->cap = s->used = 0;

@@ -39,7 +39,7 @@ static bool reserve(tfs_src *s, size_t cap) {
     if (cap <= s->win_cap) return true;
     uint8_t *p;
     if (cap >= (size_t)1 << 20) { /* a large header: huge pages, one copy of what was read */
-        p = tfs_alloc_big(cap, false);
+        p = tfs__alloc_big(cap, false);
         if (p && s->win) memcpy(p, s->win, s->win_len);
         if (p) free(s->win);
     } else {
@@ -95,7 +95,7 @@ static bool load(tfs_src *s, uint64_t off, size_t n) {
     return s->win_len >= n;
 }
 
-const uint8_t *tfs_src_get(tfs_src *s, uint64_t off, size_t n) {
+const uint8_t *tfs__src_get(tfs_src *s, uint64_t off, size_t n) {
     static const uint8_t k_empty[1];
     uint64_t end;
     if (tfs_add_overflow_u64(off, n, &end)) return NULL;
@@ -103,16 +103,16 @@ const uint8_t *tfs_src_get(tfs_src *s, uint64_t off, size_t n) {
     if (s->buf) return s->buf + off;
     if (off >= s->win_off && end <= s->win_off + s->win_len)
         return n ? s->win + (off - s->win_off) : k_empty;
-    if (n == 0) return tfs_src_has(s, off) ? k_empty : NULL;
+    if (n == 0) return tfs__src_has(s, off) ? k_empty : NULL;
     if (!load(s, off, n)) return NULL;
     return s->win;
 }
 
-bool tfs_src_copy(tfs_src *s, uint64_t off, size_t n, uint8_t *dst) {
+bool tfs__src_copy(tfs_src *s, uint64_t off, size_t n, uint8_t *dst) {
     /* in window-sized pieces, so a large copy never grows the window */
     while (n > 0) {
         size_t k = n < TFS_WINDOW ? n : TFS_WINDOW;
-        const uint8_t *p = tfs_src_get(s, off, k);
+        const uint8_t *p = tfs__src_get(s, off, k);
         if (!p) return false;
         memcpy(dst, p, k);
         dst += k;
@@ -122,7 +122,7 @@ bool tfs_src_copy(tfs_src *s, uint64_t off, size_t n, uint8_t *dst) {
     return true;
 }
 
-bool tfs_src_has(tfs_src *s, uint64_t end) {
+bool tfs__src_has(tfs_src *s, uint64_t end) {
     if (s->size_known || s->buf) return end <= s->file_size;
     if (end <= s->win_off + s->win_len) return true;
     /* a stream: read forward to `end` (or its end) */
@@ -130,13 +130,13 @@ bool tfs_src_has(tfs_src *s, uint64_t end) {
     return true;
 }
 
-bool tfs_src_learn_size(tfs_src *s) {
+bool tfs__src_learn_size(tfs_src *s) {
     if (s->size_known || s->buf) return true;
-    tfs_src_has(s, UINT64_MAX);
+    tfs__src_has(s, UINT64_MAX);
     return s->size_known && !tfs_src_failed(s);
 }
 
-const uint8_t *tfs_src_prefix(tfs_src *s, size_t n) {
+const uint8_t *tfs__src_prefix(tfs_src *s, size_t n) {
     if (s->buf) return s->buf;
     if (s->win_off != 0 || (s->forward && s->rd_pos != s->win_len)) { /* only before anything else was read */
         s->io_errno = ESPIPE;
@@ -151,7 +151,7 @@ const uint8_t *tfs_src_prefix(tfs_src *s, size_t n) {
     return s->win;
 }
 
-void tfs_src_close(tfs_src *s) {
+void tfs__src_close(tfs_src *s) {
     free(s->win);
     s->win = NULL;
     s->win_len = s->win_cap = 0;

@@ -1,16 +1,16 @@
-/* vec.c: growth of the parsers' record arrays (tfs_reserve, internal.h). */
+/* vec.c: growth of the parsers' record arrays (tfs__reserve, internal.h). */
 #include "internal.h"
 
 #include <stdlib.h>
 
-void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem) {
+void *tfs__reserve(void *arr, size_t *cap, size_t used, size_t elem) {
     if (used < *cap) return arr;
     size_t ncap = *cap ? *cap * 2u : 16u;
     size_t bytes;
     if (ncap < *cap || __builtin_mul_overflow(ncap, elem, &bytes)) return NULL;
     void *p;
     if (bytes >= (size_t)1 << 20) { /* large: a fresh huge-page block, one copy */
-        p = tfs_alloc_big(bytes, false);
+        p = tfs__alloc_big(bytes, false);
         if (p && arr) {
             memcpy(p, arr, used * elem);
             free(arr);
@@ -22,11 +22,11 @@ void *tfs_reserve(void *arr, size_t *cap, size_t used, size_t elem) {
     return p;
 }
 
-void *tfs_reserve_first(size_t *cap, size_t n, size_t elem) {
+void *tfs__reserve_first(size_t *cap, size_t n, size_t elem) {
     size_t bytes;
     if (n < 16u) n = 16u;
     if (__builtin_mul_overflow(n, elem, &bytes)) return NULL;
-    void *p = tfs_alloc_big(bytes, false);
+    void *p = tfs__alloc_big(bytes, false);
     if (p) *cap = n;
     return p;
 }

@@ -40,7 +40,7 @@ static tfs_status add_seg(tfs_wbuf *w, uint64_t n, int hole)
         w->segs[w->n_segs - 1].len += n;
         return TFS_OK;
     }
-    tfs_wseg *s = tfs_reserve(w->segs, &w->segs_cap, w->n_segs, sizeof *s);
+    tfs_wseg *s = tfs__reserve(w->segs, &w->segs_cap, w->n_segs, sizeof *s);
     if (!s)
         return fail(w, TFS_ENOMEM);
     w->segs = s;
@@ -142,7 +142,7 @@ tfs_status tfs_wbuf_field(tfs_wbuf *w, uint32_t kind, int32_t record, uint32_t s
         return TFS_EARG;
     if (w->err != TFS_OK)
         return w->err;
-    tfs_field *f = tfs_reserve(w->fields, &w->fields_cap, w->n_fields, sizeof *f);
+    tfs_field *f = tfs__reserve(w->fields, &w->fields_cap, w->n_fields, sizeof *f);
     if (!f)
         return fail(w, TFS_ENOMEM);
     w->fields = f;

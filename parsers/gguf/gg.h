@@ -38,7 +38,7 @@ typedef struct gg_kv_rec {
     uint64_t key_ref;    /* first key byte, relative to gg_kept() */
     uint64_t key_len;
     uint64_t key_kept;   /* key bytes kept at key_ref: key_len, or TFS_KEY_KEEP */
-    uint64_t key_hash;   /* tfs_hash_bytes of the whole key */
+    uint64_t key_hash;   /* tfs__hash_bytes of the whole key */
     uint64_t key_bad;    /* long keys, TFS_STRICT: first non-UTF-8 byte (GG504), or GG_UNSET */
     uint64_t type_off;   /* the i32 value type field */
     uint64_t elem_off;   /* arrays: element type field */
@@ -91,7 +91,7 @@ typedef struct gg_ctx {
     gg_ti_rec *ti;
     size_t ti_len, ti_cap;
     tfs_set keys, names;  /* duplicate detection (core/set.c) */
-    uint64_t hash_seed;   /* tfs_hash_seed(), drawn once per parse */
+    uint64_t hash_seed;   /* tfs__hash_seed(), drawn once per parse */
 
     uint32_t alignment;   /* general.alignment or 32 */
     int64_t align_idx;    /* KV index of general.alignment, -1 if absent */
@@ -118,11 +118,11 @@ static inline const uint8_t *gg_kept(const gg_ctx *c) {
 }
 
 /* Consume n bytes at the cursor: a pointer to them (valid until the next
- * gg_take / tfs_src_get), or NULL when fewer than n bytes are left (or the
+ * gg_take / tfs__src_get), or NULL when fewer than n bytes are left (or the
  * source failed: see gg_short).  The only way the parser reads bytes. */
 static inline const uint8_t *gg_take(gg_ctx *c, uint64_t n) {
     if (n > SIZE_MAX) return NULL;
-    const uint8_t *p = tfs_src_get(c->src, c->off, (size_t)n);
+    const uint8_t *p = tfs__src_get(c->src, c->off, (size_t)n);
     if (p) c->off += n;
     return p;
 }
@@ -131,7 +131,7 @@ static inline const uint8_t *gg_take(gg_ctx *c, uint64_t n) {
  * find out: only for bytes the parser skips, or before reporting.) */
 static inline bool gg_has(gg_ctx *c, uint64_t n) {
     uint64_t end;
-    return !tfs_add_overflow_u64(c->off, n, &end) && tfs_src_has(c->src, end);
+    return !tfs_add_overflow_u64(c->off, n, &end) && tfs__src_has(c->src, end);
 }
 
 /* Skip n bytes at the cursor without reading them (a stream discards
@@ -145,8 +145,8 @@ static inline bool gg_skip(gg_ctx *c, uint64_t n) {
 /* A read came back short: TFS_EIO / TFS_ENOMEM if the source failed, else
  * the truncation rule `rule` at `off`. */
 static inline tfs_status gg_short(gg_ctx *c, tfs_rule rule, uint64_t off, int64_t index) {
-    if (tfs_src_failed(c->src)) return tfs_fail_src(c->err, c->src);
-    return tfs_fail(c->err, rule, off, index);
+    if (tfs_src_failed(c->src)) return tfs__fail_src(c->err, c->src);
+    return tfs__fail(c->err, rule, off, index);
 }
 
 /* Record a TFS_STRICT violation found while reading (the first one wins). */
@@ -162,33 +162,33 @@ static inline void gg_strict(gg_ctx *c, tfs_rule rule, uint64_t off, int64_t ind
  * std::string&): GG101 (length > 2^30), GG102 (length > bytes left after
  * the length field), `trunc_rule` when the length field itself is cut; all
  * at the length field.  Leaves the cursor on the first string byte.  The
- * GG102 test is done by the caller's gg_string_keep / gg_string_skip. */
-tfs_status gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len);
+ * GG102 test is done by the caller's tfs__gg_string_keep / tfs__gg_string_skip. */
+tfs_status tfs__gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len);
 /* Then either skip the body (GG102 when it does not fit) ... */
-tfs_status gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index);
+tfs_status tfs__gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index);
 /* ... or keep it: *ref receives its offset relative to gg_kept(). */
-tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref);
+tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref);
 /* A key longer than TFS_KEY_KEEP in reader mode (the cursor on its first
  * byte): its first TFS_KEY_KEEP bytes kept (*ref, relative to gg_kept()),
  * the rest read through the window for the hash of the whole key and, with
  * TFS_STRICT, its first non-UTF-8 byte (*bad, relative to the key, or
- * GG_UNSET).  GG102 as gg_string_keep. */
-tfs_status gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
+ * GG_UNSET).  GG102 as tfs__gg_string_keep. */
+tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
                        uint64_t *bad);
 /* Scan n bytes at file offset `off` through the window; the first byte
  * above `max` is stored in *bad (UINT64_MAX if none).  Returns false when
  * the bytes are not all in the file or the source failed. */
-bool gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad);
+bool tfs__gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad);
 
 /* Stages, in ggml's order.  Each returns TFS_OK or the first violation. */
-tfs_status gg_parse_kvs(gg_ctx *c);             /* kv.c: KV pairs, GG1xx */
-tfs_status gg_check_alignment(gg_ctx *c);       /* kv.c: GG140, GG141 */
-tfs_status gg_parse_tensor_infos(gg_ctx *c);    /* tensor_info.c: GG2xx */
-tfs_status gg_check_layout(gg_ctx *c);          /* layout.c: GG301..GG303, GG305 */
-tfs_status gg_check_data(gg_ctx *c);            /* layout.c: GG304 (default profile) */
-tfs_status gg_check_strict(gg_ctx *c);          /* strict.c: GG5xx */
-tfs_status gg_build_view(gg_ctx *c, tfs_header **out); /* view.c */
+tfs_status tfs__gg_parse_kvs(gg_ctx *c);             /* kv.c: KV pairs, GG1xx */
+tfs_status tfs__gg_check_alignment(gg_ctx *c);       /* kv.c: GG140, GG141 */
+tfs_status tfs__gg_parse_tensor_infos(gg_ctx *c);    /* tensor_info.c: GG2xx */
+tfs_status tfs__gg_check_layout(gg_ctx *c);          /* layout.c: GG301..GG303, GG305 */
+tfs_status tfs__gg_check_data(gg_ctx *c);            /* layout.c: GG304 (default profile) */
+tfs_status tfs__gg_check_strict(gg_ctx *c);          /* strict.c: GG5xx */
+tfs_status tfs__gg_build_view(gg_ctx *c, tfs_header **out); /* view.c */
 /* TFS_PARTIAL: the header of what was read before the violation (view.c). */
-void gg_build_partial(gg_ctx *c, tfs_header **out);
+void tfs__gg_build_partial(gg_ctx *c, tfs_header **out);
 
 #endif /* TFS_GG_H */

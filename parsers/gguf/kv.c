@@ -9,7 +9,7 @@ static const char k_align_key[] = "general.alignment";
 
 /* Append a record; grows geometrically with the KVs actually parsed. */
 static gg_kv_rec *push(gg_ctx *c) {
-    gg_kv_rec *p = tfs_reserve(c->kv, &c->kv_cap, c->kv_len, sizeof *c->kv);
+    gg_kv_rec *p = tfs__reserve(c->kv, &c->kv_cap, c->kv_len, sizeof *c->kv);
     if (!p) return NULL;
     c->kv = p;
     return &c->kv[c->kv_len++];
@@ -19,7 +19,7 @@ static gg_kv_rec *push(gg_ctx *c) {
  * (grows with the elements actually read). */
 static bool mark(gg_kv_rec *r, uint64_t k, uint64_t off) {
     if (k % r->stride != 0) return true;
-    uint64_t *m = tfs_reserve(r->marks, &r->cap_marks, r->n_marks, sizeof *r->marks);
+    uint64_t *m = tfs__reserve(r->marks, &r->cap_marks, r->n_marks, sizeof *r->marks);
     if (!m) return false;
     r->marks = m;
     r->marks[r->n_marks++] = off;
@@ -33,9 +33,9 @@ static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     while (r->count / r->stride > 4096u) r->stride *= 2u; /* <= 4097 marks per array */
     for (uint64_t k = 0; k < r->count; k++) {
         uint64_t at = c->off, len;
-        if (!mark(r, k, at)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-        tfs_status st = gg_string_len(c, TFS_GG103, i, &len);
-        if (st == TFS_OK) st = gg_string_skip(c, at, len, i);
+        if (!mark(r, k, at)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+        tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &len);
+        if (st == TFS_OK) st = tfs__gg_string_skip(c, at, len, i);
         if (st != TFS_OK) return st;
     }
     return TFS_OK;
@@ -50,7 +50,7 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     bool is_str = r->elem_type == TFS_GG_STRING;
     uint64_t esz = is_str ? 8u : tfs_gg_vtype_size(r->elem_type);
     uint64_t count_off = r->count_off;
-    if (r->count > GG_MAX_ARRAY_ELEMENTS) return tfs_fail(c->err, TFS_GG130, count_off, i);
+    if (r->count > GG_MAX_ARRAY_ELEMENTS) return tfs__fail(c->err, TFS_GG130, count_off, i);
     uint64_t body = r->count * esz; /* count <= 2^30: no overflow */
     r->value_off = c->off;
     tfs_status st = TFS_OK;
@@ -62,15 +62,15 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
         st = parse_strings(c, r, i);
         if (st == TFS_INVALID && !c->src->size_known) {
             uint64_t end;
-            if (!tfs_add_overflow_u64(r->value_off, body, &end) && !tfs_src_has(c->src, end) &&
+            if (!tfs_add_overflow_u64(r->value_off, body, &end) && !tfs__src_has(c->src, end) &&
                 !tfs_src_failed(c->src))
-                st = tfs_fail(c->err, TFS_GG130, count_off, i);
+                st = tfs__fail(c->err, TFS_GG130, count_off, i);
             else if (tfs_src_failed(c->src))
-                st = tfs_fail_src(c->err, c->src);
+                st = tfs__fail_src(c->err, c->src);
         }
     } else if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL) {
         uint64_t bad;
-        if (!gg_scan_above(c, c->off, body, 1, &bad)) return gg_short(c, TFS_GG130, count_off, i);
+        if (!tfs__gg_scan_above(c, c->off, body, 1, &bad)) return gg_short(c, TFS_GG130, count_off, i);
         if (bad != UINT64_MAX) gg_strict(c, TFS_GG501, bad, i);
         c->off += body;
     } else if (!gg_skip(c, body)) {
@@ -86,8 +86,8 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
 static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     r->value_off = c->off;
     if (r->type == TFS_GG_STRING) {
-        tfs_status st = gg_string_len(c, TFS_GG103, i, &r->scalar);
-        if (st == TFS_OK) st = gg_string_skip(c, r->value_off, r->scalar, i);
+        tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &r->scalar);
+        if (st == TFS_OK) st = tfs__gg_string_skip(c, r->value_off, r->scalar, i);
         if (st != TFS_OK) return st;
     } else {
         size_t n = tfs_gg_vtype_size(r->type);
@@ -114,8 +114,8 @@ static bool rest_eq(gg_ctx *c, uint64_t a_off, uint64_t b_off, uint64_t from, ui
     uint8_t piece[4096];
     for (uint64_t at = from; at < len;) {
         size_t k = len - at < sizeof piece ? (size_t)(len - at) : sizeof piece;
-        if (!tfs_src_copy(c->src, a_off + at, k, piece)) { c->eq_failed = true; return false; }
-        const uint8_t *q = tfs_src_get(c->src, b_off + at, k);
+        if (!tfs__src_copy(c->src, a_off + at, k, piece)) { c->eq_failed = true; return false; }
+        const uint8_t *q = tfs__src_get(c->src, b_off + at, k);
         if (!q) { c->eq_failed = true; return false; }
         if (memcmp(piece, q, k) != 0) return false;
         at += k;
@@ -139,30 +139,30 @@ static bool key_eq(const void *ctx, uint64_t idx) {
 
 static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     gg_kv_rec *r = push(c);
-    if (!r) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    if (!r) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
     r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = GG_UNSET;
 
     /* key: string checks, then empty, then duplicate (byte compare) */
     r->key_bad = GG_UNSET;
-    tfs_status st = gg_string_len(c, TFS_GG103, i, &r->key_len);
+    tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &r->key_len);
     if (st != TFS_OK) return st;
     if (c->src->buf || r->key_len <= TFS_KEY_KEEP) {
-        if ((st = gg_string_keep(c, r->field_off, r->key_len, i, &r->key_ref)) != TFS_OK) return st;
+        if ((st = tfs__gg_string_keep(c, r->field_off, r->key_len, i, &r->key_ref)) != TFS_OK) return st;
         r->key_kept = r->key_len;
-        r->key_hash = tfs_hash_bytes(c->hash_seed, gg_kept(c) + r->key_ref, (size_t)r->key_len);
+        r->key_hash = tfs__hash_bytes(c->hash_seed, gg_kept(c) + r->key_ref, (size_t)r->key_len);
     } else { /* memory does not follow a declared key length either */
-        st = gg_key_long(c, r->field_off, r->key_len, i, &r->key_ref, &r->key_hash, &r->key_bad);
+        st = tfs__gg_key_long(c, r->field_off, r->key_len, i, &r->key_ref, &r->key_hash, &r->key_bad);
         if (st != TFS_OK) return st;
         r->key_kept = TFS_KEY_KEEP;
     }
-    if (r->key_len == 0) return tfs_fail(c->err, TFS_GG110, r->field_off, i);
-    if (!tfs_set_reserve(&c->keys, 0)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    if (r->key_len == 0) return tfs__fail(c->err, TFS_GG110, r->field_off, i);
+    if (!tfs__set_reserve(&c->keys, 0)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     key_cand k = {c, r};
-    int64_t dup = tfs_set_find_or_add(&c->keys, r->key_hash, (uint64_t)i, key_eq, &k);
-    if (c->eq_failed) return tfs_fail_src(c->err, c->src);
-    if (dup >= 0) return tfs_fail(c->err, TFS_GG111, r->field_off, i);
+    int64_t dup = tfs__set_find_or_add(&c->keys, r->key_hash, (uint64_t)i, key_eq, &k);
+    if (c->eq_failed) return tfs__fail_src(c->err, c->src);
+    if (dup >= 0) return tfs__fail(c->err, TFS_GG111, r->field_off, i);
 
     /* type; for an array, element type and count are read before the type
      * is judged (a cut there is a truncation, not a bad type) */
@@ -180,14 +180,14 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
         if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG103, r->count_off, i);
         r->count = tfs_le64(p);
         if (r->elem_type >= TFS_GG_VTYPE_COUNT || r->elem_type == TFS_GG_ARRAY)
-            return tfs_fail(c->err, TFS_GG121, r->elem_off, i);
+            return tfs__fail(c->err, TFS_GG121, r->elem_off, i);
         return parse_array(c, r, i);
     }
-    if (r->type >= TFS_GG_VTYPE_COUNT) return tfs_fail(c->err, TFS_GG120, r->type_off, i);
+    if (r->type >= TFS_GG_VTYPE_COUNT) return tfs__fail(c->err, TFS_GG120, r->type_off, i);
     return parse_scalar(c, r, i);
 }
 
-tfs_status gg_parse_kvs(gg_ctx *c) {
+tfs_status tfs__gg_parse_kvs(gg_ctx *c) {
     for (int64_t i = 0; i < c->n_kv; i++) {
         tfs_status st = parse_kv(c, i);
         if (st != TFS_OK) return st;
@@ -202,14 +202,14 @@ static bool is_align_key(const uint8_t *key, uint64_t len) {
            (len == ALIGN_KEY_LEN || key[ALIGN_KEY_LEN] == 0);
 }
 
-tfs_status gg_check_alignment(gg_ctx *c) {
+tfs_status tfs__gg_check_alignment(gg_ctx *c) {
     const uint8_t *base = gg_kept(c);
     for (size_t i = 0; i < c->kv_len; i++) {
         const gg_kv_rec *r = &c->kv[i];
         if (!is_align_key(base + r->key_ref, r->key_len)) continue;
-        if (r->type != TFS_GG_U32) return tfs_fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
+        if (r->type != TFS_GG_U32) return tfs__fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
         uint32_t a = (uint32_t)r->scalar;
-        if (a == 0 || (a & (a - 1u)) != 0) return tfs_fail(c->err, TFS_GG141, r->value_off, (int64_t)i);
+        if (a == 0 || (a & (a - 1u)) != 0) return tfs__fail(c->err, TFS_GG141, r->value_off, (int64_t)i);
         c->alignment = a;
         c->align_idx = (int64_t)i;
         break; /* gguf_find_key: the first match */

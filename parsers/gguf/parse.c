@@ -1,4 +1,4 @@
-/* parse.c: tfs_gg_parse, the GGUF entry point, and the fixed header
+/* parse.c: tfs__gg_parse, the GGUF entry point, and the fixed header
  * (magic, version, n_tensors, n_kv), as gguf.cpp gguf_init_from_reader. */
 #include "gg.h"
 
@@ -9,40 +9,40 @@
 static tfs_status parse_fixed_header(gg_ctx *c) {
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG001, 0, -1);
-    if (memcmp(p, "GGUF", 4) != 0) return tfs_fail(c->err, TFS_GG002, 0, -1);
+    if (memcmp(p, "GGUF", 4) != 0) return tfs__fail(c->err, TFS_GG002, 0, -1);
 
     uint64_t at = c->off;
     if (!(p = gg_take(c, 4))) return gg_short(c, TFS_GG003, at, -1);
     c->version = tfs_le32(p);
-    if (c->version == 0) return tfs_fail(c->err, TFS_GG010, at, -1);
-    if ((c->version & 0xFFFFu) == 0) return tfs_fail(c->err, TFS_GG011, at, -1);
-    if (c->version == 1) return tfs_fail(c->err, TFS_GG012, at, -1);
-    if (c->version > 3) return tfs_fail(c->err, TFS_GG013, at, -1);
+    if (c->version == 0) return tfs__fail(c->err, TFS_GG010, at, -1);
+    if ((c->version & 0xFFFFu) == 0) return tfs__fail(c->err, TFS_GG011, at, -1);
+    if (c->version == 1) return tfs__fail(c->err, TFS_GG012, at, -1);
+    if (c->version > 3) return tfs__fail(c->err, TFS_GG013, at, -1);
 
     at = c->off;
     if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG003, at, -1);
     c->n_tensors = (int64_t)tfs_le64(p);
     if (c->n_tensors < 0 || (uint64_t)c->n_tensors > UINT64_MAX / GG_SIZEOF_TENSOR_INFO)
-        return tfs_fail(c->err, TFS_GG020, at, -1);
+        return tfs__fail(c->err, TFS_GG020, at, -1);
 
     at = c->off;
     if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG003, at, -1);
     c->n_kv = (int64_t)tfs_le64(p);
     if (c->n_kv < 0 || (uint64_t)c->n_kv > UINT64_MAX / GG_SIZEOF_KV)
-        return tfs_fail(c->err, TFS_GG021, at, -1);
+        return tfs__fail(c->err, TFS_GG021, at, -1);
     return TFS_OK;
 }
 
-tfs_status gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len) {
+tfs_status tfs__gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len) {
     uint64_t at = c->off;
     const uint8_t *p = gg_take(c, 8);
     if (!p) return gg_short(c, trunc_rule, at, index);
     *len = tfs_le64(p);
-    if (*len > GG_MAX_STRING_LENGTH) return tfs_fail(c->err, TFS_GG101, at, index);
+    if (*len > GG_MAX_STRING_LENGTH) return tfs__fail(c->err, TFS_GG101, at, index);
     return TFS_OK;
 }
 
-tfs_status gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index) {
+tfs_status tfs__gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index) {
     if (!gg_skip(c, len)) return gg_short(c, TFS_GG102, len_off, index);
     return TFS_OK;
 }
@@ -61,10 +61,10 @@ static bool arena_room(gg_ctx *c, size_t n) {
     return true;
 }
 
-tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref) {
+tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref) {
     if (c->src->buf) { /* zero-copy: kept bytes are the buffer's */
         *ref = c->off;
-        return gg_string_skip(c, len_off, len, index);
+        return tfs__gg_string_skip(c, len_off, len, index);
     }
     if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
     /* Copied window by window, the arena growing with the bytes that
@@ -74,8 +74,8 @@ tfs_status gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t ind
     uint64_t left = len;
     while (left > 0) {
         size_t k = left < TFS_WINDOW ? (size_t)left : TFS_WINDOW;
-        if (!arena_room(c, k)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-        const uint8_t *p = tfs_src_get(c->src, c->off, k);
+        if (!arena_room(c, k)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+        const uint8_t *p = tfs__src_get(c->src, c->off, k);
         if (!p) return gg_short(c, TFS_GG102, len_off, index);
         memcpy(c->arena + c->arena_len, p, k);
         c->arena_len += k;
@@ -99,19 +99,19 @@ static size_t utf8_piece(const uint8_t *p, size_t k) {
     return k;
 }
 
-tfs_status gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
+tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
                        uint64_t *bad) {
     if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
-    if (!arena_room(c, TFS_KEY_KEEP)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    if (!arena_room(c, TFS_KEY_KEEP)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     tfs_hash_state hs;
-    tfs_hash_init(&hs, c->hash_seed, len);
+    tfs__hash_init(&hs, c->hash_seed, len);
     *ref = c->arena_len;
     *bad = GG_UNSET;
     bool check = (c->flags & TFS_STRICT) != 0;
     uint64_t done = 0;
     while (done < len) {
         size_t k = len - done < TFS_WINDOW ? (size_t)(len - done) : TFS_WINDOW;
-        const uint8_t *p = tfs_src_get(c->src, c->off + done, k);
+        const uint8_t *p = tfs__src_get(c->src, c->off + done, k);
         if (!p) return gg_short(c, TFS_GG102, len_off, index);
         if (check && *bad == GG_UNSET) {
             if (done + k < len) k = utf8_piece(p, k); /* > 0: k was TFS_WINDOW */
@@ -122,20 +122,20 @@ tfs_status gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index,
             size_t m = TFS_KEY_KEEP - (size_t)done < k ? TFS_KEY_KEEP - (size_t)done : k;
             memcpy(c->arena + c->arena_len + done, p, m);
         }
-        tfs_hash_update(&hs, p, k);
+        tfs__hash_update(&hs, p, k);
         done += k;
     }
     c->arena_len += TFS_KEY_KEEP;
     c->off += len;
-    *hash = tfs_hash_final(&hs);
+    *hash = tfs__hash_final(&hs);
     return TFS_OK;
 }
 
-bool gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad) {
+bool tfs__gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad) {
     *bad = UINT64_MAX;
     while (n > 0) {
         size_t k = n < TFS_WINDOW ? (size_t)n : TFS_WINDOW;
-        const uint8_t *p = tfs_src_get(c->src, off, k);
+        const uint8_t *p = tfs__src_get(c->src, off, k);
         if (!p) return false;
         for (size_t i = 0; i < k; i++)
             if (p[i] > max) { *bad = off + i; return true; }
@@ -149,17 +149,17 @@ static tfs_status run(gg_ctx *c, tfs_header **out) {
     tfs_status st;
     if ((st = parse_fixed_header(c)) != TFS_OK) return st;
     c->stage = GG_STAGE_KVS;
-    if ((st = gg_parse_kvs(c)) != TFS_OK) return st;
+    if ((st = tfs__gg_parse_kvs(c)) != TFS_OK) return st;
     c->stage = GG_STAGE_ALIGN;
-    if ((st = gg_check_alignment(c)) != TFS_OK) return st;
+    if ((st = tfs__gg_check_alignment(c)) != TFS_OK) return st;
     c->stage = GG_STAGE_INFOS;
-    if ((st = gg_parse_tensor_infos(c)) != TFS_OK) return st;
+    if ((st = tfs__gg_parse_tensor_infos(c)) != TFS_OK) return st;
     c->stage = GG_STAGE_LAYOUT;
-    if ((st = gg_check_layout(c)) != TFS_OK) return st;
+    if ((st = tfs__gg_check_layout(c)) != TFS_OK) return st;
     c->stage = GG_STAGE_DONE;
-    if (!(c->flags & TFS_HEADER_ONLY) && (st = gg_check_data(c)) != TFS_OK) return st;
-    if ((c->flags & TFS_STRICT) && (st = gg_check_strict(c)) != TFS_OK) return st;
-    return out ? gg_build_view(c, out) : TFS_OK;
+    if (!(c->flags & TFS_HEADER_ONLY) && (st = tfs__gg_check_data(c)) != TFS_OK) return st;
+    if ((c->flags & TFS_STRICT) && (st = tfs__gg_check_strict(c)) != TFS_OK) return st;
+    return out ? tfs__gg_build_view(c, out) : TFS_OK;
 }
 
 static void free_records(gg_ctx *c) {
@@ -170,7 +170,7 @@ static void free_records(gg_ctx *c) {
 }
 
 /*
- * tfs_gg_parse: parse and check a GGUF header (declared in internal.h).
+ * tfs__gg_parse: parse and check a GGUF header (declared in internal.h).
  *   src   : the byte source (buffer or file window); only header bytes are
  *           read, tensor data never.
  *   flags : TFS_HEADER_ONLY = ggml metadata mode (no GG304);
@@ -181,14 +181,14 @@ static void free_records(gg_ctx *c) {
  * loader rule that tensor data lies inside the file; documented divergences:
  * GG207, GG212, GG305 (ggml wraps silently and accepts).
  */
-tfs_status tfs_gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
+tfs_status tfs__gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
     gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1,
                 .strict_index = -1};
-    c.hash_seed = tfs_hash_seed();
+    c.hash_seed = tfs__hash_seed();
     tfs_status st = run(&c, out);
-    if (st == TFS_INVALID && out && (flags & TFS_PARTIAL)) gg_build_partial(&c, out);
+    if (st == TFS_INVALID && out && (flags & TFS_PARTIAL)) tfs__gg_build_partial(&c, out);
     free_records(&c);
-    tfs_set_free(&c.keys);
-    tfs_set_free(&c.names);
+    tfs__set_free(&c.keys);
+    tfs__set_free(&c.names);
     return st;
 }

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 static gg_ti_rec *push(gg_ctx *c) {
-    gg_ti_rec *p = tfs_reserve(c->ti, &c->ti_cap, c->ti_len, sizeof *c->ti);
+    gg_ti_rec *p = tfs__reserve(c->ti, &c->ti_cap, c->ti_len, sizeof *c->ti);
     if (!p) return NULL;
     c->ti = p;
     return &c->ti[c->ti_len++];
@@ -36,18 +36,18 @@ static bool name_eq(const void *ctx, uint64_t idx) {
 }
 
 static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
-    tfs_status st = gg_string_len(c, TFS_GG201, i, &r->name_len);
+    tfs_status st = tfs__gg_string_len(c, TFS_GG201, i, &r->name_len);
     if (st != TFS_OK) return st;
     if (r->name_len >= GG_MAX_NAME) { /* not kept: GG102 still comes first */
-        if ((st = gg_string_skip(c, r->field_off, r->name_len, i)) != TFS_OK) return st;
-        return tfs_fail(c->err, TFS_GG202, r->field_off, i);
+        if ((st = tfs__gg_string_skip(c, r->field_off, r->name_len, i)) != TFS_OK) return st;
+        return tfs__fail(c->err, TFS_GG202, r->field_off, i);
     }
-    if ((st = gg_string_keep(c, r->field_off, r->name_len, i, &r->name_ref)) != TFS_OK) return st;
+    if ((st = tfs__gg_string_keep(c, r->field_off, r->name_len, i, &r->name_ref)) != TFS_OK) return st;
     const uint8_t *name = gg_kept(c) + r->name_ref;
     name_cand n = {c, name, cstr_len(name, r->name_len)};
-    if (!tfs_set_reserve(&c->names, 0)) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
-    if (tfs_set_find_or_add(&c->names, tfs_hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i, name_eq, &n) >= 0)
-        return tfs_fail(c->err, TFS_GG203, r->field_off, i);
+    if (!tfs__set_reserve(&c->names, 0)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+    if (tfs__set_find_or_add(&c->names, tfs__hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i, name_eq, &n) >= 0)
+        return tfs__fail(c->err, TFS_GG203, r->field_off, i);
     return TFS_OK;
 }
 
@@ -71,14 +71,14 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG201, at, i);
     r->n_dims = tfs_le32(p);
-    if (r->n_dims > GG_MAX_DIMS) return tfs_fail(c->err, TFS_GG204, at, i);
+    if (r->n_dims > GG_MAX_DIMS) return tfs__fail(c->err, TFS_GG204, at, i);
     for (uint32_t j = 0; j < GG_MAX_DIMS; j++) {
         r->ne[j] = 1;
         if (j >= r->n_dims) continue;
         ne_off[j] = c->off;
         if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG201, ne_off[j], i);
         uint64_t v = tfs_le64(p);
-        if (v > (uint64_t)INT64_MAX) return tfs_fail(c->err, TFS_GG205, ne_off[j], i);
+        if (v > (uint64_t)INT64_MAX) return tfs__fail(c->err, TFS_GG205, ne_off[j], i);
         r->ne[j] = v;
     }
     if (r->ne[0] == 0 || r->ne[1] == 0 || r->ne[2] == 0 || r->ne[3] == 0) {
@@ -90,7 +90,7 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
         if ((uint64_t)INT64_MAX / r->ne[j] <= prod) {
             uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3]; /* unsigned: wraps */
             uint64_t off = ne_off[j < r->n_dims ? j : r->n_dims - 1u];
-            if (wrapped != 0 && wrapped <= (uint64_t)INT64_MAX) return tfs_fail(c->err, TFS_GG206, off, i);
+            if (wrapped != 0 && wrapped <= (uint64_t)INT64_MAX) return tfs__fail(c->err, TFS_GG206, off, i);
             *wrap = (gg_wrap){.on = true, .count = wrapped, .off = off};
             return TFS_OK;
         }
@@ -120,24 +120,24 @@ static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i, const gg_wrap *
     const uint8_t *p = gg_take(c, 4);
     if (!p) return gg_short(c, TFS_GG201, at, i);
     r->type = tfs_le32(p); /* i32: negative values land above 42 */
-    if (r->type >= TFS_GG_TYPE_COUNT) return tfs_fail(c->err, TFS_GG208, at, i);
+    if (r->type >= TFS_GG_TYPE_COUNT) return tfs__fail(c->err, TFS_GG208, at, i);
     uint64_t blck = tfs_gg_type_block_size(r->type), ts = tfs_gg_type_size(r->type);
-    if (blck == 0) return tfs_fail(c->err, TFS_GG209, at, i);
-    if (r->ne[0] % blck != 0) return tfs_fail(c->err, TFS_GG210, at, i);
+    if (blck == 0) return tfs__fail(c->err, TFS_GG209, at, i);
+    if (r->ne[0] % blck != 0) return tfs__fail(c->err, TFS_GG210, at, i);
     if (wrap->on) {
-        if (ggml_size_test_fires(wrap->count, blck, ts)) return tfs_fail(c->err, TFS_GG211, at, i);
-        return tfs_fail(c->err, TFS_GG207, wrap->off, i);
+        if (ggml_size_test_fires(wrap->count, blck, ts)) return tfs__fail(c->err, TFS_GG211, at, i);
+        return tfs__fail(c->err, TFS_GG207, wrap->off, i);
     }
     uint64_t blocks = r->n_elements / blck;
-    if (blocks > UINT64_MAX / ts) return tfs_fail(c->err, TFS_GG211, at, i);
-    if (blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts) return tfs_fail(c->err, TFS_GG212, at, i);
+    if (blocks > UINT64_MAX / ts) return tfs__fail(c->err, TFS_GG211, at, i);
+    if (blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts) return tfs__fail(c->err, TFS_GG212, at, i);
     r->n_bytes = blocks * ts;
     return TFS_OK;
 }
 
 static tfs_status parse_info(gg_ctx *c, int64_t i) {
     gg_ti_rec *r = push(c);
-    if (!r) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    if (!r) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
     r->name_ref = r->ndims_off = r->type_off = r->offset_off = GG_UNSET;
@@ -154,7 +154,7 @@ static tfs_status parse_info(gg_ctx *c, int64_t i) {
     return TFS_OK;
 }
 
-tfs_status gg_parse_tensor_infos(gg_ctx *c) {
+tfs_status tfs__gg_parse_tensor_infos(gg_ctx *c) {
     for (int64_t i = 0; i < c->n_tensors; i++) {
         tfs_status st = parse_info(c, i);
         if (st != TFS_OK) return st;

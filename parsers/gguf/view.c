@@ -21,8 +21,8 @@ static bool alloc_block(tfs_header *h, size_t slot, size_t n, size_t size, void 
 
 /* The view of kv_len KVs and ti_len tensor infos (the complete ones). */
 static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **out) {
-    tfs_header *h = tfs_header_new(TFS_FORMAT_GGUF, c->src->size_known ? c->src->file_size : 0);
-    if (!h) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+    tfs_header *h = tfs__header_new(TFS_FORMAT_GGUF, c->src->size_known ? c->src->file_size : 0);
+    if (!h) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     tfs_priv *priv = h->priv_;
     size_t n_marks = 0;
     for (size_t i = 0; i < kv_len; i++) n_marks += c->kv[i].n_marks;
@@ -33,7 +33,7 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
         !alloc_block(h, B_KVX, kv_len, sizeof(tfs_kvx), &kvx_block) ||
         !alloc_block(h, B_MARKS, n_marks, sizeof(uint64_t), &marks_block)) {
         tfs_header_free(h);
-        return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+        return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     }
     tfs_kv *kv = kv_block;
     tfs_kvx *kvx = kvx_block;
@@ -94,7 +94,7 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
     return TFS_OK;
 }
 
-tfs_status gg_build_view(gg_ctx *c, tfs_header **out) { return build(c, c->kv_len, c->ti_len, out); }
+tfs_status tfs__gg_build_view(gg_ctx *c, tfs_header **out) { return build(c, c->kv_len, c->ti_len, out); }
 
 /* Append a field of the failing record when it was reached. */
 static void add(tfs_priv *p, size_t *n, uint32_t kind, int64_t rec, uint32_t sub, uint64_t off, uint64_t width) {
@@ -102,7 +102,7 @@ static void add(tfs_priv *p, size_t *n, uint32_t kind, int64_t rec, uint32_t sub
     p->fail[(*n)++] = (tfs_field){.kind = kind, .record = (int32_t)rec, .sub = sub, .offset = off, .width = width};
 }
 
-void gg_build_partial(gg_ctx *c, tfs_header **out) {
+void tfs__gg_build_partial(gg_ctx *c, tfs_header **out) {
     tfs_error keep = *c->err;
     /* records before the failing one (the failing record was pushed
      * before it was read); a failure after the infos (alignment, layout,

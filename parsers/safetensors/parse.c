@@ -1,4 +1,4 @@
-/* parse.c: tfs_st_parse, the safetensors reference parser.
+/* parse.c: tfs__st_parse, the safetensors reference parser.
  *
  * Mirrors the Rust crate `safetensors` (tensor.rs SafeTensors::read_metadata,
  * then Metadata::validate), checks in the crate's order, first failure wins:
@@ -9,7 +9,7 @@
  *      errors and __metadata__ anywhere in the object before the first
  *      tensor-entry error (ST2xx), which comes before trailing characters
  *      (HashMetadata's #[serde(flatten)]; docs/safetensors-order.md);
- *   4. ST3xx: offsets and sizes (st_validate.c);
+ *   4. ST3xx: offsets and sizes (tfs__st_validate.c);
  *   5. with TFS_STRICT, the first ST5xx violation found while parsing.
  * Only bytes [0, 8 + N) are requested from the source; tensor data is never
  * read (the file size comes from the source). */
@@ -24,8 +24,8 @@ static void ctx_free(st_ctx *c) {
     free(c->shapes);
     free(c->kvs);
     free(c->arena);
-    tfs_set_free(&c->tnames);
-    tfs_set_free(&c->knames);
+    tfs__set_free(&c->tnames);
+    tfs__set_free(&c->knames);
 }
 
 /* TFS_PARTIAL: the header of what was read before the violation: the tensor
@@ -36,9 +36,9 @@ static void partial(st_ctx *c, const uint8_t *base, tfs_src *src, uint64_t n, tf
     tfs_error keep = *err;
     tfs_header *h = NULL;
     if (c) {
-        if (st_build_view(c, base, src->size_known ? src->file_size : 0, 0, &h, err) != TFS_OK) h = NULL;
+        if (tfs__st_build_view(c, base, src->size_known ? src->file_size : 0, 0, &h, err) != TFS_OK) h = NULL;
     } else {
-        h = tfs_header_new(TFS_FORMAT_SAFETENSORS, src->size_known ? src->file_size : 0);
+        h = tfs__header_new(TFS_FORMAT_SAFETENSORS, src->size_known ? src->file_size : 0);
     }
     *err = keep;
     if (!h) return;
@@ -59,21 +59,21 @@ static void partial(st_ctx *c, const uint8_t *base, tfs_src *src, uint64_t n, tf
     *out = h;
 }
 
-tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
+tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
     if (out) *out = NULL;
     bool want_partial = out && (flags & TFS_PARTIAL);
     tfs_status st;
-    const uint8_t *p = tfs_src_get(src, 0, 8);
+    const uint8_t *p = tfs__src_get(src, 0, 8);
     uint64_t n = p ? tfs_le64(p) : 0;
-    if (!p) st = tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST001, 0, -1);
-    else if (n > ST_MAX_HEADER) st = tfs_fail(err, TFS_ST002, 0, -1);
-    else if (src->size_known && 8u + n > src->file_size) st = tfs_fail(err, TFS_ST003, 0, -1);
+    if (!p) st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST001, 0, -1);
+    else if (n > ST_MAX_HEADER) st = tfs__fail(err, TFS_ST002, 0, -1);
+    else if (src->size_known && 8u + n > src->file_size) st = tfs__fail(err, TFS_ST003, 0, -1);
     else st = TFS_OK;
     /* one read of exactly the header (a stream learns here whether it is that long) */
-    const uint8_t *base = st == TFS_OK ? tfs_src_prefix(src, 8u + (size_t)n) : NULL;
-    if (st == TFS_OK && !base) st = tfs_src_failed(src) ? tfs_fail_src(err, src) : tfs_fail(err, TFS_ST003, 0, -1);
+    const uint8_t *base = st == TFS_OK ? tfs__src_prefix(src, 8u + (size_t)n) : NULL;
+    if (st == TFS_OK && !base) st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST003, 0, -1);
     size_t bad = base ? tfs_utf8_valid_up_to(base + 8, (size_t)n) : 0;
-    if (st == TFS_OK && bad < n) st = tfs_fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
+    if (st == TFS_OK && bad < n) st = tfs__fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
     if (st != TFS_OK) {
         if (st == TFS_INVALID && want_partial) partial(NULL, NULL, src, n, out, err);
         return st;
@@ -81,20 +81,20 @@ tfs_status tfs_st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_erro
 
     st_ctx c;
     memset(&c, 0, sizeof c);
-    c.hash_seed = tfs_hash_seed();
+    c.hash_seed = tfs__hash_seed();
     c.j = base + 8;
     c.n = (size_t)n;
     c.flags = flags;
     c.err = err;
     c.strict_index = -1;
     uint64_t buffer_end = 0;
-    st = st_parse_json(&c);
+    st = tfs__st_parse_json(&c);
     /* the data buffer's size: a stream is read to its end (and discarded) */
-    if (st == TFS_OK && !tfs_src_learn_size(src)) st = tfs_fail_src(err, src);
-    if (st == TFS_OK) st = st_validate(&c, src->file_size - 8u - n, &buffer_end);
+    if (st == TFS_OK && !tfs__src_learn_size(src)) st = tfs__fail_src(err, src);
+    if (st == TFS_OK) st = tfs__st_validate(&c, src->file_size - 8u - n, &buffer_end);
     if (st == TFS_OK && c.strict_rule != TFS_RULE_NONE)
-        st = tfs_fail(err, c.strict_rule, 8u + (uint64_t)c.strict_pos, c.strict_index);
-    if (st == TFS_OK && out) st = st_build_view(&c, base, src->file_size, buffer_end, out, err);
+        st = tfs__fail(err, c.strict_rule, 8u + (uint64_t)c.strict_pos, c.strict_index);
+    if (st == TFS_OK && out) st = tfs__st_build_view(&c, base, src->file_size, buffer_end, out, err);
     else if (st == TFS_INVALID && want_partial) partial(&c, base, src, n, out, err);
     ctx_free(&c);
     return st;

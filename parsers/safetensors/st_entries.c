@@ -22,7 +22,7 @@
 
 enum { F_DTYPE = 1, F_SHAPE = 2, F_OFFSETS = 4 };
 
-static tfs_status nomem(st_ctx *c) { return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
+static tfs_status nomem(st_ctx *c) { return tfs__fail_status(c->err, TFS_ENOMEM, 0); }
 
 
 /* A tensor-entry violation (ST2xx) at pos: held in c->pend_* (the first one
@@ -43,7 +43,7 @@ static tfs_status entry_err(st_ctx *c, tfs_rule rule, size_t pos) {
  * byte starts some JSON value, else a syntax error. */
 static tfs_status wrong_type(st_ctx *c, tfs_rule rule) {
     if (c->pos < c->n && st_value_start(c->j[c->pos])) return entry_err(c, rule, c->pos);
-    return st_unexpected(c);
+    return tfs__st_unexpected(c);
 }
 
 /* Outside the entries (top level, __metadata__), a value of the wrong JSON
@@ -52,18 +52,18 @@ static tfs_status wrong_type(st_ctx *c, tfs_rule rule) {
  * a container is not entered. */
 static tfs_status scan_wrong_type(st_ctx *c, tfs_rule rule) {
     size_t start = c->pos;
-    if (start >= c->n || !st_value_start(c->j[start])) return st_unexpected(c);
+    if (start >= c->n || !st_value_start(c->j[start])) return tfs__st_unexpected(c);
     uint8_t b = c->j[start];
     if (b != '{' && b != '[') {
-        tfs_status st = st_skip_value(c, 1); /* a scalar: no nesting */
+        tfs_status st = tfs__st_skip_value(c, 1); /* a scalar: no nesting */
         if (st != TFS_OK) return st;
     }
-    return st_err(c, rule, start);
+    return tfs__st_err(c, rule, start);
 }
 
 static tfs_status expect(st_ctx *c, uint8_t b) {
     st_ws(c);
-    if (!st_is(c, b)) return st_unexpected(c);
+    if (!st_is(c, b)) return tfs__st_unexpected(c);
     c->pos++;
     st_ws(c);
     return TFS_OK;
@@ -83,13 +83,13 @@ static tfs_status make_sref(st_ctx *c, size_t start, size_t end, bool esc, bool 
             c->arena = malloc(c->arena_cap);
             if (!c->arena) return nomem(c);
         }
-        size_t len = st_decode(c->j, start, end, c->arena + c->arena_len);
+        size_t len = tfs__st_decode(c->j, start, end, c->arena + c->arena_len);
         s->off = (uint32_t)c->arena_len;
         s->len = (uint32_t)len;
         s->in_arena = 1;
         c->arena_len += len;
     }
-    s->hash = hash ? (uint32_t)tfs_hash_bytes(c->hash_seed, st_sref_ptr(c, s), s->len) : 0;
+    s->hash = hash ? (uint32_t)tfs__hash_bytes(c->hash_seed, st_sref_ptr(c, s), s->len) : 0;
     return TFS_OK;
 }
 
@@ -99,7 +99,7 @@ static tfs_status make_sref(st_ctx *c, size_t start, size_t end, bool esc, bool 
 static const uint8_t *short_str(const st_ctx *c, size_t start, size_t end, bool esc, uint8_t *buf, size_t *len) {
     if (!esc) { *len = end - start - 2; return c->j + start + 1; }
     if (end - start - 2 > 128) return NULL;
-    *len = st_decode(c->j, start, end, buf);
+    *len = tfs__st_decode(c->j, start, end, buf);
     return buf;
 }
 
@@ -109,7 +109,7 @@ static bool eq(const uint8_t *p, size_t n, const char *lit, size_t m) { return p
 
 static tfs_status dtype_name(st_ctx *c, size_t start, st_ent *e) {
     bool esc;
-    tfs_status st = st_scan_string(c, &esc);
+    tfs_status st = tfs__st_scan_string(c, &esc);
     if (st != TFS_OK) return st;
     uint8_t buf[128];
     size_t len = 0;
@@ -126,15 +126,15 @@ static tfs_status dtype_name(st_ctx *c, size_t start, st_ent *e) {
  * value after it: "more than one key" (ST211) beats an unknown name (ST210),
  * which beats a value other than null (ST211). */
 static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
-    st_strict(c, TFS_ST506, c->pos, c->cur_index);
+    tfs__st_strict(c, TFS_ST506, c->pos, c->cur_index);
     size_t open = c->pos++;
     st_ws(c);
-    if (st_at_end(c)) return st_unexpected(c);
+    if (st_at_end(c)) return tfs__st_unexpected(c);
     if (c->j[c->pos] == '}') return entry_err(c, TFS_ST211, open);
-    if (c->j[c->pos] != '"') return st_unexpected(c);
+    if (c->j[c->pos] != '"') return tfs__st_unexpected(c);
     size_t npos = c->pos;
     bool esc;
-    tfs_status st = st_scan_string(c, &esc);
+    tfs_status st = tfs__st_scan_string(c, &esc);
     if (st != TFS_OK) return st;
     uint8_t buf[128];
     size_t len = 0;
@@ -144,10 +144,10 @@ static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
     if ((st = expect(c, ':')) != TFS_OK) return st;
     size_t vpos = c->pos;
     bool is_null = vpos < c->n && c->j[vpos] == 'n'; /* after a clean skip: the literal null */
-    if ((st = st_skip_value(c, depth)) != TFS_OK) return st;
+    if ((st = tfs__st_skip_value(c, depth)) != TFS_OK) return st;
     st_ws(c);
     if (st_is(c, ',')) return entry_err(c, TFS_ST211, c->pos); /* 2+ keys */
-    if (!st_is(c, '}')) return st_unexpected(c);
+    if (!st_is(c, '}')) return tfs__st_unexpected(c);
     c->pos++;
     if (!known) return entry_err(c, TFS_ST210, npos);
     if (!is_null) return entry_err(c, TFS_ST211, vpos);
@@ -180,18 +180,18 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
     st_ws(c);
     if (st_take(c, ']')) { return TFS_OK; }
     for (;;) {
-        if (st_at_end(c)) return st_unexpected(c);
+        if (st_at_end(c)) return tfs__st_unexpected(c);
         uint8_t b = c->j[c->pos];
         if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST220);
         size_t npos = c->pos;
         uint64_t v;
         bool u;
-        tfs_status st = st_scan_number(c, &v, &u);
+        tfs_status st = tfs__st_scan_number(c, &v, &u);
         if (st != TFS_OK) return st;
         if (!u) return entry_err(c, TFS_ST222, npos);
         /* sized once from the header: a dimension takes at least 2 bytes ("1,") */
-        uint64_t *shapes_ = c->cap_shapes ? tfs_reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
-                                          : tfs_reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
+        uint64_t *shapes_ = c->cap_shapes ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
+                                          : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
         if (!shapes_) return nomem(c);
         c->shapes = shapes_;
         c->shapes[c->n_shapes++] = v;
@@ -201,7 +201,7 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         st_ws(c);
         if (st_take(c, ',')) { st_ws(c); continue; }
         if (st_take(c, ']')) { return TFS_OK; }
-        return st_unexpected(c);
+        return tfs__st_unexpected(c);
     }
 }
 
@@ -212,25 +212,25 @@ static tfs_status parse_offsets(st_ctx *c, st_ent *e) {
     st_ws(c);
     uint64_t v[2];
     for (int k = 0; k < 2; k++) {
-        if (st_at_end(c)) return st_unexpected(c);
+        if (st_at_end(c)) return tfs__st_unexpected(c);
         uint8_t b = c->j[c->pos];
         if (b == ']') return entry_err(c, TFS_ST221, c->pos); /* fewer than two */
         if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST221);
         size_t npos = c->pos;
         bool u;
-        tfs_status st = st_scan_number(c, &v[k], &u);
+        tfs_status st = tfs__st_scan_number(c, &v[k], &u);
         if (st != TFS_OK) return st;
         if (!u) return entry_err(c, TFS_ST222, npos);
         st_ws(c);
         if (k == 0) {
             if (st_is(c, ']')) return entry_err(c, TFS_ST221, c->pos);
-            if (!st_is(c, ',')) return st_unexpected(c);
+            if (!st_is(c, ',')) return tfs__st_unexpected(c);
             c->pos++;
             st_ws(c);
         }
     }
     if (st_is(c, ',')) return entry_err(c, TFS_ST221, c->pos); /* more than two */
-    if (!st_is(c, ']')) return st_unexpected(c);
+    if (!st_is(c, ']')) return tfs__st_unexpected(c);
     c->pos++;
     e->start = v[0];
     e->end = v[1];
@@ -256,10 +256,10 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
     tfs_status st;
     if (st_take(c, '}')) { return entry_err(c, TFS_ST202, e->val_pos); }
     for (;;) {
-        if (!st_is(c, '"')) return st_unexpected(c);
+        if (!st_is(c, '"')) return tfs__st_unexpected(c);
         size_t kpos = c->pos;
         bool esc;
-        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
         int f = field_of(c, kpos, c->pos, esc);
         if ((st = expect(c, ':')) != TFS_OK) return st;
         if (f && (have & (unsigned)f)) return entry_err(c, TFS_ST203, kpos);
@@ -268,8 +268,8 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         case F_SHAPE: st = parse_shape(c, e); break;
         case F_OFFSETS: st = parse_offsets(c, e); break;
         default:
-            st_strict(c, TFS_ST504, kpos, c->cur_index);
-            st = st_skip_value(c, 2);
+            tfs__st_strict(c, TFS_ST504, kpos, c->cur_index);
+            st = tfs__st_skip_value(c, 2);
             break;
         }
         if (st != TFS_OK) return st;
@@ -277,14 +277,14 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         st_ws(c);
         if (st_take(c, ',')) { st_ws(c); continue; }
         if (st_take(c, '}')) { break; }
-        return st_unexpected(c);
+        return tfs__st_unexpected(c);
     }
     if (have != (F_DTYPE | F_SHAPE | F_OFFSETS)) return entry_err(c, TFS_ST202, e->val_pos);
     return TFS_OK;
 }
 
 static tfs_status array_entry(st_ctx *c, st_ent *e) {
-    st_strict(c, TFS_ST505, c->pos, c->cur_index);
+    tfs__st_strict(c, TFS_ST505, c->pos, c->cur_index);
     c->pos++;
     st_ws(c);
     tfs_status st;
@@ -297,13 +297,13 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
         st_ws(c);
         if (k < 2) {
             if (st_is(c, ']')) return entry_err(c, TFS_ST204, c->pos);
-            if (!st_is(c, ',')) return st_unexpected(c);
+            if (!st_is(c, ',')) return tfs__st_unexpected(c);
             c->pos++;
             st_ws(c);
         }
     }
     if (st_is(c, ',')) return entry_err(c, TFS_ST204, c->pos); /* too many */
-    if (!st_is(c, ']')) return st_unexpected(c);
+    if (!st_is(c, ']')) return tfs__st_unexpected(c);
     c->pos++;
     return TFS_OK;
 }
@@ -316,12 +316,12 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
 static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
     /* sized once from the header: an entry takes at least 48 bytes
      * ("":{"dtype":"U8","shape":[],"data_offsets":[0,0]}) */
-    st_ent *ents_ = c->cap_ents ? tfs_reserve(c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)
-                                : tfs_reserve_first(&c->cap_ents, st_first_cap(c->n / 48u), sizeof *c->ents);
+    st_ent *ents_ = c->cap_ents ? tfs__reserve(c->ents, &c->cap_ents, c->n_ents, sizeof *c->ents)
+                                : tfs__reserve_first(&c->cap_ents, st_first_cap(c->n / 48u), sizeof *c->ents);
     if (!ents_) return nomem(c);
     c->ents = ents_;
     /* real headers spend ~100 bytes per tensor; the table grows if needed */
-    if (!tfs_set_reserve(&c->tnames, c->n / 96)) return nomem(c);
+    if (!tfs__set_reserve(&c->tnames, c->n / 96)) return nomem(c);
     st_ent *e = &c->ents[c->n_ents];
     memset(e, 0, sizeof *e);
     tfs_status st = make_sref(c, kpos, kend, esc, true, &e->name);
@@ -340,11 +340,11 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
          * get the indices they would have had. */
         c->deferred = false;
         c->pos = e->val_pos;
-        if ((st = st_skip_value(c, 1)) != TFS_OK) return st;
+        if ((st = tfs__st_skip_value(c, 1)) != TFS_OK) return st;
     }
-    int64_t dup = st_names_find_or_add(c, &c->tnames, false, &e->name, (uint32_t)c->n_ents);
+    int64_t dup = tfs__st_names_find_or_add(c, &c->tnames, false, &e->name, (uint32_t)c->n_ents);
     if (dup >= 0) { /* the crate's HashMap: the last entry wins */
-        st_strict(c, TFS_ST501, kpos, dup);
+        tfs__st_strict(c, TFS_ST501, kpos, dup);
         st_ent *first = &c->ents[dup];
         e->name = first->name;
         *first = *e;
@@ -362,33 +362,33 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
 static tfs_status metadata(st_ctx *c) {
     c->seen_metadata = true;
     tfs_status st;
-    if (st_is(c, 'n')) return st_literal(c, "null", 4);
+    if (st_is(c, 'n')) return tfs__st_literal(c, "null", 4);
     if (!st_is(c, '{')) return scan_wrong_type(c, TFS_ST401);
     c->has_metadata = true;
     c->pos++;
     st_ws(c);
     if (st_take(c, '}')) { return TFS_OK; }
     for (;;) {
-        if (!st_is(c, '"')) return st_unexpected(c);
-        st_kv *kvs_ = tfs_reserve(c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs);
+        if (!st_is(c, '"')) return tfs__st_unexpected(c);
+        st_kv *kvs_ = tfs__reserve(c->kvs, &c->cap_kvs, c->n_kvs, sizeof *c->kvs);
         if (!kvs_) return nomem(c);
         c->kvs = kvs_;
-        if (!tfs_set_reserve(&c->knames, 0)) return nomem(c);
+        if (!tfs__set_reserve(&c->knames, 0)) return nomem(c);
         st_kv *kv = &c->kvs[c->n_kvs];
         size_t k0 = c->pos;
         bool esc;
-        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
         if ((st = make_sref(c, k0, c->pos, esc, true, &kv->key)) != TFS_OK) return st;
         kv->key_pos = (uint32_t)k0;
-        int64_t dup = st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
+        int64_t dup = tfs__st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
         c->cur_index = dup >= 0 ? dup : (int64_t)c->n_kvs;
         if ((st = expect(c, ':')) != TFS_OK) return st;
         if (!st_is(c, '"')) return scan_wrong_type(c, TFS_ST402);
         size_t v0 = c->pos;
-        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
         st_kv *dst = kv;
         if (dup >= 0) {
-            st_strict(c, TFS_ST503, k0, dup);
+            tfs__st_strict(c, TFS_ST503, k0, dup);
             dst = &c->kvs[dup];
         }
         if ((st = make_sref(c, v0, c->pos, esc, false, &dst->val)) != TFS_OK) return st;
@@ -399,29 +399,29 @@ static tfs_status metadata(st_ctx *c) {
         st_ws(c);
         if (st_take(c, ',')) { st_ws(c); continue; }
         if (st_take(c, '}')) { return TFS_OK; }
-        return st_unexpected(c);
+        return tfs__st_unexpected(c);
     }
 }
 
 /* ------------------------------------------------------------- document */
 
-tfs_status st_parse_json(st_ctx *c) {
+tfs_status tfs__st_parse_json(st_ctx *c) {
     tfs_status st;
     c->cur_index = -1;
     st_ws(c);
-    if (st_at_end(c)) return st_err(c, TFS_ST111, c->n); /* also N = 0 */
+    if (st_at_end(c)) return tfs__st_err(c, TFS_ST111, c->n); /* also N = 0 */
     if (c->j[c->pos] != '{') return scan_wrong_type(c, TFS_ST118);
-    if (c->pos != 0) st_strict(c, TFS_ST502, 0, -1);
+    if (c->pos != 0) tfs__st_strict(c, TFS_ST502, 0, -1);
     c->pos++;
     st_ws(c);
     if (st_is(c, '}')) {
         c->pos++;
     } else {
         for (;;) {
-            if (!st_is(c, '"')) return st_unexpected(c);
+            if (!st_is(c, '"')) return tfs__st_unexpected(c);
             size_t kpos = c->pos;
             bool esc;
-            if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+            if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
             size_t kend = c->pos;
             /* "__metadata__" is 14 raw bytes unescaped; check cheaply first */
             bool meta = false;
@@ -433,24 +433,24 @@ tfs_status st_parse_json(st_ctx *c) {
             }
             /* serde's derive rejects a second __metadata__ as soon as the key
              * is read, before serde_json parses the colon */
-            if (meta && c->seen_metadata) return st_err(c, TFS_ST403, kpos);
+            if (meta && c->seen_metadata) return tfs__st_err(c, TFS_ST403, kpos);
             if ((st = expect(c, ':')) != TFS_OK) return st;
             st = meta ? metadata(c) : tensor(c, kpos, kend, esc);
             if (st != TFS_OK) return st;
             st_ws(c);
             if (st_take(c, ',')) { st_ws(c); continue; }
             if (st_take(c, '}')) { break; }
-            return st_unexpected(c);
+            return tfs__st_unexpected(c);
         }
     }
     /* the object is closed: now the crate deserializes the held entries */
-    if (c->pend_rule != TFS_RULE_NONE) return tfs_fail(c->err, c->pend_rule, 8u + (uint64_t)c->pend_pos, c->pend_index);
+    if (c->pend_rule != TFS_RULE_NONE) return tfs__fail(c->err, c->pend_rule, 8u + (uint64_t)c->pend_pos, c->pend_index);
     /* after the object: JSON whitespace only (strict: spaces only) */
     for (; c->pos < c->n; c->pos++) {
         uint8_t b = c->j[c->pos];
         if (b == ' ') continue;
-        if (b == '\n' || b == '\r' || b == '\t') { st_strict(c, TFS_ST507, c->pos, -1); continue; }
-        return st_err(c, TFS_ST112, c->pos);
+        if (b == '\n' || b == '\r' || b == '\t') { tfs__st_strict(c, TFS_ST507, c->pos, -1); continue; }
+        return tfs__st_err(c, TFS_ST112, c->pos);
     }
     return TFS_OK;
 }
@@ -469,7 +469,7 @@ static bool name_eq(const void *ctx, uint64_t idx) {
     return o->len == n->s->len && memcmp(st_sref_ptr(n->c, o), st_sref_ptr(n->c, n->s), n->s->len) == 0;
 }
 
-int64_t st_names_find_or_add(st_ctx *c, tfs_set *set, bool kvs, const st_sref *s, uint32_t index) {
+int64_t tfs__st_names_find_or_add(st_ctx *c, tfs_set *set, bool kvs, const st_sref *s, uint32_t index) {
     name_cand n = {c, kvs, s};
-    return tfs_set_find_or_add(set, s->hash, index, name_eq, &n);
+    return tfs__set_find_or_add(set, s->hash, index, name_eq, &n);
 }

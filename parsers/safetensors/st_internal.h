@@ -4,8 +4,8 @@
  * The header JSON (N bytes after the 8-byte size) is parsed in one pass into
  * compact records (st_ent, st_kv) that hold OFFSETS into the JSON text or
  * into an arena of decoded strings; pointers are resolved once at the end
- * (st_view.c), so the parser never keeps a pointer returned by tfs_src_get
- * across another tfs_src_get.
+ * (st_view.c), so the parser never keeps a pointer returned by tfs__src_get
+ * across another tfs__src_get.
  *
  * Positions ("pos") are byte offsets inside the JSON text (0..N); the file
  * offset of a position is 8 + pos.  N <= 100,000,000, so they fit uint32_t.
@@ -46,7 +46,7 @@ typedef struct st_ent {
     uint32_t shape_pos;   /* '[' of shape */
     uint32_t offs_pos;    /* '[' of data_offsets */
     uint8_t dtype;        /* tfs_st_dtype */
-    uint8_t shape_ovf;    /* the shape product overflowed (ST303, reported by st_validate) */
+    uint8_t shape_ovf;    /* the shape product overflowed (ST303, reported by tfs__st_validate) */
 } st_ent;
 
 /* One __metadata__ entry (string -> string), file order, duplicates merged. */
@@ -75,7 +75,7 @@ typedef struct st_ctx {
     st_kv *kvs; size_t n_kvs, cap_kvs;
     uint8_t *arena; size_t arena_len, arena_cap;  /* decoded strings */
     tfs_set tnames, knames; /* duplicate names and keys (core/set.c) */
-    uint64_t hash_seed;   /* tfs_hash_seed(), drawn once per parse */
+    uint64_t hash_seed;   /* tfs__hash_seed(), drawn once per parse */
 
     bool seen_metadata;
     bool has_metadata;    /* __metadata__ was an object */
@@ -104,12 +104,12 @@ typedef struct st_ctx {
 
 /* ---- st_json.c: serde_json's grammar ---- */
 /* Report rule at JSON position pos (file offset 8 + pos) with c->cur_index. */
-tfs_status st_err(st_ctx *c, tfs_rule rule, size_t pos);
+tfs_status tfs__st_err(st_ctx *c, tfs_rule rule, size_t pos);
 /* Report the byte at c->pos as unexpected: ST111 at end of text, else ST110. */
-tfs_status st_unexpected(st_ctx *c);
+tfs_status tfs__st_unexpected(st_ctx *c);
 /* Record a strict-profile violation when TFS_STRICT; the one at the lowest
  * position is kept (violations may be found slightly out of order). */
-void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index);
+void tfs__st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index);
 
 /* The cursor over the JSON text: c->pos is the next byte; these are the
  * ways the entry parser looks at it (bounds-checked, like GGUF's gg_take).
@@ -137,20 +137,20 @@ static inline bool st_value_start(uint8_t b) {
 /* Scan the string token at c->pos (which must be '"'): checks escapes,
  * surrogate pairs and control characters.  On TFS_OK c->pos is past the
  * closing quote and *esc tells whether any escape occurred. */
-tfs_status st_scan_string(st_ctx *c, bool *esc);
+tfs_status tfs__st_scan_string(st_ctx *c, bool *esc);
 /* Decode the validated string token j[start, end) (quotes included) into dst;
  * returns the decoded length (<= end - start - 2). */
-size_t st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst);
+size_t tfs__st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst);
 /* Scan the number token at c->pos ('-' or a digit).  *is_u64 is true when the
  * token is a plain non-negative integer <= 2^64-1 (then *val holds it): what
  * serde_json hands to a usize.  Errors: ST110/ST111 grammar, ST117 out of f64
  * range (serde_json f64_from_parts). */
-tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64);
+tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64);
 /* Skip any JSON value at c->pos whose container is at `depth` (checks the full
  * grammar, number range and the nesting limit). */
-tfs_status st_skip_value(st_ctx *c, unsigned depth);
+tfs_status tfs__st_skip_value(st_ctx *c, unsigned depth);
 /* Consume the literal `lit` (true/false/null) at c->pos. */
-tfs_status st_literal(st_ctx *c, const char *lit, size_t len);
+tfs_status tfs__st_literal(st_ctx *c, const char *lit, size_t len);
 
 /* Bytes of a decoded string reference. */
 static inline const uint8_t *st_sref_ptr(const st_ctx *c, const st_sref *s) {
@@ -158,25 +158,25 @@ static inline const uint8_t *st_sref_ptr(const st_ctx *c, const st_sref *s) {
 }
 /* Find `s` among the names already in `set` (tensor names when kvs == false,
  * metadata keys when true).  Returns the index, or -1 after inserting `index`
- * for it.  tfs_set_reserve must have succeeded since the last insertion. */
-int64_t st_names_find_or_add(st_ctx *c, tfs_set *set, bool kvs, const st_sref *s, uint32_t index);
+ * for it.  tfs__set_reserve must have succeeded since the last insertion. */
+int64_t tfs__st_names_find_or_add(st_ctx *c, tfs_set *set, bool kvs, const st_sref *s, uint32_t index);
 
 /* ---- st_entries.c ---- */
 /* Parse the whole JSON text (UTF-8 already checked) into c.  Of several
  * violations, the one the crate reports comes out: a tensor-entry rule
  * (ST2xx) is held until the object's closing brace (c->pend_*). */
-tfs_status st_parse_json(st_ctx *c);
+tfs_status tfs__st_parse_json(st_ctx *c);
 
-/* ---- st_validate.c ---- */
+/* ---- tfs__st_validate.c ---- */
 /* Metadata::validate and the final buffer-size check of read_metadata.
  * data_len = file size - 8 - N.  On TFS_OK *buffer_end is the end of the
  * last tensor. */
-tfs_status st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end);
+tfs_status tfs__st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end);
 
 /* ---- st_view.c ---- */
 /* Build the public header from the parsed records; `base` is the file's
  * byte 0 (buffer or window).  Takes ownership of the pools in c. */
-tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
+tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
                          tfs_header **out, tfs_error *err);
 
 #endif /* TFS_ST_INTERNAL_H */

@@ -1,18 +1,18 @@
 /* st_json.c: the JSON grammar of serde_json (de.rs, read.rs) as the
  * safetensors crate meets it: strings with escapes and surrogate pairs,
  * numbers with serde_json's range rule, literals, any value skipped with the
- * nesting limit.  Every failure goes through st_err -> tfs_fail. */
+ * nesting limit.  Every failure goes through tfs__st_err -> tfs__fail. */
 #include "st_internal.h"
 
-tfs_status st_err(st_ctx *c, tfs_rule rule, size_t pos) {
-    return tfs_fail(c->err, rule, 8u + (uint64_t)pos, c->cur_index);
+tfs_status tfs__st_err(st_ctx *c, tfs_rule rule, size_t pos) {
+    return tfs__fail(c->err, rule, 8u + (uint64_t)pos, c->cur_index);
 }
 
-tfs_status st_unexpected(st_ctx *c) {
-    return c->pos >= c->n ? st_err(c, TFS_ST111, c->n) : st_err(c, TFS_ST110, c->pos);
+tfs_status tfs__st_unexpected(st_ctx *c) {
+    return c->pos >= c->n ? tfs__st_err(c, TFS_ST111, c->n) : tfs__st_err(c, TFS_ST110, c->pos);
 }
 
-void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index) {
+void tfs__st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index) {
     if (!(c->flags & TFS_STRICT)) return;
     if (c->strict_rule != TFS_RULE_NONE && c->strict_pos <= pos) return;
     c->strict_rule = rule;
@@ -20,9 +20,9 @@ void st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index) {
     c->strict_index = index;
 }
 
-tfs_status st_literal(st_ctx *c, const char *lit, size_t len) {
+tfs_status tfs__st_literal(st_ctx *c, const char *lit, size_t len) {
     for (size_t k = 0; k < len; k++) {
-        if (c->pos >= c->n || c->j[c->pos] != (uint8_t)lit[k]) return st_unexpected(c);
+        if (c->pos >= c->n || c->j[c->pos] != (uint8_t)lit[k]) return tfs__st_unexpected(c);
         c->pos++;
     }
     return TFS_OK;
@@ -76,30 +76,30 @@ static int32_t hex4(const st_ctx *c, size_t p) {
  * after it, or 0 after reporting an error (an escape never ends at 0). */
 static size_t check_escape(st_ctx *c, size_t i, tfs_status *st) {
     const uint8_t *j = c->j;
-    if (i + 1 >= c->n) { *st = st_err(c, TFS_ST111, c->n); return 0; }
+    if (i + 1 >= c->n) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
     switch (j[i + 1]) {
     case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
         return i + 2;
     case 'u': break;
-    default: *st = st_err(c, TFS_ST115, i); return 0;
+    default: *st = tfs__st_err(c, TFS_ST115, i); return 0;
     }
     int32_t cp = hex4(c, i + 2);
-    if (cp == -2) { *st = st_err(c, TFS_ST111, c->n); return 0; }
-    if (cp < 0) { *st = st_err(c, TFS_ST115, i); return 0; }
-    if (cp >= 0xDC00 && cp <= 0xDFFF) { *st = st_err(c, TFS_ST116, i); return 0; }
+    if (cp == -2) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
+    if (cp < 0) { *st = tfs__st_err(c, TFS_ST115, i); return 0; }
+    if (cp >= 0xDC00 && cp <= 0xDFFF) { *st = tfs__st_err(c, TFS_ST116, i); return 0; }
     if (cp < 0xD800 || cp > 0xDBFF) return i + 6;
     /* high surrogate: a \uDC00..DFFF escape must follow */
     size_t k = i + 6;
-    if (k >= c->n || (j[k] == '\\' && k + 1 >= c->n)) { *st = st_err(c, TFS_ST111, c->n); return 0; }
-    if (j[k] != '\\' || j[k + 1] != 'u') { *st = st_err(c, TFS_ST116, i); return 0; }
+    if (k >= c->n || (j[k] == '\\' && k + 1 >= c->n)) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
+    if (j[k] != '\\' || j[k + 1] != 'u') { *st = tfs__st_err(c, TFS_ST116, i); return 0; }
     int32_t lo = hex4(c, k + 2);
-    if (lo == -2) { *st = st_err(c, TFS_ST111, c->n); return 0; }
-    if (lo < 0) { *st = st_err(c, TFS_ST115, k); return 0; }
-    if (lo < 0xDC00 || lo > 0xDFFF) { *st = st_err(c, TFS_ST116, i); return 0; }
+    if (lo == -2) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
+    if (lo < 0) { *st = tfs__st_err(c, TFS_ST115, k); return 0; }
+    if (lo < 0xDC00 || lo > 0xDFFF) { *st = tfs__st_err(c, TFS_ST116, i); return 0; }
     return k + 6;
 }
 
-tfs_status st_scan_string(st_ctx *c, bool *esc) {
+tfs_status tfs__st_scan_string(st_ctx *c, bool *esc) {
     const uint8_t *j = c->j;
     size_t n = c->n, i = c->pos + 1;
     *esc = false;
@@ -110,10 +110,10 @@ tfs_status st_scan_string(st_ctx *c, bool *esc) {
             i += 8;
         }
         while (i < n && !special(j[i])) i++;
-        if (i >= n) return st_err(c, TFS_ST111, n);
+        if (i >= n) return tfs__st_err(c, TFS_ST111, n);
     found:
         if (j[i] == '"') { c->pos = i + 1; return TFS_OK; }
-        if (j[i] != '\\') return st_err(c, TFS_ST114, i);
+        if (j[i] != '\\') return tfs__st_err(c, TFS_ST114, i);
         *esc = true;
         tfs_status st = TFS_OK;
         i = check_escape(c, i, &st);
@@ -143,7 +143,7 @@ static uint32_t hex4_valid(const uint8_t *p) {
     return v;
 }
 
-size_t st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst) {
+size_t tfs__st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst) {
     size_t o = 0;
     for (size_t i = start + 1; i + 1 < end;) {
         uint8_t b = j[i];
@@ -208,14 +208,14 @@ static inline uint64_t eight_value(uint64_t w) { /* first digit in the low byte 
     return (uint32_t)((w & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32);
 }
 
-tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
+tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     const uint8_t *j = c->j;
     size_t n = c->n, p = c->pos, start = c->pos;
     bool neg = false;
     *is_u64 = false;
     *val = 0;
     if (j[p] == '-') { neg = true; p++; }
-    if (p >= n) return st_err(c, TFS_ST111, n);
+    if (p >= n) return tfs__st_err(c, TFS_ST111, n);
     if (!neg && j[p] >= '1' && j[p] <= '9') {
         /* Fast path for what shapes and data_offsets hold: an integer of at
          * most 19 digits (< 10^19 < 2^64: no overflow test), not continued by
@@ -244,7 +244,7 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     bool is_float = false;
     if (j[p] == '0') {
         p++;
-        if (p < n && digit(j[p])) return st_err(c, TFS_ST110, p); /* leading zero */
+        if (p < n && digit(j[p])) return tfs__st_err(c, TFS_ST110, p); /* leading zero */
     } else if (j[p] >= '1' && j[p] <= '9') {
         sig = (uint64_t)(j[p++] - '0');
         while (p < n && digit(j[p])) {
@@ -258,7 +258,7 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
             p++;
         }
     } else {
-        return st_err(c, TFS_ST110, p);
+        return tfs__st_err(c, TFS_ST110, p);
     }
     if (p < n && j[p] == '.') { /* parse_decimal */
         is_float = true;
@@ -276,7 +276,7 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
             after--;
             p++;
         }
-        if (after == 0 && !dropped) return p >= n ? st_err(c, TFS_ST111, n) : st_err(c, TFS_ST110, p);
+        if (after == 0 && !dropped) return p >= n ? tfs__st_err(c, TFS_ST111, n) : tfs__st_err(c, TFS_ST110, p);
         exp += after;
     }
     if (p < n && (j[p] == 'e' || j[p] == 'E')) { /* parse_exponent */
@@ -284,14 +284,14 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
         p++;
         bool pos_exp = true;
         if (p < n && (j[p] == '+' || j[p] == '-')) { pos_exp = j[p] == '+'; p++; }
-        if (p >= n) return st_err(c, TFS_ST111, n);
-        if (!digit(j[p])) return st_err(c, TFS_ST110, p);
+        if (p >= n) return tfs__st_err(c, TFS_ST111, n);
+        if (!digit(j[p])) return tfs__st_err(c, TFS_ST110, p);
         int32_t e = j[p++] - '0';
         bool e_over = false;
         while (p < n && digit(j[p])) {
             int32_t d = j[p] - '0';
             if (ST_OVERFLOW10(e, d, INT32_MAX)) { /* parse_exponent_overflow */
-                if (sig != 0 && pos_exp) return st_err(c, TFS_ST117, start);
+                if (sig != 0 && pos_exp) return tfs__st_err(c, TFS_ST117, start);
                 while (p < n && digit(j[p])) p++;
                 e_over = true;
                 break;
@@ -303,10 +303,10 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
             int64_t fe = pos_exp ? (int64_t)exp + e : (int64_t)exp - e; /* saturating in serde */
             if (fe > INT32_MAX) fe = INT32_MAX;
             if (fe < INT32_MIN) fe = INT32_MIN;
-            if (out_of_range(sig, (int32_t)fe)) return st_err(c, TFS_ST117, start);
+            if (out_of_range(sig, (int32_t)fe)) return tfs__st_err(c, TFS_ST117, start);
         }
     } else if (is_float && out_of_range(sig, exp)) {
-        return st_err(c, TFS_ST117, start);
+        return tfs__st_err(c, TFS_ST117, start);
     }
     c->pos = p;
     if (!neg && !is_float) { *is_u64 = true; *val = sig; }
@@ -315,7 +315,7 @@ tfs_status st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
 
 /* ------------------------------------------------------------- any value */
 
-tfs_status st_skip_value(st_ctx *c, unsigned depth) {
+tfs_status tfs__st_skip_value(st_ctx *c, unsigned depth) {
     /* Containers opened here, innermost last: 1 = object, 0 = array. */
     uint8_t stack[ST_MAX_DEPTH];
     unsigned sp = 0;
@@ -323,11 +323,11 @@ tfs_status st_skip_value(st_ctx *c, unsigned depth) {
     tfs_status st;
     bool esc;
 value:
-    if (st_at_end(c)) return st_err(c, TFS_ST111, c->n);
+    if (st_at_end(c)) return tfs__st_err(c, TFS_ST111, c->n);
     switch (j[c->pos]) {
     case '{':
     case '[':
-        if (depth + sp + 1 >= ST_MAX_DEPTH) return st_err(c, TFS_ST113, c->pos);
+        if (depth + sp + 1 >= ST_MAX_DEPTH) return tfs__st_err(c, TFS_ST113, c->pos);
         stack[sp++] = j[c->pos] == '{';
         c->pos++;
         st_ws(c);
@@ -335,32 +335,32 @@ value:
         if (stack[sp - 1]) goto key;
         goto value;
     case '"':
-        if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
         goto after;
-    case 't': if ((st = st_literal(c, "true", 4)) != TFS_OK) return st; goto after;
-    case 'f': if ((st = st_literal(c, "false", 5)) != TFS_OK) return st; goto after;
-    case 'n': if ((st = st_literal(c, "null", 4)) != TFS_OK) return st; goto after;
+    case 't': if ((st = tfs__st_literal(c, "true", 4)) != TFS_OK) return st; goto after;
+    case 'f': if ((st = tfs__st_literal(c, "false", 5)) != TFS_OK) return st; goto after;
+    case 'n': if ((st = tfs__st_literal(c, "null", 4)) != TFS_OK) return st; goto after;
     default:
         if (j[c->pos] == '-' || digit(j[c->pos])) {
             uint64_t v;
             bool u;
-            if ((st = st_scan_number(c, &v, &u)) != TFS_OK) return st;
+            if ((st = tfs__st_scan_number(c, &v, &u)) != TFS_OK) return st;
             goto after;
         }
-        return st_unexpected(c);
+        return tfs__st_unexpected(c);
     }
 key:
-    if (c->pos >= c->n || j[c->pos] != '"') return st_unexpected(c);
-    if ((st = st_scan_string(c, &esc)) != TFS_OK) return st;
+    if (c->pos >= c->n || j[c->pos] != '"') return tfs__st_unexpected(c);
+    if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
     st_ws(c);
-    if (c->pos >= c->n || j[c->pos] != ':') return st_unexpected(c);
+    if (c->pos >= c->n || j[c->pos] != ':') return tfs__st_unexpected(c);
     c->pos++;
     st_ws(c);
     goto value;
 after:
     if (sp == 0) return TFS_OK;
     st_ws(c);
-    if (st_at_end(c)) return st_err(c, TFS_ST111, c->n);
+    if (st_at_end(c)) return tfs__st_err(c, TFS_ST111, c->n);
     if (j[c->pos] == ',') {
         c->pos++;
         st_ws(c);
@@ -368,5 +368,5 @@ after:
         goto value;
     }
     if (j[c->pos] == (stack[sp - 1] ? '}' : ']')) { c->pos++; sp--; goto after; }
-    return st_err(c, TFS_ST110, c->pos);
+    return tfs__st_err(c, TFS_ST110, c->pos);
 }

@@ -1,4 +1,4 @@
-/* st_validate.c: tensor.rs Metadata::validate and the last check of
+/* tfs__st_validate.c: tensor.rs Metadata::validate and the last check of
  * SafeTensors::read_metadata.  Tensors are walked in (start, end) order from
  * a running offset of 0; the first tensor that fails any check wins:
  *   start != running          ST301 InvalidOffset       (offset: data_offsets)
@@ -31,7 +31,7 @@ typedef struct st_rec {
 } st_rec;
 
 static tfs_status fail_at(st_ctx *c, tfs_rule rule, uint32_t pos, uint32_t index) {
-    return tfs_fail(c->err, rule, 8u + (uint64_t)pos, (int64_t)index);
+    return tfs__fail(c->err, rule, 8u + (uint64_t)pos, (int64_t)index);
 }
 
 static tfs_status check(st_ctx *c, const st_rec *r, uint64_t *running) {
@@ -75,7 +75,7 @@ static st_rec *radix_sort(st_rec *a, st_rec *tmp, size_t n) {
     return src;
 }
 
-tfs_status st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) {
+tfs_status tfs__st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) {
     size_t n = c->n_ents;
     const st_ent *ents = c->ents;
     bool sorted = true;
@@ -92,17 +92,17 @@ tfs_status st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) {
         last = n ? (uint32_t)(n - 1) : 0;
     } else {
         st_rec *a = malloc(2 * n * sizeof *a);
-        if (!a) return tfs_fail_status(c->err, TFS_ENOMEM, 0);
+        if (!a) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
         for (size_t i = 0; i < n; i++) a[i] = rec_of(&ents[i], (uint32_t)i);
         const st_rec *order = radix_sort(a, a + n, n);
-        if (!order) { free(a); return tfs_fail_status(c->err, TFS_ENOMEM, 0); }
+        if (!order) { free(a); return tfs__fail_status(c->err, TFS_ENOMEM, 0); }
         for (size_t k = 0; k < n && st == TFS_OK; k++) st = check(c, &order[k], &running);
         last = n ? order[n - 1].index : 0;
         free(a);
     }
     if (st != TFS_OK) return st;
     *buffer_end = running;
-    if (running < data_len) return tfs_fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);
+    if (running < data_len) return tfs__fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);
     if (running > data_len) return fail_at(c, TFS_ST308, c->ents[last].offs_pos, last);
     return TFS_OK;
 }

@@ -13,16 +13,16 @@ static tfs_str str_of(const st_ctx *c, const uint8_t *json, const st_sref *s) {
     return (tfs_str){(const char *)p, s->len};
 }
 
-tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
+tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
                          tfs_header **out, tfs_error *err) {
-    tfs_header *h = tfs_header_new(TFS_FORMAT_SAFETENSORS, file_size);
+    tfs_header *h = tfs__header_new(TFS_FORMAT_SAFETENSORS, file_size);
     tfs_kv *kv = c->n_kvs ? calloc(c->n_kvs, sizeof *kv) : NULL;
     tfs_kvx *kvx = c->n_kvs ? calloc(c->n_kvs, sizeof *kvx) : NULL;
     if (!h || (c->n_kvs && (!kv || !kvx))) {
         tfs_header_free(h);
         free(kv);
         free(kvx);
-        return tfs_fail_status(err, TFS_ENOMEM, 0);
+        return tfs__fail_status(err, TFS_ENOMEM, 0);
     }
     const uint8_t *json = base + 8;
     uint64_t data_offset = 8u + (uint64_t)c->n;
@@ -37,7 +37,7 @@ tfs_status st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uin
         v.n_dims = e.n_dims;
         v.shape = e.n_dims ? c->shapes + e.shape_idx : NULL;
         v.n_elements = e.n_elements;
-        /* checked by st_validate; saturates in a TFS_PARTIAL view */
+        /* checked by tfs__st_validate; saturates in a TFS_PARTIAL view */
         uint64_t bits;
         v.n_bytes = e.shape_ovf || tfs_mul_overflow_u64(e.n_elements, tfs_st_dtype_bits(e.dtype), &bits)
                         ? UINT64_MAX
