@@ -4,28 +4,31 @@
 # show whether memory follows the declared string sizes (issue 5: it must
 # not; target < 16 MB and < 100 ms for every row).
 #
-#   bench/gguf_mem.sh [--tfs PATH] [--sizes LIST] [--max-mem MIB] [--timeout S]
+#   bench/gguf_mem.sh [--tfs PATH] [--gen PATH] [--sizes LIST] [--max-mem MIB] [--timeout S]
 #
 # LIST: comma-separated COUNTxSIZE items, SIZE with a K, M or G suffix
 # (binary units); default "1x1M,1x1G,3x1G,10x1G,40x1G" (1 MiB .. 40 GiB of
 # declared string bytes).  A bare SIZE means 1xSIZE.
-# Each file: GGUF v3, 0 tensors, 2 KVs: general.architecture = "llama" and
-# bench.strings = an array of COUNT strings of SIZE bytes each.  The string
-# bodies are holes (zero bytes, valid UTF-8), so the file is sparse.
+# Each file comes from the writer (--gen: bench/gen_sparse beside the tfs
+# binary's build tree): GGUF v3, an array KV tokenizer.ggml.tokens of COUNT
+# strings of SIZE bytes each and one small tensor.  The string bodies are
+# holes (zero bytes), so the file is sparse.
 # Each `tfs check` runs under `ulimit -v MIB` (default 4096; 0: no limit, for
 # sanitizer builds, which reserve terabytes of address space) and `timeout S`
-# (default 60) so today's build, which reads whole string bodies, cannot take
+# (default 60), so a build whose memory followed declared sizes could not take
 # the machine: such a run prints "killed (...)" or the error tfs reports.
 # Peak RSS and minor faults from /usr/bin/time (package `time`: %M, %R);
 # wall time from date +%s%N around the run (ms).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tfs=$root/build/release/tools/tfs
+gen=''
 sizes=1x1M,1x1G,3x1G,10x1G,40x1G
 max_mem=4096 tmo=60
 while (($#)); do
     case $1 in
     --tfs) tfs=$2; shift ;;
+    --gen) gen=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --max-mem) max_mem=$2; shift ;;
     --timeout) tmo=$2; shift ;;
@@ -34,37 +37,19 @@ while (($#)); do
     esac
     shift
 done
+[[ -n $gen ]] || gen=$(dirname "$(dirname "$tfs")")/bench/gen_sparse # beside tools/tfs in the build tree
+[[ -x $gen ]] || { echo "gguf_mem.sh: $gen not found (--gen PATH)" >&2; exit 2; }
 [[ -x $tfs ]] || { echo "gguf_mem.sh: $tfs not found (cmake --preset release && cmake --build --preset release)" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "gguf_mem.sh: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # ---- generator -------------------------------------------------------------
-# gen_strings FILE COUNT SIZE: the sparse GGUF described above.
-# TO BE REPLACED by the C generator on the new writer (bench/gen_sparse, from
-# the writer helper) once it is merged: keep this one function's contract
-# (arguments, the two KVs, the file ends after the last string).
-le() { # VALUE NBYTES: VALUE as NBYTES little-endian bytes
-    local v=$1 n=$2 i
-    for ((i = 0; i < n; i++)); do
-        printf "\\$(printf '%03o' $((v & 255)))"
-        v=$((v >> 8))
-    done
-}
-gstr() { le ${#1} 8; printf '%s' "$1"; } # STRING: u64 length + bytes
+# gen_strings FILE COUNT SIZE: the sparse GGUF described above, from the
+# writer (bench/gen_sparse: an array KV of COUNT strings of SIZE bytes, their
+# bodies holes, and one small tensor).
 gen_strings() {
-    local f=$1 count=$2 size=$3 i
-    {
-        printf 'GGUF'; le 3 4; le 0 8; le 2 8                 # magic, version, n_tensors, n_kv
-        gstr general.architecture; le 8 4; gstr llama        # KV 1: string
-        gstr bench.strings; le 9 4; le 8 4; le "$count" 8     # KV 2: array of string, count
-    } > "$f"
-    local pos; pos=$(stat -c %s "$f")
-    for ((i = 0; i < count; i++)); do # each: u64 length, then SIZE bytes of hole
-        le "$size" 8 | dd of="$f" bs=8 seek="$pos" oflag=seek_bytes conv=notrunc status=none
-        pos=$((pos + 8 + size))
-    done
-    truncate -s "$pos" "$f"
+    "$gen" gguf-strings "$2" "$3" "$1" > /dev/null
 }
 # -----------------------------------------------------------------------------
 

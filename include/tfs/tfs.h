@@ -177,7 +177,8 @@ typedef struct tfs_kv {
 typedef struct tfs_header {
     tfs_format format;
     uint32_t version;        /* GGUF version (2 or 3); 0 for safetensors */
-    uint64_t file_size;      /* bytes */
+    uint64_t file_size;      /* bytes; 0 when unknown: a forward-only source
+                                parsed with TFS_HEADER_ONLY stops before its end */
     uint64_t header_size;    /* safetensors: N, the JSON header length;
                                 GGUF: bytes before the data section (incl. padding) */
     uint64_t data_offset;    /* file offset of the data section (bytes) */

@@ -83,9 +83,12 @@ static void print_valid(FILE *out, const tfs_header *h) {
         fprintf(out, "  format      gguf v%" PRIu32 ", alignment %" PRIu32 "\n", h->version, h->alignment);
     else
         fprintf(out, "  format      safetensors\n");
-    fprintf(out, "  header      %s bytes%s; data %s bytes at offset %s; file %s bytes\n", grouped(h->header_size, a),
+    char f[48];
+    if (h->file_size) snprintf(f, sizeof f, "file %s bytes", grouped(h->file_size, (char[32]){0}));
+    else snprintf(f, sizeof f, "file size unknown (stream not read to its end)");
+    fprintf(out, "  header      %s bytes%s; data %s bytes at offset %s; %s\n", grouped(h->header_size, a),
             h->format == TFS_FORMAT_SAFETENSORS ? " of JSON" : "", grouped(h->data_size, b),
-            grouped(h->data_offset, c), grouped(h->file_size, (char[32]){0}));
+            grouped(h->data_offset, c), f);
     type_hist th;
     hist_build(h, &th);
     print_types(out, h, &th);

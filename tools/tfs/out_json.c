@@ -44,7 +44,8 @@ void print_json(FILE *out, const check_result *r) {
     u64_or_null(out, "header_size", h != NULL, h ? h->header_size : 0);
     u64_or_null(out, "data_offset", h != NULL, h ? h->data_offset : 0);
     u64_or_null(out, "data_size", h != NULL, h ? h->data_size : 0);
-    u64_or_null(out, "file_size", h != NULL, h ? h->file_size : 0);
+    /* 0: a stream read with --header-only, whose end was not reached */
+    u64_or_null(out, "file_size", h != NULL && h->file_size != 0, h ? h->file_size : 0);
     u64_or_null(out, "alignment", h && h->format == TFS_FORMAT_GGUF, h ? h->alignment : 0);
     type_hist th;
     if (h) hist_build(h, &th);
