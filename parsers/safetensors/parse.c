@@ -46,10 +46,10 @@ static void partial(st_ctx *c, const uint8_t *base, tfs_src *src, uint64_t n, tf
     size_t k = 0;
     h->complete = 0;
     h->data_size = 0;
-    /* an entry rule (ST2xx) is judged when the object closes: the entries
-     * before the failing one are the ones known to be well-formed */
-    const char *id = tfs_rule_id(keep.rule);
-    if (keep.index >= 0 && id[2] == '2' && (uint64_t)keep.index < h->n_tensors) h->n_tensors = (size_t)keep.index;
+    /* an entry's violation is held until the object closes (the crate's
+     * order): the entries before the failing one are the well-formed ones */
+    if (c && c->pend_rule == keep.rule && keep.index >= 0 && (uint64_t)keep.index < h->n_tensors)
+        h->n_tensors = (size_t)keep.index;
     if (h->n_tensors == 0) h->tensors = NULL;
     if (!src->size_known || src->file_size >= 8u)
         p->fail[k++] = (tfs_field){.kind = TFS_FIELD_HEADER_SIZE, .record = -1, .offset = 0, .width = 8};
