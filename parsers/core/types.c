@@ -11,29 +11,11 @@ static const st_dtype_row k_st[] = {
 const char *tfs_st_dtype_name(uint32_t d) { return d < TFS_ST_DTYPE_COUNT ? k_st[d].name : NULL; }
 unsigned tfs_st_dtype_bits(uint32_t d) { return d < TFS_ST_DTYPE_COUNT ? k_st[d].bits : 0; }
 
-/* Names of up to 8 bytes packed little-endian into a u64 (zero-padded):
- * one integer compare per row instead of a memcmp call.  Longer names
- * (F8_E4M3FNUZ, F8_E5M2FNUZ) take the memcmp path. */
-static uint64_t pack8(const char *p, size_t n) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) v |= (uint64_t)(uint8_t)p[i] << (8u * i);
-    return v;
-}
-
 int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out) {
-    if (!name && len) return -1;
-    if (len <= 8) {
-        uint64_t key = pack8(name, len);
-        for (uint32_t i = 0; i < TFS_ST_DTYPE_COUNT; i++) {
-            if (k_st[i].len == len && pack8(k_st[i].name, k_st[i].len) == key) {
-                if (out) *out = i;
-                return 0;
-            }
-        }
-        return -1;
-    }
+    if (!name || len == 0) return -1;
     for (uint32_t i = 0; i < TFS_ST_DTYPE_COUNT; i++) {
-        if (k_st[i].len == len && memcmp(k_st[i].name, name, len) == 0) {
+        /* length and first byte first: a memcmp call only for a likely match */
+        if (k_st[i].len == len && k_st[i].name[0] == name[0] && memcmp(k_st[i].name, name, len) == 0) {
             if (out) *out = i;
             return 0;
         }

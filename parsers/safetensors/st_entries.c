@@ -109,7 +109,7 @@ static bool eq(const uint8_t *p, size_t n, const char *lit, size_t m) { return p
 
 static tfs_status dtype_name(st_ctx *c, size_t start, st_ent *e) {
     bool esc;
-    tfs_status st = tfs__st_scan_string(c, &esc);
+    tfs_status st = st_string(c, &esc);
     if (st != TFS_OK) return st;
     uint8_t buf[128];
     size_t len = 0;
@@ -134,7 +134,7 @@ static tfs_status dtype_map(st_ctx *c, st_ent *e, unsigned depth) {
     if (c->j[c->pos] != '"') return tfs__st_unexpected(c);
     size_t npos = c->pos;
     bool esc;
-    tfs_status st = tfs__st_scan_string(c, &esc);
+    tfs_status st = st_string(c, &esc);
     if (st != TFS_OK) return st;
     uint8_t buf[128];
     size_t len = 0;
@@ -186,7 +186,7 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         size_t npos = c->pos;
         uint64_t v;
         bool u;
-        tfs_status st = tfs__st_scan_number(c, &v, &u);
+        tfs_status st = st_number(c, &v, &u);
         if (st != TFS_OK) return st;
         if (!u) return entry_err(c, TFS_ST222, npos);
         /* sized once from the header: a dimension takes at least 2 bytes ("1,") */
@@ -218,7 +218,7 @@ static tfs_status parse_offsets(st_ctx *c, st_ent *e) {
         if (b != '-' && !(b >= '0' && b <= '9')) return wrong_type(c, TFS_ST221);
         size_t npos = c->pos;
         bool u;
-        tfs_status st = tfs__st_scan_number(c, &v[k], &u);
+        tfs_status st = st_number(c, &v[k], &u);
         if (st != TFS_OK) return st;
         if (!u) return entry_err(c, TFS_ST222, npos);
         st_ws(c);
@@ -259,7 +259,7 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         if (!st_is(c, '"')) return tfs__st_unexpected(c);
         size_t kpos = c->pos;
         bool esc;
-        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = st_string(c, &esc)) != TFS_OK) return st;
         int f = field_of(c, kpos, c->pos, esc);
         if ((st = expect(c, ':')) != TFS_OK) return st;
         if (f && (have & (unsigned)f)) return entry_err(c, TFS_ST203, kpos);
@@ -377,7 +377,7 @@ static tfs_status metadata(st_ctx *c) {
         st_kv *kv = &c->kvs[c->n_kvs];
         size_t k0 = c->pos;
         bool esc;
-        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = st_string(c, &esc)) != TFS_OK) return st;
         if ((st = make_sref(c, k0, c->pos, esc, true, &kv->key)) != TFS_OK) return st;
         kv->key_pos = (uint32_t)k0;
         int64_t dup = tfs__st_names_find_or_add(c, &c->knames, true, &kv->key, (uint32_t)c->n_kvs);
@@ -385,7 +385,7 @@ static tfs_status metadata(st_ctx *c) {
         if ((st = expect(c, ':')) != TFS_OK) return st;
         if (!st_is(c, '"')) return scan_wrong_type(c, TFS_ST402);
         size_t v0 = c->pos;
-        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = st_string(c, &esc)) != TFS_OK) return st;
         st_kv *dst = kv;
         if (dup >= 0) {
             tfs__st_strict(c, TFS_ST503, k0, dup);
@@ -421,7 +421,7 @@ tfs_status tfs__st_parse_json(st_ctx *c) {
             if (!st_is(c, '"')) return tfs__st_unexpected(c);
             size_t kpos = c->pos;
             bool esc;
-            if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
+            if ((st = st_string(c, &esc)) != TFS_OK) return st;
             size_t kend = c->pos;
             /* "__metadata__" is 14 raw bytes unescaped; check cheaply first */
             bool meta = false;

@@ -141,11 +141,92 @@ tfs_status tfs__st_scan_string(st_ctx *c, bool *esc);
 /* Decode the validated string token j[start, end) (quotes included) into dst;
  * returns the decoded length (<= end - start - 2). */
 size_t tfs__st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst);
+/* ---- fast paths, inline in the entry parser; the full scanners above
+ * handle everything else (and all errors) ---- */
+static inline uint64_t st_load_le8(const uint8_t *p) {
+    uint64_t w;
+    memcpy(&w, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+/* Bytes that end a plain run inside a string: '"', '\\', or < 0x20.  SWAR
+ * over 8 bytes read little-endian; the lowest flagged byte is exact (borrows
+ * only propagate upwards), the first one in memory order. */
+static inline uint64_t st_special_mask(uint64_t w) {
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    uint64_t q = w ^ (ones * (uint64_t)'"');
+    uint64_t b = w ^ (ones * (uint64_t)'\\');
+    uint64_t zq = (q - ones) & ~q;
+    uint64_t zb = (b - ones) & ~b;
+    uint64_t lt = (w - ones * 0x20u) & ~w;
+    return (zq | zb | lt) & highs;
+}
+/* Eight ASCII digits (SWAR, as simdjson's is_made_of_eight_digits_fast and
+ * parse_eight_digits_unrolled): are they all digits, and their value. */
+static inline bool st_eight_digits(uint64_t w) {
+    return ((w & 0xF0F0F0F0F0F0F0F0ull) | (((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
+           0x3333333333333333ull;
+}
+static inline uint64_t st_eight_value(uint64_t w) { /* first digit in the low byte */
+    w = (w & 0x0F0F0F0F0F0F0F0Full) * 2561u >> 8;
+    w = (w & 0x00FF00FF00FF00FFull) * 6553601u >> 16;
+    return (uint32_t)((w & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32);
+}
+
 /* Scan the number token at c->pos ('-' or a digit).  *is_u64 is true when the
  * token is a plain non-negative integer <= 2^64-1 (then *val holds it): what
  * serde_json hands to a usize.  Errors: ST110/ST111 grammar, ST117 out of f64
  * range (serde_json f64_from_parts). */
 tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64);
+/* st_scan_number with its fast path inline: an integer of at most 19 digits
+ * (< 10^19 < 2^64: no overflow test), as shapes and data_offsets hold, not
+ * continued by a digit, '.', 'e' or 'E'.  Anything else: the full scanner. */
+static inline tfs_status st_number(st_ctx *c, uint64_t *val, bool *is_u64) {
+    const uint8_t *j = c->j;
+    size_t n = c->n, p = c->pos;
+    if (p < n && j[p] >= '1' && j[p] <= '9') {
+        uint64_t v = 0, w;
+        size_t q = p, lim = n - p > 19 ? p + 19 : n;
+        if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) { /* digits 1-8, then 9-16 */
+            v = st_eight_value(w);
+            q += 8;
+            if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) {
+                v = v * 100000000u + st_eight_value(w); /* < 10^16 */
+                q += 8;
+            }
+        }
+        while (q < lim && j[q] >= '0' && j[q] <= '9') v = v * 10u + (uint64_t)(j[q++] - '0');
+        if (q == n || ((j[q] < '0' || j[q] > '9') && j[q] != '.' && j[q] != 'e' && j[q] != 'E')) {
+            c->pos = q;
+            *is_u64 = true;
+            *val = v;
+            return TFS_OK;
+        }
+    }
+    return tfs__st_scan_number(c, val, is_u64);
+}
+/* st_scan_string with its fast path inline: a string without escapes whose
+ * closing quote is found 8 bytes at a time.  Anything else: the full scanner
+ * (from the start of the token). */
+static inline tfs_status st_string(st_ctx *c, bool *esc) {
+    const uint8_t *j = c->j;
+    size_t n = c->n, i = c->pos + 1;
+    while (i + 8 <= n) {
+        uint64_t m = st_special_mask(st_load_le8(j + i));
+        if (m) {
+            i += (size_t)__builtin_ctzll(m) >> 3;
+            if (j[i] != '"') break;
+            c->pos = i + 1;
+            *esc = false;
+            return TFS_OK;
+        }
+        i += 8;
+    }
+    return tfs__st_scan_string(c, esc);
+}
+
 /* Skip any JSON value at c->pos whose container is at `depth` (checks the full
  * grammar, number range and the nesting limit). */
 tfs_status tfs__st_skip_value(st_ctx *c, unsigned depth);

@@ -34,23 +34,6 @@ tfs_status tfs__st_literal(st_ctx *c, const char *lit, size_t len) {
  * SWAR over 8 bytes; the lowest flagged byte is exact (borrows only
  * propagate upwards), which is the first one in memory order once the word
  * is read little-endian. */
-static inline uint64_t load_le8(const uint8_t *p) {
-    uint64_t w;
-    memcpy(&w, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    w = __builtin_bswap64(w);
-#endif
-    return w;
-}
-static inline uint64_t special_mask(uint64_t w) {
-    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-    uint64_t q = w ^ (ones * (uint64_t)'"');
-    uint64_t b = w ^ (ones * (uint64_t)'\\');
-    uint64_t zq = (q - ones) & ~q;
-    uint64_t zb = (b - ones) & ~b;
-    uint64_t lt = (w - ones * 0x20u) & ~w;
-    return (zq | zb | lt) & highs;
-}
 static inline bool special(uint8_t b) { return b == '"' || b == '\\' || b < 0x20u; }
 
 static int hexval(uint8_t b) {
@@ -105,7 +88,7 @@ tfs_status tfs__st_scan_string(st_ctx *c, bool *esc) {
     *esc = false;
     for (;;) {
         while (i + 8 <= n) {
-            uint64_t m = special_mask(load_le8(j + i));
+            uint64_t m = st_special_mask(st_load_le8(j + i));
             if (m) { i += (size_t)__builtin_ctzll(m) >> 3; goto found; }
             i += 8;
         }
@@ -196,18 +179,6 @@ static bool out_of_range(uint64_t significand, int32_t exponent) {
 
 static inline bool digit(uint8_t b) { return b >= '0' && b <= '9'; }
 
-/* Eight ASCII digits at p (SWAR, as simdjson's is_made_of_eight_digits_fast
- * and parse_eight_digits_unrolled): are they all digits, and their value. */
-static inline bool eight_digits(uint64_t w) {
-    return ((w & 0xF0F0F0F0F0F0F0F0ull) | (((w + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
-           0x3333333333333333ull;
-}
-static inline uint64_t eight_value(uint64_t w) { /* first digit in the low byte */
-    w = (w & 0x0F0F0F0F0F0F0F0Full) * 2561u >> 8;
-    w = (w & 0x00FF00FF00FF00FFull) * 6553601u >> 16;
-    return (uint32_t)((w & 0x0000FFFF0000FFFFull) * 42949672960001ull >> 32);
-}
-
 tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     const uint8_t *j = c->j;
     size_t n = c->n, p = c->pos, start = c->pos;
@@ -216,29 +187,6 @@ tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     *val = 0;
     if (j[p] == '-') { neg = true; p++; }
     if (p >= n) return tfs__st_err(c, TFS_ST111, n);
-    if (!neg && j[p] >= '1' && j[p] <= '9') {
-        /* Fast path for what shapes and data_offsets hold: an integer of at
-         * most 19 digits (< 10^19 < 2^64: no overflow test), not continued by
-         * a digit, '.', 'e' or 'E'.  Anything else takes the full path. */
-        uint64_t v = 0;
-        size_t q = p, lim = n - p > 19 ? p + 19 : n;
-        uint64_t w;
-        if (n - q >= 8 && eight_digits(w = load_le8(j + q))) { /* digits 1-8, then 9-16 */
-            v = eight_value(w);
-            q += 8;
-            if (n - q >= 8 && eight_digits(w = load_le8(j + q))) {
-                v = v * 100000000u + eight_value(w); /* < 10^16 */
-                q += 8;
-            }
-        }
-        while (q < lim && digit(j[q])) v = v * 10u + (uint64_t)(j[q++] - '0');
-        if (q == n || (!digit(j[q]) && j[q] != '.' && j[q] != 'e' && j[q] != 'E')) {
-            c->pos = q;
-            *is_u64 = true;
-            *val = v;
-            return TFS_OK;
-        }
-    }
     uint64_t sig = 0;
     int32_t exp = 0;
     bool is_float = false;
@@ -335,7 +283,7 @@ value:
         if (stack[sp - 1]) goto key;
         goto value;
     case '"':
-        if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
+        if ((st = st_string(c, &esc)) != TFS_OK) return st;
         goto after;
     case 't': if ((st = tfs__st_literal(c, "true", 4)) != TFS_OK) return st; goto after;
     case 'f': if ((st = tfs__st_literal(c, "false", 5)) != TFS_OK) return st; goto after;
@@ -344,14 +292,14 @@ value:
         if (j[c->pos] == '-' || digit(j[c->pos])) {
             uint64_t v;
             bool u;
-            if ((st = tfs__st_scan_number(c, &v, &u)) != TFS_OK) return st;
+            if ((st = st_number(c, &v, &u)) != TFS_OK) return st;
             goto after;
         }
         return tfs__st_unexpected(c);
     }
 key:
     if (c->pos >= c->n || j[c->pos] != '"') return tfs__st_unexpected(c);
-    if ((st = tfs__st_scan_string(c, &esc)) != TFS_OK) return st;
+    if ((st = st_string(c, &esc)) != TFS_OK) return st;
     st_ws(c);
     if (c->pos >= c->n || j[c->pos] != ':') return tfs__st_unexpected(c);
     c->pos++;
