@@ -112,11 +112,15 @@ static void test_safetensors_partial(void **state) {
     static const char json[] = "{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
                                "\"b\":{\"dtype\":\"X9\",\"shape\":[],\"data_offsets\":[2,2]},"
                                "\"__metadata__\":{\"k\":\"v\"}}";
-    size_t jn = sizeof json - 1, n = 8 + jn + 2;
-    uint8_t *p = calloc(1, n);
-    assert_non_null(p);
-    for (int i = 0; i < 8; i++) p[i] = (uint8_t)((uint64_t)jn >> (8 * i));
-    memcpy(p + 8, json, jn);
+    size_t jn = sizeof json - 1, n;
+    tfs_st_model m = {.raw_json = json, .raw_json_len = jn, .pad_to = 1, .data_len_set = 1, .data_len = 2};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint8_t *p;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(n, 8 + jn + 2);
     tfs_header *h = NULL;
     tfs_error e;
     assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
