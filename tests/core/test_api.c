@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tfs/tfs.h"
+#include "tfs/write.h"
 
 static char g_dir[] = "/tmp/tfs_api_XXXXXX";
 
@@ -73,9 +74,21 @@ static void test_not_regular_files(void **state) {
 /* The same 16 bytes ("GGUX" + 12 bytes): a .gguf name reports the bad magic
  * (GG002), a .safetensors name or no hint reads them as safetensors, whose
  * 8-byte header size 0x0000_0003_5855_4747 is above the cap (ST002). */
+/* The first n bytes of a GGUF v3 header with no tensors and no KV, from the
+ * writer (magic NULL: "GGUF"). */
+static void header_bytes(const char *magic, uint8_t *out, size_t n) {
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_put_header(&w, magic, 3, 0, 0), TFS_OK);
+    assert_true(w.size >= n);
+    memcpy(out, tfs_wbuf_at(&w, 0, n), n);
+    tfs_wbuf_free(&w);
+}
+
 static void test_detection_by_magic_then_extension(void **state) {
     (void)state;
-    static const uint8_t bytes[16] = {'G', 'G', 'U', 'X', 3, 0, 0, 0};
+    uint8_t bytes[16]; /* a GGUF header with the magic "GGUX", cut after 16 bytes */
+    header_bytes("GGUX", bytes, sizeof bytes);
     char p1[256], p2[256];
     write_file("damaged.gguf", bytes, sizeof bytes, p1, sizeof p1);
     write_file("damaged.safetensors", bytes, sizeof bytes, p2, sizeof p2);
@@ -95,7 +108,8 @@ static void test_detection_by_magic_then_extension(void **state) {
  * owned by the header and outlives the fd. */
 static void test_file_view_owned(void **state) {
     (void)state;
-    static const uint8_t gguf[24] = {'G', 'G', 'U', 'F', 3};
+    uint8_t gguf[24];
+    header_bytes(NULL, gguf, sizeof gguf);
     char p[256];
     write_file("empty.gguf", gguf, sizeof gguf, p, sizeof p);
     tfs_header *h = NULL;
