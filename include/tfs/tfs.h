@@ -74,7 +74,8 @@ typedef enum tfs_status {
 
 TFS_API const char *tfs_status_name(tfs_status st); /* "ok", "invalid", ... (static) */
 
-/* Error record, filled by every parse function (zeroed on TFS_OK). */
+/* Error record, filled by every parse function (on TFS_OK: zeroed, with
+ * index = -1). */
 typedef struct tfs_error {
     tfs_rule rule;       /* violated rule, TFS_RULE_NONE unless TFS_INVALID */
     uint64_t offset;     /* byte offset from the start of the file where the
@@ -191,11 +192,16 @@ typedef struct tfs_header {
     size_t n_kv;
     const tfs_kv *kv;
     int complete;            /* 1 after TFS_OK; 0 for a TFS_PARTIAL header */
-    /* TFS_PARTIAL only: the fields of the record being read when the
-     * violation was found (file offsets and widths of what had been read of
-     * it: its key or name, type, counts, dims, offset), n_fail_fields of
-     * them; NULL / 0 otherwise.  The partial header's n_kv / n_tensors count
-     * only the records read completely before it. */
+    /* TFS_PARTIAL only.  For a violation found while a record was being
+     * read (a GGUF KV pair or tensor info): n_kv / n_tensors count the
+     * records read completely before it, and fail_fields lists the fields of
+     * the failing record that were read whole (key or name length and bytes,
+     * type, element type, count, dims, offset: file offsets and widths), the
+     * record itself first.  For a violation found after the records (GGUF
+     * alignment, layout, data and strict rules; safetensors offsets and
+     * sizes): every record, and err->index names the one concerned.  For
+     * safetensors, the entries before a failing entry and the header's size
+     * field and JSON text.  NULL / 0 otherwise. */
     const tfs_field *fail_fields;
     size_t n_fail_fields;
     void *priv_;             /* library-internal storage; do not touch */
@@ -208,9 +214,10 @@ typedef struct tfs_header {
  *              part is read; len is the file size used by size rules.
  *   format   : TFS_FORMAT_SAFETENSORS, TFS_FORMAT_GGUF, or UNKNOWN to detect
  *              by magic (no path, so no extension fallback).
- *   flags    : TFS_STRICT | TFS_HEADER_ONLY.
- *   out      : on TFS_OK receives a header to free with tfs_header_free;
- *              may be NULL to only validate.  Set to NULL on failure.
+ *   flags    : TFS_STRICT | TFS_HEADER_ONLY | TFS_PARTIAL.
+ *   out      : on TFS_OK (and, with TFS_PARTIAL, on TFS_INVALID) receives a
+ *              header to free with tfs_header_free; may be NULL to only
+ *              validate.  Set to NULL on every other return.
  *   err      : may be NULL; filled on every return.
  * Returns TFS_OK, TFS_INVALID (err->rule: any ST/GG rule of the format),
  * TFS_ENOMEM, TFS_EARG. */
@@ -219,10 +226,14 @@ TFS_API tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format f
 
 #ifndef TFS_NO_POSIX /* TFS_POSIX=OFF builds have no file API */
 /* Parse a file by path, reading only its header with pread (never the tensor
- * data): memory use depends on the header size, not the file size.  The
- * header is read into a window that grows by doubling (first read 4 KiB),
- * so the read-ahead past the header's end is at most max(4 KiB, header
- * size) bytes; those bytes are never examined.
+ * data), as tfs_parse_source (safetensors: 8 bytes, then exactly the
+ * header; GGUF: a 64 KiB window, so at most TFS_WINDOW bytes past the header
+ * are read, never examined).
+ * The header keeps its own descriptor (a close-on-exec duplicate, closed by
+ * tfs_header_free) to read GGUF string and array values again on demand in
+ * the accessors: one descriptor per live header.  A file changed after the
+ * parse gives those accessors bytes that were not checked (memory-safe;
+ * TFS_EIO if they run past its end).
  *   format   : as above; UNKNOWN detects by magic, then by the extension.
  * Returns as tfs_parse_buffer, plus TFS_EIO (open/fstat/pread failure,
  * err->sys_errno set; EISDIR for a directory, EINVAL for anything else that
@@ -232,8 +243,9 @@ TFS_API tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned 
                           tfs_header **out, tfs_error *err);
 
 /* Same, on an open file descriptor (positioned reads only; the offset of fd is
- * not changed; fd stays open and owned by the caller).  `path` is only used for
- * format detection by extension and may be NULL. */
+ * not changed; fd stays open and owned by the caller; the header keeps its
+ * own duplicate, as above).  `path` is only used for format detection by
+ * extension and may be NULL. */
 TFS_API tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
                         unsigned flags, tfs_header **out, tfs_error *err);
 #endif
@@ -274,7 +286,8 @@ TFS_API void tfs_header_free(tfs_header *h);
  * was read; GG304 and the safetensors buffer check always) it reads the
  * stream to its end.  With TFS_HEADER_ONLY a valid GGUF stream is read only
  * up to the data section.  String and array values of a forward-only source
- * cannot be re-read: their accessors return TFS_EIO (sys_errno ESPIPE);
+ * cannot be re-read: their accessors return TFS_EIO, except for strings of
+ * at most 256 bytes, which the parser keeps (a few bytes per KV pair);
  * scalars always work. */
 #define TFS_SIZE_UNKNOWN UINT64_MAX
 #define TFS_WINDOW (64u * 1024u) /* bytes of the GGUF read window */
@@ -313,8 +326,9 @@ TFS_API const tfs_tensor *tfs_find_tensor(const tfs_header *h, const char *name)
  * getter reads that element only.  The type must match exactly: the
  * scalar's type or the array's element type (TFS_ETYPE otherwise; no
  * conversions).  Errors: TFS_EARG (NULL, foreign kv), TFS_ETYPE,
- * TFS_ERANGE (i >= count), TFS_EIO (re-reading the source failed, or a
- * forward-only source: strings and arrays only).  Values decode the
+ * TFS_ERANGE (i >= count), TFS_EIO (array elements and strings longer
+ * than 256 bytes that are not in memory: reading the source again failed,
+ * or a forward-only source; no errno is reported).  Values decode the
  * little-endian bytes as gguf.cpp gguf_get_val_* / gguf_get_arr_data do. */
 TFS_API tfs_status tfs_kv_get_u8(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint8_t *out);
 TFS_API tfs_status tfs_kv_get_i8(const tfs_header *h, const tfs_kv *kv, uint64_t i, int8_t *out);
@@ -332,8 +346,9 @@ TFS_API tfs_status tfs_kv_get_bool(const tfs_header *h, const tfs_kv *kv, uint64
 
 /* Any element as a tagged value: `type` the element's tfs_gg_vtype; the
  * integer types in u64 (unsigned, zero-extended) or i64 (signed,
- * sign-extended), f32/f64 in f64, bool in u64 (0/1), strings: u64 = length
- * in bytes and `offset` = file offset of the first string byte. */
+ * sign-extended), f32/f64 in f64, bool in u64 as the stored byte (0 false,
+ * anything else true: tfs_kv_get_bool gives 0/1), strings: u64 = length in
+ * bytes and `offset` = file offset of the first string byte. */
 typedef struct tfs_value {
     uint32_t type;
     uint64_t u64;

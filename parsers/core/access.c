@@ -83,11 +83,23 @@ static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t i, u
     }
 }
 
+/* Is kv one of h->kv (an element, not a pointer into one)?  Compared as
+ * integers: relational operators on pointers into different objects are
+ * undefined. */
+static bool kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx) {
+    if (!h || !kv || !h->priv_ || !h->kv || h->n_kv == 0) return false;
+    uintptr_t a = (uintptr_t)h->kv, b = (uintptr_t)kv;
+    if (b < a || (b - a) % sizeof *kv != 0 || (b - a) / sizeof *kv >= h->n_kv) return false;
+    *idx = (b - a) / sizeof *kv;
+    return true;
+}
+
 /* Decode element i of kv (i = 0 for a scalar) into v. */
 tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *v) {
-    if (!h || !kv || !v || !h->priv_ || kv < h->kv || kv >= h->kv + h->n_kv) return TFS_EARG;
+    size_t idx;
+    if (!v || !kv_index(h, kv, &idx)) return TFS_EARG;
     const tfs_priv *p = h->priv_;
-    const tfs_kvx *x = &p->kvx[kv - h->kv];
+    const tfs_kvx *x = &p->kvx[idx];
     if (i >= kv->count) return TFS_ERANGE;
     memset(v, 0, sizeof *v);
     v->type = kv->elem_type;
@@ -132,14 +144,15 @@ tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_val
         break;
     }
     case TFS_GG_F64: memcpy(&v->f64, &raw, 8); break;
-    case TFS_GG_BOOL: v->u64 = v->i64 = raw != 0; break;
+    case TFS_GG_BOOL: break; /* the stored byte: 0 false, anything else true */
     default: break;
     }
     return TFS_OK;
 }
 
 static tfs_status get_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint32_t type, tfs_value *v) {
-    if (!h || !kv) return TFS_EARG;
+    size_t idx;
+    if (!kv_index(h, kv, &idx)) return TFS_EARG; /* before anything is read through kv */
     if (kv->elem_type != type) return TFS_ETYPE;
     return tfs_kv_get(h, kv, i, v);
 }
@@ -162,7 +175,7 @@ TFS_GETTER(u64, uint64_t, TFS_GG_U64, v.u64)
 TFS_GETTER(i64, int64_t, TFS_GG_I64, v.i64)
 TFS_GETTER(f32, float, TFS_GG_F32, v.f64)
 TFS_GETTER(f64, double, TFS_GG_F64, v.f64)
-TFS_GETTER(bool, int, TFS_GG_BOOL, v.u64)
+TFS_GETTER(bool, int, TFS_GG_BOOL, v.u64 != 0)
 
 tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
                              size_t cap) {
@@ -171,15 +184,18 @@ tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, 
     tfs_status st = get_typed(h, kv, i, TFS_GG_STRING, &v);
     if (st != TFS_OK) return st;
     const tfs_priv *p = h->priv_;
-    const tfs_kvx *x = &p->kvx[kv - h->kv];
-    if (x->decoded) {
-        *out = (tfs_str){(const char *)x->mem, (size_t)v.u64};
+    size_t idx;
+    kv_index(h, kv, &idx); /* checked by get_typed */
+    const tfs_kvx *x = &p->kvx[idx];
+    if (x->decoded || x->str) { /* safetensors; a short GGUF string kept by the parser */
+        *out = (tfs_str){(const char *)(x->decoded ? x->mem : x->str), (size_t)v.u64};
         return TFS_OK;
     }
     if (p->buf) {
         *out = (tfs_str){(const char *)p->buf + v.offset, (size_t)v.u64};
         return TFS_OK;
     }
+    if (p->forward || !p->rd.read) return TFS_EIO; /* not kept, and cannot be read again */
     size_t n = v.u64 < cap ? (size_t)v.u64 : cap;
     if (n && (st = read_at(p, v.offset, (uint8_t *)buf, n)) != TFS_OK) return st;
     *out = (tfs_str){buf ? buf : "", n};

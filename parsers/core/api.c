@@ -42,6 +42,8 @@ void tfs_header_free(tfs_header *h) {
 
 tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
                         tfs_header **out, tfs_error *err) {
+    tfs_error local = {.index = -1};
+    if (!err) err = &local; /* the parsers (and TFS_PARTIAL) always have a record to fill */
     if (format == TFS_FORMAT_UNKNOWN) {
         const uint8_t *p = tfs__src_get(src, 0, 4);
         size_t n = 4;

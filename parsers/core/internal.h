@@ -177,6 +177,7 @@ typedef struct tfs_kvx {
     uint64_t n_marks;
     uint64_t stride;
     bool decoded;   /* safetensors: mem is the decoded string */
+    const uint8_t *str; /* GGUF string scalar of at most GG_STR_KEEP bytes: its bytes, kept by the parser */
 } tfs_kvx;
 
 /* Allocate a zeroed header with its priv (NULL on ENOMEM); priv->fd = -1. */

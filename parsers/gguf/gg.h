@@ -29,6 +29,8 @@
 #define GG_MAX_NAME 64u            /* GGML_MAX_NAME: names must be shorter */
 #define GG_MAX_DIMS 4u             /* GGML_MAX_DIMS */
 #define GG_DEFAULT_ALIGNMENT 32u   /* GGUF_DEFAULT_ALIGNMENT */
+#define GG_STR_KEEP 256u           /* string scalars up to this many bytes are kept
+                                      (readable from a stream; a few bytes per KV) */
 
 /* One KV pair as parsed (offsets are absolute file offsets, bytes;
  * GG_UNSET until read). */
@@ -47,6 +49,7 @@ typedef struct gg_kv_rec {
     uint64_t value_len;
     uint64_t count;      /* array element count, 1 for a scalar */
     uint64_t scalar;     /* fixed-size scalar: raw LE bytes; string: its length */
+    uint64_t str_ref;    /* string scalar <= GG_STR_KEEP bytes: its bytes, relative to gg_kept(); else GG_UNSET */
     uint64_t *marks;     /* string arrays: offsets of every stride-th element */
     size_t n_marks, cap_marks;
     uint64_t stride;

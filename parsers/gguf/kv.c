@@ -87,7 +87,9 @@ static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     r->value_off = c->off;
     if (r->type == TFS_GG_STRING) {
         tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &r->scalar);
-        if (st == TFS_OK) st = tfs__gg_string_skip(c, r->value_off, r->scalar, i);
+        if (st == TFS_OK) /* short ones kept: readable even from a stream */
+            st = r->scalar <= GG_STR_KEEP ? tfs__gg_string_keep(c, r->value_off, r->scalar, i, &r->str_ref)
+                                          : tfs__gg_string_skip(c, r->value_off, r->scalar, i);
         if (st != TFS_OK) return st;
     } else {
         size_t n = tfs_gg_vtype_size(r->type);
@@ -142,7 +144,7 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     if (!r) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
-    r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = GG_UNSET;
+    r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = r->str_ref = GG_UNSET;
 
     /* key: string checks, then empty, then duplicate (byte compare) */
     r->key_bad = GG_UNSET;

@@ -63,14 +63,16 @@ static bool arena_room(gg_ctx *c, size_t n) {
 
 tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref) {
     if (c->src->buf) { /* zero-copy: kept bytes are the buffer's */
-        *ref = c->off;
-        return tfs__gg_string_skip(c, len_off, len, index);
+        uint64_t at = c->off;
+        tfs_status st = tfs__gg_string_skip(c, len_off, len, index);
+        if (st == TFS_OK) *ref = at; /* set only once the whole string is there */
+        return st;
     }
     if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
     /* Copied window by window, the arena growing with the bytes that
      * arrived: a stream (which cannot test the length first without
      * discarding the bytes) stops at its end, which is the same GG102. */
-    *ref = c->arena_len;
+    size_t start = c->arena_len;
     uint64_t left = len;
     while (left > 0) {
         size_t k = left < TFS_WINDOW ? (size_t)left : TFS_WINDOW;
@@ -82,6 +84,7 @@ tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_
         c->off += k;
         left -= k;
     }
+    *ref = start; /* set only once the whole string is there */
     return TFS_OK;
 }
 
@@ -105,7 +108,7 @@ tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t i
     if (!arena_room(c, TFS_KEY_KEEP)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     tfs_hash_state hs;
     tfs__hash_init(&hs, c->hash_seed, len);
-    *ref = c->arena_len;
+    size_t start = c->arena_len;
     *bad = GG_UNSET;
     bool check = (c->flags & TFS_STRICT) != 0;
     uint64_t done = 0;
@@ -126,6 +129,7 @@ tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t i
         done += k;
     }
     c->arena_len += TFS_KEY_KEEP;
+    *ref = start; /* set only once the whole key was read */
     c->off += len;
     *hash = tfs__hash_final(&hs);
     return TFS_OK;

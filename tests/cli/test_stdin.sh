@@ -25,5 +25,15 @@ for f in "$src"/corpus/gguf/*.gguf "$src"/corpus/safetensors/*.safetensors "$src
         fi
     done
 done
+# `tfs dump --json -` on a pipe: valid JSON (values that cannot be read again are null)
+for f in "$src"/corpus/real/gguf/*.gguf "$src"/corpus/real/safetensors/*.safetensors; do
+    fmt=${f##*.}
+    if cat "$f" | "$tfs" dump --json --format "$fmt" - 2> /dev/null | /usr/bin/python3 -c 'import json, sys; json.load(sys.stdin)'; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1))
+        echo "FAIL: tfs dump --json - < $f: not JSON"
+    fi
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

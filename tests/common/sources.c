@@ -126,6 +126,28 @@ void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsig
             assert_int_equal(e.rule, e0.rule);
             assert_int_equal(e.offset, e0.offset);
             assert_int_equal(e.index, e0.index);
+            if (s == TFS_INVALID) { /* TFS_PARTIAL: the same partial view and failing fields */
+                tfs_header *pa = NULL, *pb = NULL;
+                r = (mem_reader){.p = p, .n = n, .step = steps[k], .forward = forward};
+                assert_int_equal(tfs_parse_buffer(p, n, format, flags | TFS_PARTIAL, &pa, NULL), TFS_INVALID);
+                assert_int_equal(tfs_parse_source(&src, NULL, format, flags | TFS_PARTIAL, &pb, NULL), TFS_INVALID);
+                assert_non_null(pa);
+                assert_non_null(pb);
+                assert_int_equal(pa->complete, 0);
+                assert_int_equal(pb->complete, 0);
+                assert_int_equal(pa->n_kv, pb->n_kv);
+                assert_int_equal(pa->n_tensors, pb->n_tensors);
+                assert_int_equal(pa->n_fail_fields, pb->n_fail_fields);
+                for (size_t f = 0; f < pa->n_fail_fields; f++) {
+                    assert_int_equal(pa->fail_fields[f].kind, pb->fail_fields[f].kind);
+                    assert_int_equal(pa->fail_fields[f].offset, pb->fail_fields[f].offset);
+                    assert_int_equal(pa->fail_fields[f].width, pb->fail_fields[f].width);
+                    /* a field the parser read lies inside the file */
+                    assert_true(pa->fail_fields[f].offset + pa->fail_fields[f].width <= n);
+                }
+                tfs_header_free(pa);
+                tfs_header_free(pb);
+            }
             if (s == TFS_OK) {
                 assert_non_null(h);
                 if (forward) { /* arrays and strings of a stream cannot be re-read */

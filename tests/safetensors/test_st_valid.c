@@ -344,8 +344,35 @@ static void test_shared_real_files_default_and_strict(void **state) {
     assert_true(n >= 20);
 }
 
+/* Accessors refuse a kv that is not one of the header's own (also when the
+ * header has none: no pointer arithmetic on its NULL kv array). */
+static void test_accessors_foreign_kv(void **state) {
+    (void)state;
+    stt_buf b = stt_json("{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}", 1);
+    tfs_header *h = stt_expect_ok(&b, 0, 1);
+    assert_int_equal(h->n_kv, 0);
+    tfs_kv other = {0};
+    tfs_value v;
+    tfs_str s;
+    assert_int_equal(tfs_kv_get(h, &other, 0, &v), TFS_EARG);
+    assert_int_equal(tfs_kv_get_string(h, &other, 0, &s, NULL, 0), TFS_EARG);
+    assert_null(tfs_find_kv(h, "a"));
+    tfs_header_free(h);
+    stt_free(&b);
+    b = stt_json("{\"__metadata__\":{\"k\":\"v\",\"l\":\"w\"}}", 0);
+    h = stt_expect_ok(&b, 0, 1);
+    assert_int_equal(h->n_kv, 2);
+    const tfs_kv *inside = (const tfs_kv *)(const void *)((const char *)h->kv + 1); /* not an element */
+    assert_int_equal(tfs_kv_get(h, inside, 0, &v), TFS_EARG);
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 0, &v), TFS_OK);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0] + 2, 0, &v), TFS_EARG); /* one past the end */
+    tfs_header_free(h);
+    stt_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_accessors_foreign_kv),
         cmocka_unit_test(test_all_22_dtypes_valid),
         cmocka_unit_test(test_subbyte_dtypes),
         cmocka_unit_test(test_crate_vector_serialization),

@@ -32,11 +32,11 @@ void check_usage(FILE *f) {
             "exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error\n");
 }
 
-static int set_format(check_opts *o, const char *v) {
+static int set_format(check_opts *o, const char *cmd, const char *v) {
     if (strcmp(v, "safetensors") == 0) o->format = TFS_FORMAT_SAFETENSORS;
     else if (strcmp(v, "gguf") == 0) o->format = TFS_FORMAT_GGUF;
     else {
-        fprintf(stderr, "tfs check: --format must be safetensors or gguf, not '%s'\n", v);
+        fprintf(stderr, "tfs %s: --format must be safetensors or gguf, not '%s'\n", cmd, v);
         return -1;
     }
     return 0;
@@ -45,10 +45,12 @@ static int set_format(check_opts *o, const char *v) {
 int check_parse_args(int argc, char **argv, int first, check_opts *o) {
     memset(o, 0, sizeof *o);
     o->format = TFS_FORMAT_UNKNOWN;
+    const char *cmd = first > 1 ? argv[first - 1] : "check"; /* "check" or "dump": its name in messages */
+    int n_stdin = 0;
     /* Collect files in order into a scratch array, then copy them to the end. */
     char **files = calloc((size_t)argc + 1, sizeof *files);
     if (!files) {
-        fprintf(stderr, "tfs check: out of memory\n");
+        fprintf(stderr, "tfs %s: out of memory\n", cmd);
         return -1;
     }
     int nfiles = 0, rc = 0, opts_done = 0;
@@ -56,6 +58,10 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
         const char *a = argv[i];
         if (opts_done || a[0] != '-' || strcmp(a, "-") == 0) {
             files[nfiles++] = argv[i];
+            if (strcmp(a, "-") == 0 && ++n_stdin == 2) {
+                fprintf(stderr, "tfs %s: standard input (-) can be read only once\n", cmd);
+                rc = -1;
+            }
         } else if (strcmp(a, "--") == 0) {
             opts_done = 1;
         } else if (strcmp(a, "--json") == 0) {
@@ -66,26 +72,29 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
             o->flags |= TFS_HEADER_ONLY;
         } else if (strcmp(a, "--format") == 0) {
             if (i + 1 >= argc) {
-                fprintf(stderr, "tfs check: --format needs a value (safetensors or gguf)\n");
+                fprintf(stderr, "tfs %s: --format needs a value (safetensors or gguf)\n", cmd);
                 rc = -1;
-            } else if (set_format(o, argv[++i]) != 0) {
+            } else if (set_format(o, cmd, argv[++i]) != 0) {
                 rc = -1;
             }
         } else if (strncmp(a, "--format=", 9) == 0) {
-            if (set_format(o, a + 9) != 0) rc = -1;
+            if (set_format(o, cmd, a + 9) != 0) rc = -1;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             check_usage(stdout);
             rc = 1;
         } else {
-            fprintf(stderr, "tfs check: unknown option '%s'\n", a);
+            fprintf(stderr, "tfs %s: unknown option '%s'\n", cmd, a);
             rc = -1;
         }
     }
     if (rc == 0 && nfiles == 0) {
-        fprintf(stderr, "tfs check: no FILE given\n");
+        fprintf(stderr, "tfs %s: no FILE given\n", cmd);
         rc = -1;
     }
-    if (rc == -1) fprintf(stderr, "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n");
+    if (rc == -1)
+        fprintf(stderr, strcmp(cmd, "dump") == 0
+                            ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
+                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n");
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];

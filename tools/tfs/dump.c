@@ -78,12 +78,32 @@ static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t 
     return 0;
 }
 
-static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv) {
+/* Can the value be read (a stream keeps scalars and short strings only)? */
+static int available(const tfs_header *h, const tfs_kv *kv) {
+    tfs_value v;
+    tfs_str str;
+    if (kv->count == 0) return 1;
+    if (tfs_kv_get(h, kv, 0, &v) != TFS_OK) return 0;
+    return kv->elem_type != TFS_GG_STRING || tfs_kv_get_string(h, kv, 0, &str, NULL, 0) == TFS_OK;
+}
+
+/* One KV; a value that cannot be read again (from a stream) is null and
+ * counted in *unavailable. */
+static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t *unavailable) {
     int rc = 0;
     fputs("{\"key\":", out);
     json_str(out, kv->key.ptr, kv->key.len);
     fputs(",\"type\":", out);
     json_cstr(out, tfs_gg_vtype_name(kv->type));
+    if (!available(h, kv)) {
+        if (kv->type == TFS_GG_ARRAY) {
+            fputs(",\"elem_type\":", out);
+            json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
+        }
+        fputs(",\"value\":null}", out);
+        ++*unavailable;
+        return 0;
+    }
     int is_float = kv->elem_type == TFS_GG_F32 || kv->elem_type == TFS_GG_F64;
     if (kv->type == TFS_GG_ARRAY) {
         fputs(",\"elem_type\":", out);
@@ -123,7 +143,8 @@ static const char *type_name(const tfs_header *h, uint32_t type) {
     return n ? n : "?";
 }
 
-static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e) {
+static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
+                              size_t *unavailable) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
@@ -178,7 +199,7 @@ static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, con
     fputs("],\"kv\":[", out);
     for (size_t i = 0; h && i < h->n_kv; i++) {
         if (i) fputc(',', out);
-        if (put_kv_json(out, h, &h->kv[i]) != 0) rc = -1;
+        if (put_kv_json(out, h, &h->kv[i], unavailable) != 0) rc = -1;
     }
     fputs("]}\n", out);
     return rc;
@@ -246,8 +267,12 @@ int cmd_dump(int argc, char **argv, int first) {
     tfs_error e;
     tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e);
     int bad = 0;
-    if (json) bad = print_content_json(stdout, h, st, &e);
-    else print_content_human(stdout, file, h, st, &e, full);
+    size_t unavailable = 0;
+    if (json) bad = print_content_json(stdout, h, st, &e, &unavailable);
+    else {
+        print_content_human(stdout, file, h, st, &e, full);
+        for (size_t i = 0; h && i < h->n_kv; i++) unavailable += !available(h, &h->kv[i]);
+    }
     tfs_header_free(h);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "tfs dump: cannot write output: %s\n", strerror(errno));
@@ -257,5 +282,10 @@ int cmd_dump(int argc, char **argv, int first) {
         fprintf(stderr, "tfs dump: a value could not be read again from %s\n", file);
         return 2;
     }
+    if (unavailable)
+        fprintf(stderr,
+                "tfs dump: %zu value%s not shown: a stream cannot be read again, and only scalars and "
+                "strings of up to 256 bytes are kept\n",
+                unavailable, unavailable == 1 ? "" : "s");
     return st == TFS_OK ? 0 : st == TFS_INVALID ? 1 : 2;
 }
