@@ -6,7 +6,8 @@
  *   D = "<exact dtype name>" | {"<exact dtype name>": null}
  * Duplicate tensor names and duplicate __metadata__ keys: the last value wins
  * (HashMap), the name keeps its first position.  One pass, no per-token
- * allocation: records and pools grow by doubling.
+ * allocation: the record arrays are sized once from the header's size (on
+ * huge pages when large) and grow by doubling only past 1 Mi records.
  *
  * Which violation is reported when there are several follows the crate's
  * order, not the document's: serde_json scans the whole object first (every
