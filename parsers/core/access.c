@@ -96,7 +96,7 @@ static bool kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx) {
 
 /* Decode element i of kv (i = 0 for a scalar) into v. */
 tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *v) {
-    size_t idx;
+    size_t idx = 0;
     if (!v || !kv_index(h, kv, &idx)) return TFS_EARG;
     const tfs_priv *p = h->priv_;
     const tfs_kvx *x = &p->kvx[idx];
@@ -151,7 +151,7 @@ tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_val
 }
 
 static tfs_status get_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint32_t type, tfs_value *v) {
-    size_t idx;
+    size_t idx = 0;
     if (!kv_index(h, kv, &idx)) return TFS_EARG; /* before anything is read through kv */
     if (kv->elem_type != type) return TFS_ETYPE;
     return tfs_kv_get(h, kv, i, v);
@@ -184,8 +184,8 @@ tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, 
     tfs_status st = get_typed(h, kv, i, TFS_GG_STRING, &v);
     if (st != TFS_OK) return st;
     const tfs_priv *p = h->priv_;
-    size_t idx;
-    kv_index(h, kv, &idx); /* checked by get_typed */
+    size_t idx = 0;
+    if (!kv_index(h, kv, &idx)) return TFS_EARG; /* checked by get_typed already */
     const tfs_kvx *x = &p->kvx[idx];
     if (x->decoded || x->str) { /* safetensors; a short GGUF string kept by the parser */
         *out = (tfs_str){(const char *)(x->decoded ? x->mem : x->str), (size_t)v.u64};
