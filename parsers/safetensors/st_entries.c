@@ -250,7 +250,79 @@ static int field_of(const st_ctx *c, size_t start, size_t end, bool esc) {
     return 0;
 }
 
+/* ---- the canonical layout, fast ----
+ * Nearly every writer (the crate, the Python and Rust bindings, candle, MLX)
+ * emits entries as exactly {"dtype":"D","shape":[n,...],"data_offsets":[a,b]}
+ * with no whitespace.  fast_entry matches that byte pattern in one pass; it
+ * accepts only well-formed entries with a known dtype and plain integers, so
+ * the generic parser below would record exactly the same fields and no
+ * violation (strict ones included).  On any difference it undoes what it
+ * did and the generic parser takes the entry from its start. */
+static bool lit(st_ctx *c, const char *s, size_t n) {
+    if (c->n - c->pos < n || memcmp(c->j + c->pos, s, n) != 0) return false;
+    c->pos += n;
+    return true;
+}
+
+/* A plain integer < 2^64 at c->pos ("0", or 1-19 digits without a leading
+ * zero), followed by a byte that ends it ("," or "]" here). */
+static bool fast_uint(st_ctx *c, uint64_t *v) {
+    if (st_is(c, '0')) {
+        c->pos++;
+        *v = 0;
+    } else if (!st_number_fast(c, v)) { /* reports nothing: the generic parser will */
+        return false;
+    }
+    return st_is(c, ',') || st_is(c, ']');
+}
+
+static bool fast_entry(st_ctx *c, st_ent *e) {
+    size_t n_shapes = c->n_shapes;
+    if (!lit(c, "{\"dtype\":\"", 10)) goto undo;
+    size_t d0 = c->pos;
+    while (c->pos < c->n && c->pos - d0 < 16 && c->j[c->pos] != '"' && c->j[c->pos] != '\\') c->pos++;
+    uint32_t d;
+    if (!st_is(c, '"') || tfs_st_dtype_from_name((const char *)c->j + d0, c->pos - d0, &d) != 0) goto undo;
+    e->dtype = (uint8_t)d;
+    c->pos++;
+    if (!lit(c, ",\"shape\":", 9)) goto undo;
+    e->shape_pos = (uint32_t)c->pos;
+    e->shape_idx = (uint32_t)c->n_shapes;
+    e->n_dims = 0;
+    e->n_elements = 1;
+    e->shape_ovf = 0;
+    if (!st_take(c, '[')) goto undo;
+    if (!st_take(c, ']')) {
+        for (;;) {
+            uint64_t v;
+            if (!fast_uint(c, &v)) goto undo;
+            uint64_t *shapes_ = c->cap_shapes > c->n_shapes
+                                    ? c->shapes
+                                    : c->cap_shapes ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
+                                                    : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
+            if (!shapes_) goto undo; /* the generic parser reports ENOMEM */
+            c->shapes = shapes_;
+            c->shapes[c->n_shapes++] = v;
+            e->n_dims++;
+            if (!e->shape_ovf && tfs_mul_overflow_u64(e->n_elements, v, &e->n_elements)) e->shape_ovf = 1;
+            if (st_take(c, ']')) break;
+            c->pos++; /* ',' (fast_uint checked it) */
+        }
+    }
+    if (!lit(c, ",\"data_offsets\":", 16)) goto undo;
+    e->offs_pos = (uint32_t)c->pos;
+    if (!st_take(c, '[') || !fast_uint(c, &e->start) || !st_take(c, ',') || !fast_uint(c, &e->end) ||
+        !st_take(c, ']') || !st_take(c, '}'))
+        goto undo;
+    return true;
+undo:
+    c->pos = e->val_pos;
+    c->n_shapes = n_shapes;
+    return false;
+}
+
 static tfs_status object_entry(st_ctx *c, st_ent *e) {
+    if (fast_entry(c, e)) return TFS_OK;
     c->pos++;
     st_ws(c);
     unsigned have = 0;

@@ -180,30 +180,35 @@ static inline uint64_t st_eight_value(uint64_t w) { /* first digit in the low by
  * serde_json hands to a usize.  Errors: ST110/ST111 grammar, ST117 out of f64
  * range (serde_json f64_from_parts). */
 tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64);
-/* st_scan_number with its fast path inline: an integer of at most 19 digits
- * (< 10^19 < 2^64: no overflow test), as shapes and data_offsets hold, not
- * continued by a digit, '.', 'e' or 'E'.  Anything else: the full scanner. */
-static inline tfs_status st_number(st_ctx *c, uint64_t *val, bool *is_u64) {
+/* st_scan_number with its fast path inline.  st_number_fast: an integer of
+ * 1-19 digits without a leading zero (< 10^19 < 2^64: no overflow test), as
+ * shapes and data_offsets hold, not continued by a digit, '.', 'e' or 'E';
+ * false (c->pos unchanged) for anything else, which st_number hands to the
+ * full scanner. */
+static inline bool st_number_fast(st_ctx *c, uint64_t *val) {
     const uint8_t *j = c->j;
     size_t n = c->n, p = c->pos;
-    if (p < n && j[p] >= '1' && j[p] <= '9') {
-        uint64_t v = 0, w;
-        size_t q = p, lim = n - p > 19 ? p + 19 : n;
-        if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) { /* digits 1-8, then 9-16 */
-            v = st_eight_value(w);
+    if (!(p < n && j[p] >= '1' && j[p] <= '9')) return false;
+    uint64_t v = 0, w;
+    size_t q = p, lim = n - p > 19 ? p + 19 : n;
+    if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) { /* digits 1-8, then 9-16 */
+        v = st_eight_value(w);
+        q += 8;
+        if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) {
+            v = v * 100000000u + st_eight_value(w); /* < 10^16 */
             q += 8;
-            if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) {
-                v = v * 100000000u + st_eight_value(w); /* < 10^16 */
-                q += 8;
-            }
         }
-        while (q < lim && j[q] >= '0' && j[q] <= '9') v = v * 10u + (uint64_t)(j[q++] - '0');
-        if (q == n || ((j[q] < '0' || j[q] > '9') && j[q] != '.' && j[q] != 'e' && j[q] != 'E')) {
-            c->pos = q;
-            *is_u64 = true;
-            *val = v;
-            return TFS_OK;
-        }
+    }
+    while (q < lim && j[q] >= '0' && j[q] <= '9') v = v * 10u + (uint64_t)(j[q++] - '0');
+    if (q < n && ((j[q] >= '0' && j[q] <= '9') || j[q] == '.' || j[q] == 'e' || j[q] == 'E')) return false;
+    c->pos = q;
+    *val = v;
+    return true;
+}
+static inline tfs_status st_number(st_ctx *c, uint64_t *val, bool *is_u64) {
+    if (st_number_fast(c, val)) {
+        *is_u64 = true;
+        return TFS_OK;
     }
     return tfs__st_scan_number(c, val, is_u64);
 }
