@@ -125,8 +125,8 @@ uint64_t tfs__hash_final(const tfs_hash_state *s);
 /* Hash set of record indexes (set.c): duplicate keys and names in both
  * parsers.  The caller owns the strings and compares them (eq). */
 typedef struct tfs_set_slot {
-    uint64_t hash;
-    uint64_t index1; /* record index + 1; 0 = empty */
+    uint32_t hash;   /* low 32 bits of the record's hash */
+    uint32_t index1; /* record index + 1; 0 = empty */
 } tfs_set_slot;
 typedef struct tfs_set {
     tfs_set_slot *slot;
@@ -139,7 +139,9 @@ typedef bool (*tfs_set_eq)(const void *ctx, uint64_t index);
  * call sizes the table for `expect` records.  False on ENOMEM. */
 bool tfs__set_reserve(tfs_set *s, size_t expect);
 /* The index of a record equal to the candidate (same hash and eq), or -1
- * after inserting `index` for it. */
+ * after inserting `index` for it, or -2 when index does not fit the set's
+ * 32-bit slots (more than 4,294,967,294 records: the caller reports
+ * TFS_ENOMEM, a limit no real file reaches). */
 int64_t tfs__set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx);
 /* Hint that `hash` will be looked up soon (hides the cache miss). */
 static inline void tfs_set_prefetch(const tfs_set *s, uint64_t hash) {

@@ -1,6 +1,7 @@
 /* set.c: the one hash set of libtfs, for duplicate detection in both
  * parsers (safetensors tensor names and __metadata__ keys, GGUF keys and
- * tensor names).  Open addressing over (hash, record index) slots: the set
+ * tensor names).  Open addressing over 8-byte (32-bit hash, record index)
+ * slots, so the table of a 50,000-name header fits the cache: the set
  * never holds the strings, the caller compares a candidate record on a full
  * hash match.  It grows with the records inserted, never with a declared
  * count, and hashes are keyed per parse (tfs__hash_seed), so a crafted file
@@ -33,7 +34,8 @@ bool tfs__set_reserve(tfs_set *s, size_t expect) {
     return (s->used + 1u) * 2u <= s->cap || grow(s, s->cap ? 0 : expect);
 }
 
-int64_t tfs__set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_eq eq, const void *ctx) {
+int64_t tfs__set_find_or_add(tfs_set *s, uint64_t hash64, uint64_t index, tfs_set_eq eq, const void *ctx) {
+    uint32_t hash = (uint32_t)hash64;
     size_t mask = s->cap - 1u, j = (size_t)hash & mask;
     for (;;) {
         const tfs_set_slot *e = &s->slot[j];
@@ -41,7 +43,8 @@ int64_t tfs__set_find_or_add(tfs_set *s, uint64_t hash, uint64_t index, tfs_set_
         if (e->hash == hash && eq(ctx, e->index1 - 1u)) return (int64_t)(e->index1 - 1u);
         j = (j + 1u) & mask;
     }
-    s->slot[j] = (tfs_set_slot){.hash = hash, .index1 = index + 1u};
+    if (index >= UINT32_MAX) return -2;
+    s->slot[j] = (tfs_set_slot){.hash = hash, .index1 = (uint32_t)index + 1u};
     s->used++;
     return -1;
 }

@@ -2,7 +2,7 @@
  * core::str::from_utf8 rules (shortest form only, no encoded surrogates
  * U+D800..DFFF, nothing above U+10FFFF): safetensors ST101, GGUF strict
  * GG504, the writer's \u escapes and the CLI's JSON output all use it.
- * ASCII runs are skipped eight bytes at a time. */
+ * ASCII runs are skipped sixteen bytes at a time. */
 #include "internal.h"
 
 static inline uint64_t load8(const uint8_t *p) {
@@ -46,6 +46,7 @@ size_t tfs_utf8_decode(const uint8_t *p, size_t n, uint32_t *cp) {
 size_t tfs_utf8_valid_up_to(const uint8_t *p, size_t n) {
     size_t i = 0;
     while (i < n) {
+        while (i + 16 <= n && ((load8(p + i) | load8(p + i + 8)) & 0x8080808080808080ull) == 0) i += 16;
         while (i + 8 <= n && (load8(p + i) & 0x8080808080808080ull) == 0) i += 8;
         if (i >= n) break;
         if (p[i] < 0x80u) { i++; continue; }

@@ -164,6 +164,7 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     key_cand k = {c, r};
     int64_t dup = tfs__set_find_or_add(&c->keys, r->key_hash, (uint64_t)i, key_eq, &k);
     if (c->eq_failed) return tfs__fail_src(c->err, c->src);
+    if (dup == -2) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     if (dup >= 0) return tfs__fail(c->err, TFS_GG111, r->field_off, i);
 
     /* type; for an array, element type and count are read before the type

@@ -46,8 +46,10 @@ static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     const uint8_t *name = gg_kept(c) + r->name_ref;
     name_cand n = {c, name, cstr_len(name, r->name_len)};
     if (!tfs__set_reserve(&c->names, 0)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
-    if (tfs__set_find_or_add(&c->names, tfs__hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i, name_eq, &n) >= 0)
-        return tfs__fail(c->err, TFS_GG203, r->field_off, i);
+    int64_t dup = tfs__set_find_or_add(&c->names, tfs__hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i,
+                                       name_eq, &n);
+    if (dup == -2) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+    if (dup >= 0) return tfs__fail(c->err, TFS_GG203, r->field_off, i);
     return TFS_OK;
 }
 

@@ -258,7 +258,8 @@ static int field_of(const st_ctx *c, size_t start, size_t end, bool esc) {
  * the generic parser below would record exactly the same fields and no
  * violation (strict ones included).  On any difference it undoes what it
  * did and the generic parser takes the entry from its start. */
-static bool lit(st_ctx *c, const char *s, size_t n) {
+/* Inline, so that each call's constant n lets the compiler expand memcmp. */
+static inline __attribute__((always_inline)) bool lit(st_ctx *c, const char *s, size_t n) {
     if (c->n - c->pos < n || memcmp(c->j + c->pos, s, n) != 0) return false;
     c->pos += n;
     return true;
@@ -281,9 +282,18 @@ static bool fast_entry(st_ctx *c, st_ent *e) {
     if (!lit(c, "{\"dtype\":\"", 10)) goto undo;
     size_t d0 = c->pos;
     while (c->pos < c->n && c->pos - d0 < 16 && c->j[c->pos] != '"' && c->j[c->pos] != '\\') c->pos++;
-    uint32_t d;
-    if (!st_is(c, '"') || tfs_st_dtype_from_name((const char *)c->j + d0, c->pos - d0, &d) != 0) goto undo;
-    e->dtype = (uint8_t)d;
+    if (!st_is(c, '"')) goto undo;
+    size_t dn = c->pos - d0; /* < 16 */
+    if (dn && dn == c->last_dtype_len && memcmp(c->j + d0, c->last_dtype, dn) == 0) {
+        e->dtype = c->last_dtype_id; /* as the previous entry: most files run one dtype */
+    } else {
+        uint32_t d;
+        if (tfs_st_dtype_from_name((const char *)c->j + d0, dn, &d) != 0) goto undo;
+        e->dtype = (uint8_t)d;
+        memcpy(c->last_dtype, c->j + d0, dn);
+        c->last_dtype_len = dn;
+        c->last_dtype_id = (uint8_t)d;
+    }
     c->pos++;
     if (!lit(c, ",\"shape\":", 9)) goto undo;
     e->shape_pos = (uint32_t)c->pos;

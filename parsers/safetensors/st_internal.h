@@ -77,6 +77,11 @@ typedef struct st_ctx {
     tfs_set tnames, knames; /* duplicate names and keys (core/set.c) */
     uint64_t hash_seed;   /* tfs__hash_seed(), drawn once per parse */
 
+    /* fast_entry: the last dtype name seen and its id (runs of one dtype) */
+    uint8_t last_dtype[16];
+    size_t last_dtype_len;  /* 0: none yet */
+    uint8_t last_dtype_id;
+
     bool seen_metadata;
     bool has_metadata;    /* __metadata__ was an object */
 
@@ -185,18 +190,39 @@ tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64);
  * shapes and data_offsets hold, not continued by a digit, '.', 'e' or 'E';
  * false (c->pos unchanged) for anything else, which st_number hands to the
  * full scanner. */
+/* How many of the 8 bytes of w (little-endian: the first in the low byte)
+ * are ASCII digits before the first other byte (8: all).  Per byte: the
+ * high nibble is 3 before and after adding 6; carries only run upwards,
+ * from a byte that is no digit, so the lowest flagged byte is exact. */
+static inline unsigned st_digits_in8(uint64_t w) {
+    const uint64_t f0 = 0xF0F0F0F0F0F0F0F0ull, t = 0x3030303030303030ull, lo7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t x = ((w & f0) ^ t) | (((w + 0x0606060606060606ull) & f0) ^ t);
+    uint64_t nz = (((x & lo7) + lo7) | x) & ~lo7; /* high bit of each non-zero byte */
+    return nz ? (unsigned)__builtin_ctzll(nz) >> 3 : 8u;
+}
+/* Value of the first k (1-8) digits of w: moved to the top, '0's below. */
+static inline uint64_t st_value_of(uint64_t w, unsigned k) {
+    if (k == 8) return st_eight_value(w);
+    return st_eight_value((w << (8u * (8u - k))) | (0x3030303030303030ull >> (8u * k)));
+}
+
 static inline bool st_number_fast(st_ctx *c, uint64_t *val) {
+    static const uint64_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
     const uint8_t *j = c->j;
     size_t n = c->n, p = c->pos;
     if (!(p < n && j[p] >= '1' && j[p] <= '9')) return false;
-    uint64_t v = 0, w;
+    uint64_t v = 0;
     size_t q = p, lim = n - p > 19 ? p + 19 : n;
-    if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) { /* digits 1-8, then 9-16 */
-        v = st_eight_value(w);
-        q += 8;
-        if (n - q >= 8 && st_eight_digits(w = st_load_le8(j + q))) {
-            v = v * 100000000u + st_eight_value(w); /* < 10^16 */
-            q += 8;
+    if (n - q >= 16) { /* two words: up to 16 digits without a loop */
+        uint64_t w = st_load_le8(j + q);
+        unsigned k = st_digits_in8(w);
+        v = st_value_of(w, k);
+        q += k;
+        if (k == 8) {
+            w = st_load_le8(j + q);
+            k = st_digits_in8(w);
+            if (k) v = v * pow10[k] + st_value_of(w, k); /* < 10^16 */
+            q += k;
         }
     }
     while (q < lim && j[q] >= '0' && j[q] <= '9') v = v * 10u + (uint64_t)(j[q++] - '0');
