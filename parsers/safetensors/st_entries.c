@@ -170,6 +170,23 @@ static tfs_status parse_dtype(st_ctx *c, st_ent *e) {
  * records at once (32-bit address space), doubling beyond. */
 static size_t st_first_cap(size_t n) { return n < ((size_t)1 << 20) ? n : ((size_t)1 << 20); }
 
+/* Append dimension v to the entry's shape (the shape pool is sized once from
+ * the header: a dimension takes at least 2 bytes, "1,"), and fold it into
+ * the element count as Metadata::validate does: checked, stopping at the
+ * first overflow.  False on ENOMEM. */
+static inline bool push_dim(st_ctx *c, st_ent *e, uint64_t v) {
+    if (c->n_shapes == c->cap_shapes) {
+        uint64_t *shapes_ = c->cap_shapes ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
+                                          : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
+        if (!shapes_) return false;
+        c->shapes = shapes_;
+    }
+    c->shapes[c->n_shapes++] = v;
+    e->n_dims++;
+    if (!e->shape_ovf && tfs_mul_overflow_u64(e->n_elements, v, &e->n_elements)) e->shape_ovf = 1;
+    return true;
+}
+
 static tfs_status parse_shape(st_ctx *c, st_ent *e) {
     e->shape_pos = (uint32_t)c->pos;
     e->shape_idx = (uint32_t)c->n_shapes;
@@ -190,15 +207,7 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         tfs_status st = st_number(c, &v, &u);
         if (st != TFS_OK) return st;
         if (!u) return entry_err(c, TFS_ST222, npos);
-        /* sized once from the header: a dimension takes at least 2 bytes ("1,") */
-        uint64_t *shapes_ = c->cap_shapes ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
-                                          : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
-        if (!shapes_) return nomem(c);
-        c->shapes = shapes_;
-        c->shapes[c->n_shapes++] = v;
-        e->n_dims++;
-        /* checked fold as in Metadata::validate: stops at the first overflow */
-        if (!e->shape_ovf && tfs_mul_overflow_u64(e->n_elements, v, &e->n_elements)) e->shape_ovf = 1;
+        if (!push_dim(c, e, v)) return nomem(c);
         st_ws(c);
         if (st_take(c, ',')) { st_ws(c); continue; }
         if (st_take(c, ']')) { return TFS_OK; }
@@ -306,15 +315,7 @@ static bool fast_entry(st_ctx *c, st_ent *e) {
         for (;;) {
             uint64_t v;
             if (!fast_uint(c, &v)) goto undo;
-            uint64_t *shapes_ = c->cap_shapes > c->n_shapes
-                                    ? c->shapes
-                                    : c->cap_shapes ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
-                                                    : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
-            if (!shapes_) goto undo; /* the generic parser reports ENOMEM */
-            c->shapes = shapes_;
-            c->shapes[c->n_shapes++] = v;
-            e->n_dims++;
-            if (!e->shape_ovf && tfs_mul_overflow_u64(e->n_elements, v, &e->n_elements)) e->shape_ovf = 1;
+            if (!push_dim(c, e, v)) goto undo; /* the generic parser reports ENOMEM */
             if (st_take(c, ']')) break;
             c->pos++; /* ',' (fast_uint checked it) */
         }
