@@ -65,8 +65,10 @@ tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsi
         tfs_priv *p = (*out)->priv_;
         p->buf = src->buf;
         if (!src->buf) {
-            p->window = src->win; /* views may point into it */
-            src->win = NULL;
+            if (format == TFS_FORMAT_SAFETENSORS) { /* its views point into the header bytes; */
+                p->window = src->win;                /* GGUF's into its own arena */
+                src->win = NULL;
+            }
             p->rd = src->rd;
             p->forward = src->forward;
         }

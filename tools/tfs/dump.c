@@ -46,10 +46,12 @@ static void put_bits(FILE *out, const tfs_value *v) {
     else fprintf(out, "\"0x%016" PRIx64 "\"", v->u64);
 }
 
-/* One element (or scalar) value; returns 0 on success. */
-static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i) {
+/* One element (or scalar) value, read once: *vp receives it (for the float
+ * bits); returns 0 on success. */
+static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *vp) {
     tfs_value v;
     if (tfs_kv_get(h, kv, i, &v) != TFS_OK) return -1;
+    *vp = v;
     switch (v.type) {
     case TFS_GG_U8: case TFS_GG_U16: case TFS_GG_U32: fprintf(out, "%" PRIu64, v.u64); break;
     case TFS_GG_I8: case TFS_GG_I16: case TFS_GG_I32: fprintf(out, "%" PRId64, v.i64); break;
@@ -108,30 +110,34 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t 
     if (kv->type == TFS_GG_ARRAY) {
         fputs(",\"elem_type\":", out);
         json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
+        /* each element read once; a float array keeps the values for its
+         * "bits" (count <= the file's bytes / 4: the parser checked it) */
+        tfs_value *fv = is_float && kv->count ? malloc((size_t)kv->count * sizeof *fv) : NULL;
+        if (is_float && kv->count && !fv) return -1;
         fputs(",\"value\":[", out);
         for (uint64_t i = 0; i < kv->count && rc == 0; i++) {
+            tfs_value v;
             if (i) fputc(',', out);
-            rc = put_value(out, h, kv, i);
+            rc = put_value(out, h, kv, i, &v);
+            if (fv) fv[i] = v;
         }
         fputc(']', out);
-        if (is_float) {
+        if (is_float && rc == 0) {
             fputs(",\"bits\":[", out);
-            for (uint64_t i = 0; i < kv->count && rc == 0; i++) {
-                tfs_value v;
+            for (uint64_t i = 0; i < kv->count; i++) {
                 if (i) fputc(',', out);
-                if (tfs_kv_get(h, kv, i, &v) != TFS_OK) { rc = -1; break; }
-                put_bits(out, &v);
+                put_bits(out, &fv[i]);
             }
             fputc(']', out);
         }
+        free(fv);
     } else {
+        tfs_value v;
         fputs(",\"value\":", out);
-        rc = put_value(out, h, kv, 0);
+        rc = put_value(out, h, kv, 0, &v);
         if (is_float && rc == 0) {
-            tfs_value v;
             fputs(",\"bits\":", out);
-            if (tfs_kv_get(h, kv, 0, &v) == TFS_OK) put_bits(out, &v);
-            else rc = -1;
+            put_bits(out, &v);
         }
     }
     fputc('}', out);
