@@ -28,6 +28,7 @@
 
 #include "synth_st.h"
 #include "tfs/tfs.h"
+#include "tfs/write.h"
 
 #ifndef TFS_SOURCE_DIR
 #define TFS_SOURCE_DIR "."
@@ -95,19 +96,19 @@ static void report(const char *what, double t, uint64_t header_bytes, const char
            target ? target : "");
 }
 
-/* Write header + ftruncate to the full size: a sparse file. */
+/* The header, then a hole up to the full size: a sparse file, through the
+ * writer's buffer (tfs_wbuf_write_file).  errno is set on failure. */
 static int write_sparse(const char *path, const uint8_t *hdr, size_t len, uint64_t total) {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return -1;
-    size_t done = 0;
-    while (done < len) {
-        ssize_t n = write(fd, hdr + done, len - done);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) { close(fd); return -1; }
-        done += (size_t)n;
-    }
-    if (ftruncate(fd, (off_t)total) != 0) { close(fd); return -1; }
-    return close(fd);
+    tfs_wbuf w;
+    int e = 0;
+    tfs_wbuf_init(&w);
+    tfs_status st = tfs_wbuf_bytes(&w, hdr, len);
+    if (st == TFS_OK) st = tfs_wbuf_hole(&w, total - len);
+    if (st == TFS_OK) st = tfs_wbuf_write_file(&w, path, &e);
+    tfs_wbuf_free(&w);
+    if (st == TFS_OK) return 0;
+    errno = e ? e : ENOMEM;
+    return -1;
 }
 
 static int bench_synthetic(size_t n_tensors, int runs) {
