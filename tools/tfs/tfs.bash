@@ -1,0 +1,46 @@
+# bash completion for tfs (installed as share/bash-completion/completions/tfs)
+_tfs() {
+    local cur prev cmd
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    COMPREPLY=()
+    if [[ $COMP_CWORD -eq 1 ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "check dump rules help --help --version" -- "$cur")
+        return
+    fi
+    cmd=${COMP_WORDS[1]}
+    if [[ $prev == --format ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "safetensors gguf" -- "$cur")
+        return
+    fi
+    local opts=""
+    case $cmd in
+    check) opts="--json --strict --header-only --format -r --recursive --help" ;;
+    dump) opts="--json --full --strict --header-only --format --help" ;;
+    rules) opts="--json --tsv --help" ;;
+    help)
+        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check dump rules" -- "$cur")
+        return
+        ;;
+    *) return ;;
+    esac
+    if [[ $cur == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
+        return
+    fi
+    [[ $cmd == rules ]] && return
+    # files (model files first when any match) and directories
+    compopt -o filenames 2> /dev/null
+    local f lf
+    while IFS= read -r f; do
+        lf=${f,,}
+        if [[ -d $f || $lf == *.gguf || $lf == *.safetensors || $lf == *.gguf.part || $lf == *.gguf.partial ||
+            $lf == *.safetensors.part || $lf == *.safetensors.partial ]]; then
+            COMPREPLY+=("$f")
+        fi
+    done < <(compgen -f -- "$cur")
+    if [[ ${#COMPREPLY[@]} -eq 0 ]]; then
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    fi
+}
+complete -F _tfs tfs
