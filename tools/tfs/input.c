@@ -32,7 +32,7 @@ static int read_some(int fd, void *buf, size_t len, size_t *got) {
 static int read_full(int fd, uint8_t *buf, size_t len, size_t *got) {
     size_t n = 0;
     while (n < len) {
-        size_t k;
+        size_t k = 0;
         int e = read_some(fd, buf + n, len - n, &k);
         if (e) return e;
         if (k == 0) break;
@@ -113,7 +113,7 @@ static tfs_status parse_open(int fd, const char *path, const check_opts *o, unsi
     } else {
         /* size 0: empty, or a file whose size the kernel does not know
          * (/proc, /sys): read it as a stream if it has content */
-        size_t k;
+        size_t k = 0;
         int e = read_some(fd, pre, 1, &k);
         if (e) return io_fail(err, e);
         if (k == 1) {
