@@ -282,6 +282,60 @@ def build():
                                        kv("tokenizer.ggml.add_bos_token", BOOL, u8(1)),
                                        kv_arr("tokenizer.ggml.tokens", STR, 3, gstr("<s>") + gstr("</s>") + gstr("\u2581a"))]),
         "small llama-like model: q4_K, f32, q6_K, q8_0 tensors")
+    coverage()
+
+
+def coverage():
+    """Both sides of each numeric limit, valid files for the remaining kinds, and
+    the spec-versus-code differences without a fixture before (docs/fixtures.md,
+    "Coverage audit")."""
+    # n_dims: 4 is the maximum (GG204-G1-n-dims-5 is the other side)
+    add("valid-n-dims-4", model([("t4", [2, 3, 1, 2], 0)]), "tensor with n_dims 4 (GGML_MAX_DIMS)")
+    # alignment: powers of two (1 .. 2^31) against 0, 24 and 2^32-1
+    add("GG141-alignment-24", header(0, 1) + kv_u32("general.alignment", 24),
+        "general.alignment = 24: a multiple of 8 (spec) but not a power of two (ggml)", "GG141")
+    add("GG141-alignment-u32-max", header(0, 1) + kv_u32("general.alignment", 0xFFFFFFFF),
+        "general.alignment = 2^32-1", "GG141")
+    add("valid-alignment-8", model([("a", [3], 0), ("b", [5], 26)], kvs=[kv_u32("general.alignment", 8)], align=8),
+        "general.alignment = 8 (the smallest the spec allows)")
+    add("valid-alignment-2-31-no-tensors", header(0, 1) + kv_u32("general.alignment", 2**31),
+        "general.alignment = 2^31 (largest u32 power of two); no tensors, so no padding")
+    # string length: 2^30 passes the maximum (then the bytes left decide), 2^30 + 1 does not
+    add("GG102-key-length-2-30", header(0, 1) + u64(2**30) + b"k" * 64,
+        "key length exactly 2^30 (the maximum): passes GG101, 64 bytes left", "GG102")
+    add("GG102-string-value-length-2-30", header(0, 1) + kv("general.name", STR, u64(2**30) + b"tiny"),
+        "string value length exactly 2^30, 4 bytes left", "GG102")
+    # array count: the elements that remain decide (count x size <= bytes left)
+    add("valid-array-ends-at-eof", header(0, 1) + kv_arr("k", U32, 3, b"\1\0\0\0" * 3),
+        "u32 array of 3 whose 12 bytes end exactly at EOF (GG130-array-count-past-eof: one byte fewer)")
+    add("GG130-array-count-2-30", header(0, 1) + kv_arr("k", U8, 2**30, b"\0" * 16),
+        "u8 array count exactly 2^30 with 16 bytes left (rejected by the bytes left, not the maximum)", "GG130")
+    # counts at the allocation thresholds: SIZE_MAX/344 and SIZE_MAX/88 pass GG020/GG021, the file then ends
+    add("GG201-n-tensors-at-bound", header(U64_MAX // 344, 0) + ti("t", [8], 0, 0),
+        "n_tensors = SIZE_MAX/344 (the largest allowed), one tensor info present", "GG201")
+    add("GG103-n-kv-at-bound", header(0, U64_MAX // 88) + kv_u32("a", 1),
+        "n_kv = SIZE_MAX/88 (the largest allowed), one KV present", "GG103")
+    # element count and byte size just inside their limits: header-only valid, the data is missing
+    near = INT64_MAX - 1
+    add("GG304-i8-ne-int64-max-minus-1", pad(header(1, 0) + ti("t", [near], 24, 0)),
+        "i8 ne[0] = INT64_MAX - 1: passes GG206 (one below), data missing", "GG304",
+        extra=[("GG304-i8-ne-int64-max-minus-1-header-only", "valid", "-", "header-only")])
+    add("GG304-f32-nbytes-2-64-minus-32", pad(header(1, 0) + ti("t", [2**62 - 8], 0, 0)),
+        "f32 ne[0] = 2^62 - 8: 2^64 - 32 bytes passes GG211 (GG211-f32-2-62: 2^64), data missing", "GG304",
+        extra=[("GG304-f32-nbytes-2-64-minus-32-header-only", "valid", "-", "header-only")])
+    # GGUF v2 with tensors (v2 and v3 are read identically)
+    add("valid-version-2-tensors", model([("w", [32, 2], 8), ("b", [7], 0)],
+                                         kvs=[kv_u32("general.quantization_version", 2)], version=2),
+        "GGUF v2 with a q8_0 and an f32 tensor")
+    # spec-versus-code differences the canonical code accepts and no strict rule checks
+    add("valid-key-65536-bytes", header(0, 1) + kv("k" * 65536, U8, u8(1)),
+        "key of 65,536 bytes (spec: at most 65,535; ggml: up to 2^30)")
+    add("valid-key-not-snake-case", header(0, 2) + kv_u32("General Name-X", 1) + kv_u32("tokenizer.GGML.Bos", 2),
+        "keys with capitals, a space and a dash (spec: ASCII lower_snake_case; ggml: any bytes)")
+    add("valid-string-value-not-utf8", header(0, 1) + kv("general.name", STR, gstr(b"caf\xe9 \xc0\x80")),
+        "string value with a Latin-1 byte and an overlong NUL (spec: UTF-8; ggml: unchecked)")
+    add("valid-tensor-name-not-utf8", model([(b"w\xff", [8], 0)]),
+        "tensor name with byte 0xFF (spec: UTF-8; ggml: unchecked)")
 
 
 def main():
