@@ -16,3 +16,11 @@ foreach(gen st_fixtures gg_fixtures)
   add_test(NAME test_generator_${gen} COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/${gen}.py --check)
   set_tests_properties(test_generator_${gen} PROPERTIES LABELS "corpus;generators")
 endforeach()
+
+# Writer x parser property test: hypothesis strategies of valid models (generators/tfsgen/strategies.py)
+# written by tfsgen must be valid for `tfs dump --json` (default + strict) with the model's content.
+if(TARGET tfs_cli)
+  add_test(NAME test_generator_strategies
+           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_strategies.py $<TARGET_FILE:tfs_cli>)
+  set_tests_properties(test_generator_strategies PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
+endif()
