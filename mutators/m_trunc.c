@@ -99,6 +99,20 @@ static int after_last_m(mut_ctx *c)
 {
     if (!need_tensor_m(c))
         return 0;
+    if (c->format == TFS_FORMAT_GGUF) {
+        /* the last tensor must leave padding to drop: a 3-byte one last */
+        uint64_t nb = 0;
+        const tfs_gg_wtensor *t = &c->gt[c->n_gt - 1];
+        if (tfs_gg_tensor_nbytes(t->type, t->n_dims, t->ne, &nb) != 0 || nb % tfs__mut_gg_align(c) == 0) {
+            tfs_gg_wtensor *x = tfs__mut_gg_add_tensor(c);
+            if (!x)
+                return 0;
+            x->name = tfs_wstr_c("mut.tail");
+            x->type = 24; /* i8 */
+            x->n_dims = 1;
+            x->ne[0] = 3;
+        }
+    }
     if (c->format == TFS_FORMAT_SAFETENSORS) {
         /* bytes after the last tensor: a data buffer longer than the tensors */
         tfs__mut_st_pin_offsets(c);

@@ -555,6 +555,23 @@ size_t tfs__mut_st_need_meta(mut_ctx *c, size_t n)
     return c->n_meta;
 }
 
+int tfs__mut_gg_header_pad(mut_ctx *c)
+{
+    if (tfs__mut_gg_need_tensors(c, 1) < 1 || tfs__mut_write(c) != 0)
+        return 0;
+    const tfs_field *p = tfs_wbuf_find(&c->w, TFS_FIELD_PADDING, -1, 0);
+    int has = p && p->width > 0;
+    tfs_wbuf_free(&c->w);
+    if (has)
+        return 1;
+    tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c); /* 8 + 7 + 4 + 1 = 20 bytes more */
+    if (!kv)
+        return 0;
+    kv->key = tfs_wstr_c("mut.pad");
+    kv->value = tfs_gg_wval_scalar(TFS_GG_U8, 0);
+    return 1;
+}
+
 int tfs__mut_gg_find_kv(const mut_ctx *c, const char *key)
 {
     size_t n = strlen(key);

@@ -122,6 +122,9 @@ tfs_gg_wkv *tfs__mut_gg_add_kv(mut_ctx *c);
 tfs_gg_wtensor *tfs__mut_gg_add_tensor(mut_ctx *c);
 tfs_st_wentry *tfs__mut_st_add_entry(mut_ctx *c);
 tfs_st_wmeta *tfs__mut_st_add_meta(mut_ctx *c);
+/* make sure the GGUF header is followed by padding (a trial write; adds a
+ * 20-byte KV when the header ends aligned); 1, or 0 on failure */
+int tfs__mut_gg_header_pad(mut_ctx *c);
 /* the index of a KV with this key, or -1 */
 int tfs__mut_gg_find_kv(const mut_ctx *c, const char *key);
 /* index of a KV whose value is an array (adds one when none), -1 on failure */

@@ -13,8 +13,12 @@ typedef struct fam {
  * its family's table would shift the later indices, so indices are only
  * stable within one build; names are the stable handle. */
 static const fam families[] = {
-    {tfs__mut_offset, &tfs__mut_offset_n},
-    {tfs__mut_trunc, &tfs__mut_trunc_n},
+    {tfs__mut_offset, &tfs__mut_offset_n}, {tfs__mut_trunc, &tfs__mut_trunc_n},
+    {tfs__mut_align, &tfs__mut_align_n},   {tfs__mut_hdr, &tfs__mut_hdr_n},
+    {tfs__mut_count, &tfs__mut_count_n},   {tfs__mut_strlen, &tfs__mut_strlen_n},
+    {tfs__mut_type, &tfs__mut_type_n},     {tfs__mut_shape, &tfs__mut_shape_n},
+    {tfs__mut_dup, &tfs__mut_dup_n},       {tfs__mut_kv, &tfs__mut_kv_n},
+    {tfs__mut_json, &tfs__mut_json_n},     {tfs__mut_bug, &tfs__mut_bug_n},
     {tfs__mut_byte, &tfs__mut_byte_n},
 };
 #define N_FAMILIES (sizeof families / sizeof families[0])
