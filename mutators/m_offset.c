@@ -149,12 +149,20 @@ static int reorder_m(mut_ctx *c)
     if (tfs__mut_st_need_entries(c, 2) < 2)
         return 0;
     tfs__mut_st_pin_offsets(c);
-    /* Fisher-Yates over the entries; a swap when it shuffles to the same order */
+    /* Fisher-Yates over the entries; the first two swapped when it gives the
+     * same order */
+    int moved = 0;
     for (size_t k = c->n_se - 1; k > 0; k--) {
         size_t r = (size_t)tfs__mut_below(&c->rng, k + 1);
         tfs_st_wentry t = c->se[k];
         c->se[k] = c->se[r];
         c->se[r] = t;
+        moved |= r != k;
+    }
+    if (!moved) {
+        tfs_st_wentry t = c->se[0];
+        c->se[0] = c->se[1];
+        c->se[1] = t;
     }
     return 1;
 }

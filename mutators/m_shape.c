@@ -115,17 +115,19 @@ static int wrap_match_m(mut_ctx *c)
         tfs_gg_wtensor *t = gg_one(c);
         for (uint32_t i = 0; i < t->n_dims && i < TFS_GG_WMAX_DIMS; i++)
             n *= t->ne[i];
-        static const uint64_t odd[] = {3, 5, 7, 9, 11, 13};
-        for (size_t k = 0; k < 6; k++) {
-            uint64_t a = odd[k], b = n * inv(a), p;
-            if (__builtin_mul_overflow(a, b, &p)) {
-                /* ne[0] keeps a block multiple: b innermost when it is one */
+        /* an odd a and b = n / a (mod 2^64): a * b wraps to n; b below 2^63
+         * so ggml reads both as positive */
+        for (uint64_t a = 3; a < 1000; a += 2) {
+            uint64_t b = n * inv(a), p;
+            if (b < ((uint64_t)1 << 63) && __builtin_mul_overflow(a, b, &p)) {
                 uint32_t bs = tfs_gg_type_block_size(t->type);
                 t->n_dims = 2;
-                if (bs && b % bs == 0)
+                if (bs && b % bs == 0) /* ne[0] keeps a whole number of blocks */
                     t->ne[0] = b, t->ne[1] = a;
                 else
                     t->ne[0] = a, t->ne[1] = b;
+                if (bs != 1 && b % (bs ? bs : 1))
+                    t->type = 0; /* f32 */
                 return 1;
             }
         }

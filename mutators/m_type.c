@@ -73,19 +73,28 @@ static int stale_m(mut_ctx *c)
     return 1;
 }
 
-/* GGUF: the type field rewritten after the layout was computed */
+/* GGUF: the type field rewritten after the layout was computed, to a type
+ * whose padded size differs for that tensor (or that does not fit its ne[0]),
+ * on a tensor other than the last when there are several */
 static int stale_b(mut_ctx *c)
 {
-    if (c->format != TFS_FORMAT_GGUF)
+    if (c->format != TFS_FORMAT_GGUF || c->n_gt == 0)
         return 0;
-    const tfs_field *f = tfs__mut_field(c, TFS_FIELD_TYPE);
-    uint64_t old;
-    if (tfs__mut_get_uint(c, f, &old) != 0)
+    size_t r = c->n_gt > 1 ? (size_t)tfs__mut_below(&c->rng, c->n_gt - 1) : 0;
+    const tfs_field *f = tfs_wbuf_find(&c->w, TFS_FIELD_TYPE, (int32_t)r, 0);
+    const tfs_gg_wtensor *t = &c->gt[r];
+    uint64_t a = tfs__mut_gg_align(c), old = 0, nb;
+    if (!f || t->n_dims > TFS_GG_WMAX_DIMS)
         return 0;
-    uint32_t t = gg_valid_type(&c->rng);
-    if (t == old)
-        t = old == 0 ? 1 : 0;
-    return tfs__mut_set_uint(c, f, t) == 0;
+    if (tfs_gg_tensor_nbytes(t->type, t->n_dims, t->ne, &old) == 0)
+        old = (old + a - 1) / a;
+    uint32_t ty = 0;
+    for (int tries = 0; tries < 64; tries++) {
+        ty = gg_valid_type(&c->rng);
+        if (ty != t->type && (tfs_gg_tensor_nbytes(ty, t->n_dims, t->ne, &nb) != 0 || (nb + a - 1) / a != old))
+            break;
+    }
+    return tfs__mut_set_uint(c, f, ty) == 0;
 }
 
 static int removed_m(mut_ctx *c)
