@@ -5,7 +5,7 @@ _tfs() {
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "check dump rules help --help --version" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "check dump rules mutate help --help --version" -- "$cur")
         return
     fi
     cmd=${COMP_WORDS[1]}
@@ -13,13 +13,18 @@ _tfs() {
         mapfile -t COMPREPLY < <(compgen -W "safetensors gguf" -- "$cur")
         return
     fi
+    if [[ $cmd == mutate && $prev == --mutation ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(tfs mutate --list 2> /dev/null | cut -d' ' -f1)" -- "$cur")
+        return
+    fi
     local opts=""
     case $cmd in
     check) opts="--json --strict --header-only --format -r --recursive --help" ;;
     dump) opts="--json --full --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
+    mutate) opts="--seed --mutation --max-size --crossover --list --help" ;;
     help)
-        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check dump rules" -- "$cur")
+        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check dump rules mutate" -- "$cur")
         return
         ;;
     *) return ;;
