@@ -12,6 +12,7 @@
  *   out_json.c   one JSON object per file
  *   json.c       JSON string escaping
  *   rules_cmd.c  `tfs rules`: the rules table (text, TSV, JSON)
+ *   conform_cmd.c `tfs conform`: the conformance runner (conformance/runner)
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -71,6 +72,12 @@ int cmd_dump(int argc, char **argv, int first);
  * instead of o->flags; *h receives the header (free it). */
 tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err);
 int cmd_rules(int argc, char **argv, int first);
+/* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
+int cmd_conform(int argc, char **argv, int first);
+/* dump.c: the expected-content JSON of a parse (what `tfs dump --json`
+ * prints), one line; *unavailable counts values a stream cannot give
+ * again.  Returns 0, or -1 when a value could not be read. */
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, size_t *unavailable);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

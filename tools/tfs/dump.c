@@ -149,7 +149,7 @@ static const char *type_name(const tfs_header *h, uint32_t type) {
     return n ? n : "?";
 }
 
-static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
                               size_t *unavailable) {
     int rc = 0;
     fputs("{\"format\":", out);
