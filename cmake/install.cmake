@@ -35,13 +35,8 @@ set(TFS_INSTALL_CONFORMANCEDIR ${CMAKE_INSTALL_DATADIR}/tfs/conformance CACHE ST
     "Where the conformance suite (fixtures, manifests, expected contents) is installed, relative to the prefix")
 if(TFS_BUILD_TOOLS)
   install(TARGETS tfs_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
-  # the runner (tfs conform) and its fixtures: the installed `tfs` finds them by default
-  if(IS_ABSOLUTE "${TFS_INSTALL_CONFORMANCEDIR}")
-    set(_tfs_cdir "${TFS_INSTALL_CONFORMANCEDIR}")
-  else()
-    set(_tfs_cdir "${CMAKE_INSTALL_PREFIX}/${TFS_INSTALL_CONFORMANCEDIR}")
-  endif()
-  target_compile_definitions(tfs_cli PRIVATE TFS_CONFORMANCE_DIR_DEFAULT="${_tfs_cdir}")
+  # the fixtures of the runner (tfs conform): an installed `tfs` finds them
+  # by default (conformance/runner/CMakeLists.txt: <bindir>/../share/tfs/conformance)
   foreach(part gguf safetensors real)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/${part} DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}
             COMPONENT tfs_conformance)
