@@ -6,7 +6,9 @@
 #   3. unpacked: `sha256sum -c SHA256SUMS` passes inside it, and SHA256SUMS
 #      covers every file but itself; every manifest's fixtures are there, each
 #      valid line has its expected content;
-#   4. a changed fixture makes `sha256sum -c` fail (the check can fail).
+#   4. `tfs conform --fixtures <unpacked>` with the tarball's tfs-adapter: every
+#      case passes, as many cases as from the source tree;
+#   5. a changed fixture makes `sha256sum -c` fail (the check can fail).
 set -u
 py=$1 src=$2 version=$3 tfs=$4
 tmp=$(mktemp -d)
@@ -61,6 +63,18 @@ for m in gguf safetensors real; do
 done
 if [ "$missing" -eq 0 ] && [ "$lines" -gt 0 ]; then ok "$lines manifest lines: every fixture there, $valid expected contents"
 else ko "$missing fixtures or expected contents missing"; fi
+# the unpacked release is a suite the runner runs (the tarball's own adapter)
+"$tfs" conform --fixtures "$d" -j 2 -q --adapter "$d/adapters/tfs-adapter --tfs $tfs {file}" > "$tmp/conform.log" 2>&1
+rc=$?
+got=$(tail -1 "$tmp/conform.log")
+want=$("$tfs" conform --fixtures "$src/corpus" --profile default --list | wc -l)
+case $got in
+"$want passed, 0 failed"* | *" 0 failed, 0 expected failures"*)
+    if [ "$rc" -eq 0 ] && [ "$(sed -n 's/^tfs conform: \([0-9]*\) cases.*/\1/p' "$tmp/conform.log")" = "$want" ]; then
+        ok "tfs conform --fixtures <unpacked> --adapter tfs-adapter: $got"
+    else ko "tfs conform on the unpacked release (exit $rc): $(head -1 "$tmp/conform.log"); want $want cases"; fi ;;
+*) cat "$tmp/conform.log"; ko "tfs conform on the unpacked release (exit $rc)" ;;
+esac
 # the check can fail: a flipped byte in one fixture
 f=$(awk 'NR == 2 {print $2}' "$d/gguf/MANIFEST.tsv")
 printf 'X' | dd of="$d/gguf/$f" bs=1 seek=0 conv=notrunc 2> /dev/null
