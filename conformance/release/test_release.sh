@@ -64,7 +64,7 @@ done
 if [ "$missing" -eq 0 ] && [ "$lines" -gt 0 ]; then ok "$lines manifest lines: every fixture there, $valid expected contents"
 else ko "$missing fixtures or expected contents missing"; fi
 # the unpacked release is a suite the runner runs (the tarball's own adapter)
-"$tfs" conform --fixtures "$d" -j 2 -q --adapter "$d/adapters/tfs-adapter --tfs $tfs {file}" > "$tmp/conform.log" 2>&1
+"$tfs" conform --fixtures "$d" -j 2 -q --timeout 120 --adapter "$d/adapters/tfs-adapter --tfs $tfs {file}" > "$tmp/conform.log" 2>&1
 rc=$?
 got=$(tail -1 "$tmp/conform.log")
 want=$("$tfs" conform --fixtures "$src/corpus" --profile default --list | wc -l)
