@@ -240,7 +240,8 @@ static json_t *first_line_json(const stream *st) {
     size_t len = nl ? (size_t)(nl - st->data) : st->len;
     if (!nl && st->total > st->len) return NULL; /* cut by the cap: not the whole line */
     if (len == 0 || st->data[0] != '{') return NULL;
-    json_t *j = json_loadb(st->data, len, 0, NULL);
+    json_error_t je;
+    json_t *j = cf_json_loadb(st->data, len, 0, &je);
     if (j && !json_is_object(j)) {
         json_decref(j);
         j = NULL;
