@@ -18,7 +18,7 @@
  *   wrongcat   the truth, but a rejection names category NoSuchCategory
  *   envcheck   the truth if ASAN_OPTIONS and UBSAN_OPTIONS carry exitcode=86,
  *              else exit 5
- *   slow       sleep 0.2 s, then the truth
+ *   slow       sleep 0.5 s, then the truth
  */
 #include <signal.h>
 #include <stdio.h>
@@ -100,7 +100,7 @@ int main(int argc, char **argv) {
         return truth(file, 0, 0);
     }
     if (!strcmp(m, "slow")) {
-        sleep_ms(200);
+        sleep_ms(500);
         return truth(file, 0, 0);
     }
     fprintf(stderr, "hostile: unknown mode %s\n", m);

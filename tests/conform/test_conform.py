@@ -289,7 +289,7 @@ if scenario("sigint"):
     rep_path = os.path.join(tmp, "int.json")
     p = subprocess.Popen([TFS, "conform", "--fixtures", suite, "--adapter", hostile("slow"), "-j", "2", "--json", rep_path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(0.7)
+    time.sleep(1.5)  # 20 cases of 0.5 s on 2 jobs take 5 s
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=30)
     rep = json.load(open(rep_path)) if os.path.exists(rep_path) else None
