@@ -436,7 +436,8 @@ int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd
                     pfd[np].events = POLLIN;
                     owner[np++] = k * 2 + w;
                 }
-            double until = sl->exited ? sl->drain_until : sl->deadline;
+            /* killed at its timeout: SIGCHLD wakes us when it is gone */
+            double until = sl->exited ? sl->drain_until : sl->timed_out ? now + 1000 : sl->deadline;
             if (until - now < wait) wait = until - now;
         }
         if (wait < 0) wait = 0;
