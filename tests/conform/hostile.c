@@ -8,7 +8,8 @@
  *   orphan     a child keeps stdout/stderr open for 30 s; the parent answers
  *   escape     as orphan, but the child leaves the process group (setsid), 3 s
  *   flood      the truth's first line, then 100 MB on stdout and 1 MB on stderr
- *   asan       an AddressSanitizer report on stderr, exit 0
+ *   asan       an AddressSanitizer report on stderr (with invalid UTF-8,
+ *              control characters and XML / TAP specials), exit 0
  *   ubsan      a UBSan "runtime error:" on stderr, then the truth's exit
  *   exit3      exit 3
  *   skip       exit 77
@@ -76,7 +77,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(m, "asan")) {
         fprintf(stderr, "=================================================================\n"
-                        "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011\n");
+                        "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011\n"
+                        "bytes no report format carries raw: \xff\xfe \x01\x1b <&> \" # ]]> \xe2\x82\xac\n");
         return 0;
     }
     if (!strcmp(m, "ubsan")) {

@@ -215,7 +215,7 @@ if scenario("xfail"):
 
 if scenario("reports"):
     tap, junit = os.path.join(tmp, "r.tap"), os.path.join(tmp, "r.xml")
-    for mode in ("truth", "acceptall", "crash", "skip"):
+    for mode in ("truth", "acceptall", "crash", "skip", "asan"):
         rc, rep, out, _ = conform("--adapter", hostile(mode), "-j2", "--tap", tap, "--junit", junit)
         parse = subprocess.run(["perl", "-MTAP::Parser", "-e",
                                 'local $/; open my $f, "<", $ARGV[0] or die; my $p = TAP::Parser->new({tap => <$f>});'
