@@ -4,6 +4,8 @@
 #   lib/libtfs.so.X.Y.Z        shared library, SONAME libtfs.so.X, links
 #                              libtfs.so.X and libtfs.so (target tfs::tfs)
 #   bin/tfs                    the command line (TFS_BUILD_TOOLS)
+#   share/man/man1/tfs.1       its manual page (TFS_BUILD_TOOLS)
+#   share/bash-completion/completions/tfs   its bash completion (TFS_BUILD_TOOLS)
 #   lib/cmake/tfs/             tfsConfig.cmake, tfsConfigVersion.cmake,
 #                              tfsTargets*.cmake: find_package(tfs)
 #   lib/pkgconfig/tfs.pc       pkg-config --cflags --libs tfs (relocatable:
@@ -28,6 +30,9 @@ install(TARGETS tfs tfs_shared EXPORT tfsTargets
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_runtime)
 if(TFS_BUILD_TOOLS)
   install(TARGETS tfs_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
+  install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tfs_tools)
+  install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.bash DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions
+          RENAME tfs COMPONENT tfs_tools)
 endif()
 
 install(EXPORT tfsTargets NAMESPACE tfs:: DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)

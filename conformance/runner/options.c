@@ -14,7 +14,7 @@ void cf_usage(FILE *f) {
             "\n"
             "  --adapter 'CMD ARGS {file}'  run CMD per fixture ({file}: the fixture path,\n"
             "                     appended when absent); split into words without a shell\n"
-            "  --shell            run the adapter command with /bin/sh -c instead\n"
+            "  --shell            run the adapter command through /bin/sh instead\n"
             "  -j, --jobs N       adapters run at once (default 1)\n"
             "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
             "  --output-cap BYTES kept of each adapter stream (default 1048576; the rest is read and dropped)\n"

@@ -51,6 +51,9 @@ if [ -f "$libdir/pkgconfig/tfs.pc" ]; then ok "installed tfs.pc"; else ko "missi
 if [ "$tools" = ON ]; then
     if "$prefix/bin/tfs" --version > "$tmp/v" 2>&1 && grep -q "$version" "$tmp/v"; then ok "bin/tfs --version: $(cat "$tmp/v")"
     else ko "bin/tfs --version: $(cat "$tmp/v" 2> /dev/null)"; fi
+    for f in share/man/man1/tfs.1 share/bash-completion/completions/tfs; do
+        if [ -f "$prefix/$f" ]; then ok "installed $f"; else ko "missing $f"; fi
+    done
 fi
 
 # ---- examples/consumer through find_package(tfs), against the prefix only

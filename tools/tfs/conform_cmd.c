@@ -20,7 +20,7 @@ static char *content_json(const char *path, const char *format, unsigned flags) 
     FILE *mem = open_memstream(&buf, &len);
     int rc = -1;
     if (mem) {
-        rc = print_content_json(mem, h, st, &e, &unavailable);
+        rc = print_content_json(mem, h, st, &e, NULL, &unavailable);
         rc |= fclose(mem);
     }
     tfs_header_free(h);
