@@ -135,6 +135,11 @@ void cf_classify(cf_case *c, const cf_outcome *out);
  * the expected content file.  0 equal; 1 differs (first difference in why);
  * -1 the expected file cannot be read or a text is not JSON (in why). */
 int cf_content_compare_text(const char *got, size_t len, const char *expected_path, char *why, size_t n);
+#ifdef JANSSON_H
+/* json_loadb, again with integers as doubles when one does not fit 64 bits
+ * (a u64 shape of 2^64-1): a document jansson alone would refuse. */
+json_t *cf_json_loadb(const char *text, size_t len, size_t flags, json_error_t *je);
+#endif
 /* The same for a parsed jansson value (json_t *). */
 int cf_content_compare_json(const void *got, const char *expected_path, char *why, size_t n);
 

@@ -14,7 +14,7 @@ void cf_usage(FILE *f) {
             "\n"
             "  --adapter 'CMD ARGS {file}'  run CMD per fixture ({file}: the fixture path,\n"
             "                     appended when absent); split into words without a shell\n"
-            "  --shell            run the adapter command with /bin/sh -c instead\n"
+            "  --shell            run the adapter command through /bin/sh instead\n"
             "  -j, --jobs N       adapters run at once (default 1)\n"
             "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
             "  --output-cap BYTES kept of each adapter stream (default 1048576; the rest is read and dropped)\n"
@@ -23,7 +23,7 @@ void cf_usage(FILE *f) {
             "selection (repeatable options: a case matches any of the values):\n"
             "  --format safetensors|gguf\n"
             "  --profile default|strict|header-only   (adapters: default; in process: every\n"
-            "                     line in its own mode unless given)\n"
+            "                     line in its own mode unless given); --strict, --header-only: the same\n"
             "  --rule ID          a rule id (GG204) or family (GG2xx)\n"
             "  --expect valid|parser_error|implementation_defined\n"
             "  --id GLOB          fixture id, shell glob\n"
@@ -93,6 +93,8 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
         if (strcmp(a, "--shell") == 0) o->shell = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) o->quiet = 1;
         else if (strcmp(a, "--list") == 0) o->list = 1;
+        else if (strcmp(a, "--strict") == 0) o->profile = CF_PROF_STRICT; /* = --profile strict */
+        else if (strcmp(a, "--header-only") == 0) o->profile = CF_PROF_HEADER_ONLY;
         else if ((v = value(argc, argv, &i, "--adapter", &bad))) o->adapter = v;
         else if ((strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2)) || (v = value(argc, argv, &i, "-j", &bad)) ||
                  (!bad && (v = value(argc, argv, &i, "--jobs", &bad)))) {

@@ -4,6 +4,45 @@
 #include <string.h>
 
 #include "conform.h"
+#include "tfs/tfs.h"
+
+/* Write s with `esc` deciding each ASCII byte; a valid UTF-8 sequence
+ * (tfs_utf8_decode, the library's one validator) is copied, any other byte
+ * written as `bad`. */
+static void put_text(FILE *out, const char *s, void (*esc)(FILE *, unsigned char), const char *bad) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        if (p[i] < 0x80) {
+            esc(out, p[i++]);
+            continue;
+        }
+        size_t len = tfs_utf8_decode(p + i, n - i, NULL);
+        if (len) fwrite(p + i, 1, len, out);
+        else fputs(bad, out);
+        i += len ? len : 1;
+    }
+}
+
+static void json_esc(FILE *out, unsigned char c) {
+    if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
+    else if (c == '\n') fputs("\\n", out);
+    else if (c == '\t') fputs("\\t", out);
+    else if (c < 0x20 || c == 0x7f) fprintf(out, "\\u%04x", c);
+    else fputc(c, out);
+}
+
+/* XML 1.0 text: & < > " escaped; C0 controls XML cannot carry (all but tab,
+ * LF, CR) become '?' */
+static void xml_esc(FILE *out, unsigned char c) {
+    switch (c) {
+    case '&': fputs("&amp;", out); break;
+    case '<': fputs("&lt;", out); break;
+    case '>': fputs("&gt;", out); break;
+    case '"': fputs("&quot;", out); break;
+    default: fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c, out);
+    }
+}
 
 void cf_json_str(FILE *out, const char *s) {
     if (!s) {
@@ -11,57 +50,12 @@ void cf_json_str(FILE *out, const char *s) {
         return;
     }
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
-        else if (*p == '\n') fputs("\\n", out);
-        else if (*p == '\t') fputs("\\t", out);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\u%04x", *p);
-        else if (*p < 0x80) fputc(*p, out);
-        else {
-            /* keep valid UTF-8 sequences, replace other bytes by U+FFFD */
-            int len = *p >= 0xf0 && *p < 0xf5 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 && *p < 0xe0 ? 2 : 0;
-            int ok = len > 0;
-            for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xc0) == 0x80;
-            if (ok && len == 3) ok = !(*p == 0xe0 && p[1] < 0xa0) && !(*p == 0xed && p[1] >= 0xa0);
-            if (ok && len == 4) ok = !(*p == 0xf0 && p[1] < 0x90) && !(*p == 0xf4 && p[1] >= 0x90);
-            if (ok) {
-                fwrite(p, 1, (size_t)len, out);
-                p += len - 1;
-            } else {
-                fputs("\\ufffd", out);
-            }
-        }
-    }
+    put_text(out, s, json_esc, "\\ufffd");
     fputc('"', out);
 }
 
-/* XML 1.0 text: & < > " escaped; control characters XML cannot carry
- * (all C0 but tab, LF, CR) become '?'; invalid UTF-8 bytes become '?'. */
 void cf_xml_str(FILE *out, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-        switch (*p) {
-        case '&': fputs("&amp;", out); break;
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default:
-            if (*p < 0x20 && *p != '\t' && *p != '\n' && *p != '\r') fputc('?', out);
-            else if (*p < 0x80) fputc(*p, out);
-            else {
-                int len = *p >= 0xf0 && *p < 0xf5 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 && *p < 0xe0 ? 2 : 0;
-                int ok = len > 0;
-                for (int k = 1; ok && k < len; k++) ok = (p[k] & 0xc0) == 0x80;
-                if (ok && len == 3) ok = !(*p == 0xe0 && p[1] < 0xa0) && !(*p == 0xed && p[1] >= 0xa0);
-                if (ok && len == 4) ok = !(*p == 0xf0 && p[1] < 0x90) && !(*p == 0xf4 && p[1] >= 0x90);
-                if (ok) {
-                    fwrite(p, 1, (size_t)len, out);
-                    p += len - 1;
-                } else {
-                    fputc('?', out);
-                }
-            }
-        }
-    }
+    if (s) put_text(out, s, xml_esc, "?");
 }
 
 typedef struct fam_row {

@@ -6,8 +6,11 @@
 
 #include "conform.h"
 
-/* a YAML double-quoted scalar: the JSON escapes are valid YAML */
-static void yaml_str(FILE *out, const char *s) { cf_json_str(out, s ? s : ""); }
+/* a YAML double-quoted scalar (the JSON escapes are valid YAML); ~ for none */
+static void yaml_str(FILE *out, const char *s) {
+    if (s && *s) cf_json_str(out, s);
+    else fputc('~', out);
+}
 
 /* TAP descriptions end at '#' (directives) and at a newline */
 static void tap_desc(FILE *out, const char *s) {
@@ -43,7 +46,7 @@ int cf_report_tap(FILE *out, const cf_case *cases, size_t n, const cf_report_inf
         fputs("\n  category: ", out);
         yaml_str(out, c->line->category);
         fputs("\n  got: ", out);
-        yaml_str(out, c->got ? c->got : "null");
+        yaml_str(out, c->got);
         fputs("\n  got_rule: ", out);
         yaml_str(out, c->got_rule);
         fputs("\n  got_category: ", out);

@@ -1,6 +1,6 @@
 /* spawn.c: adapters run in parallel (design.md "Adapter protocol").
  *
- * Each run: fork, a new process group (setpgid), standard input from
+ * Each run: posix_spawnp, a new process group, standard input from
  * /dev/null, stdout and stderr through pipes read with poll(); the first
  * `output_cap` bytes of each stream are kept, the rest is read and dropped
  * (a flood never blocks the adapter nor grows memory).  Sanitizer options
@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <spawn.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -65,8 +66,9 @@ static int cloexec_nonblock(int fd, int nonblock) {
 
 typedef struct stream {
     int fd;
-    char *data;   /* first `cap` bytes */
+    char *data;   /* first `cap` bytes (grown as they come) */
     size_t len;   /* kept */
+    size_t alloc; /* bytes allocated at data */
     uint64_t total;
     char carry[40]; /* tail of the previous chunk (patterns across reads) */
     size_t carry_len;
@@ -134,6 +136,18 @@ static void pump(slot *sl, int which, size_t cap) {
             size_t n = (size_t)r;
             if (st->len < cap) {
                 size_t take = cap - st->len < n ? cap - st->len : n;
+                if (st->len + take > st->alloc) {
+                    size_t na = st->alloc ? st->alloc : 4096;
+                    while (na < st->len + take) na *= 2;
+                    if (na > cap) na = cap;
+                    char *nd = realloc(st->data, na);
+                    if (!nd) { /* keep what we have; drain the rest */
+                        st->total += n;
+                        continue;
+                    }
+                    st->data = nd;
+                    st->alloc = na;
+                }
                 memcpy(st->data + st->len, buf, take);
                 st->len += take;
             }
@@ -150,76 +164,98 @@ static void pump(slot *sl, int which, size_t cap) {
     }
 }
 
-static void set_san_env(const char *name, const char *ours) {
-    const char *old = getenv(name);
-    size_t n = (old ? strlen(old) : 0) + strlen(ours) + 2;
-    char *v = malloc(n);
-    if (!v) return;
-    snprintf(v, n, "%s%s%s", old && *old ? old : "", old && *old ? ":" : "", ours);
-    setenv(name, v, 1); /* later options win: ours after the user's */
-    free(v);
+/* The adapters' environment: ours, with sanitizer options appended to the
+ * user's (later options win), so a sanitizer report never exits 0 or 1. */
+static char **adapter_env(void) {
+    extern char **environ;
+    static const char *const san[][2] = {
+        {"ASAN_OPTIONS", "exitcode=86:abort_on_error=0:halt_on_error=1"},
+        {"UBSAN_OPTIONS", "exitcode=86:halt_on_error=1:abort_on_error=0:print_stacktrace=1"},
+        {"MSAN_OPTIONS", "exitcode=86:halt_on_error=1:abort_on_error=0"},
+        {"LSAN_OPTIONS", "exitcode=86"},
+        {"TSAN_OPTIONS", "exitcode=86:halt_on_error=1:abort_on_error=0"}};
+    enum { NSAN = sizeof san / sizeof san[0] };
+    size_t n = 0;
+    while (environ[n]) n++;
+    char **env = calloc(n + NSAN + 1, sizeof *env);
+    if (!env) return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ours = 0;
+        for (size_t j = 0; j < NSAN && !ours; j++) {
+            size_t l = strlen(san[j][0]);
+            ours = strncmp(environ[i], san[j][0], l) == 0 && environ[i][l] == '=';
+        }
+        if (!ours) env[k++] = strdup(environ[i]);
+        if (!ours && !env[k - 1]) goto oom;
+    }
+    for (size_t j = 0; j < NSAN; j++) {
+        const char *old = getenv(san[j][0]);
+        size_t len = strlen(san[j][0]) + (old ? strlen(old) : 0) + strlen(san[j][1]) + 3;
+        if (!(env[k] = malloc(len))) goto oom;
+        snprintf(env[k++], len, "%s=%s%s%s", san[j][0], old && *old ? old : "", old && *old ? ":" : "", san[j][1]);
+    }
+    return env;
+oom:
+    cf_argv_free(env);
+    return NULL;
 }
 
-/* Start one run; 0 ok, -1 (errno) when fork or pipe failed. */
-static int start(slot *sl, cf_case *c, char *const *words, const char *cmd, int shell, const cf_spawn_opts *so) {
+/* Start one run with posix_spawnp (vfork speed): a new process group,
+ * stdin /dev/null, stdout and stderr to our pipes, default SIGPIPE / SIGINT
+ * / SIGCHLD, empty signal mask.  0 ok; -1 (errno) when it could not start. */
+static int start(slot *sl, cf_case *c, char *const *words, const char *cmd, int shell, const cf_spawn_opts *so,
+                 char **env) {
     memset(sl, 0, sizeof *sl);
     sl->c = c;
     sl->s[0].fd = sl->s[1].fd = -1;
-    for (int i = 0; i < 2; i++)
-        if (!(sl->s[i].data = malloc(so->output_cap ? so->output_cap : 1))) return -1;
     char **argv = cf_expand_command(words, cmd, shell, c->line->path);
     if (!argv) return -1;
-    int out[2] = {-1, -1}, err[2] = {-1, -1};
-    if (pipe(out) != 0 || pipe(err) != 0) goto fail;
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, rc = -1, e = 0;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    int fa_ok = 0, at_ok = 0;
+    if (pipe(out) != 0 || pipe(err) != 0) goto done;
     if (cloexec_nonblock(out[0], 1) || cloexec_nonblock(err[0], 1) || cloexec_nonblock(out[1], 0) ||
         cloexec_nonblock(err[1], 0))
-        goto fail;
+        goto done;
+    if ((e = posix_spawn_file_actions_init(&fa)) != 0) goto done;
+    fa_ok = 1;
+    if ((e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) ||
+        (e = posix_spawn_file_actions_adddup2(&fa, out[1], 1)) || (e = posix_spawn_file_actions_adddup2(&fa, err[1], 2)))
+        goto done;
+    if ((e = posix_spawnattr_init(&at)) != 0) goto done;
+    at_ok = 1;
+    sigset_t def, none;
+    sigemptyset(&def);
+    sigaddset(&def, SIGPIPE);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGCHLD);
+    sigemptyset(&none);
+    if ((e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)) ||
+        (e = posix_spawnattr_setpgroup(&at, 0)) || (e = posix_spawnattr_setsigdefault(&at, &def)) ||
+        (e = posix_spawnattr_setsigmask(&at, &none)))
+        goto done;
     sl->start = now_ms();
-    pid_t pid = fork();
-    if (pid < 0) goto fail;
-    if (pid == 0) {
-        setpgid(0, 0);
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, 0);
-        dup2(out[1], 1);
-        dup2(err[1], 2);
-        signal(SIGPIPE, SIG_DFL);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGCHLD, SIG_DFL);
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        /* a sanitizer report never exits 0 or 1 */
-        set_san_env("ASAN_OPTIONS", "exitcode=86:abort_on_error=0:halt_on_error=1");
-        set_san_env("UBSAN_OPTIONS", "exitcode=86:halt_on_error=1:abort_on_error=0:print_stacktrace=1");
-        set_san_env("MSAN_OPTIONS", "exitcode=86:halt_on_error=1:abort_on_error=0");
-        set_san_env("LSAN_OPTIONS", "exitcode=86");
-        set_san_env("TSAN_OPTIONS", "exitcode=86:halt_on_error=1:abort_on_error=0");
-        execvp(argv[0], argv);
-        static const char msg[] = "tfs conform: cannot run the adapter\n";
-        ssize_t w = write(2, msg, sizeof msg - 1);
-        (void)w;
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also here: no race with a kill before the child ran */
+    pid_t pid;
+    if ((e = posix_spawnp(&pid, argv[0], &fa, &at, argv, env)) != 0) goto done;
     sl->pid = pid;
     sl->deadline = sl->start + so->timeout * 1e3;
-    close(out[1]);
-    close(err[1]);
     sl->s[0].fd = out[0];
     sl->s[1].fd = err[0];
-    cf_argv_free(argv);
-    return 0;
-fail: {
-    int e = errno;
+    out[0] = err[0] = -1;
+    rc = 0;
+done:
+    if (rc != 0 && !e) e = errno;
+    if (fa_ok) posix_spawn_file_actions_destroy(&fa);
+    if (at_ok) posix_spawnattr_destroy(&at);
     for (int i = 0; i < 2; i++) {
         if (out[i] >= 0) close(out[i]);
         if (err[i] >= 0) close(err[i]);
     }
     cf_argv_free(argv);
     errno = e;
-    return -1;
-}
+    return rc;
 }
 
 static const char *signal_name(int sig, char *buf, size_t n) {
@@ -236,11 +272,13 @@ static const char *signal_name(int sig, char *buf, size_t n) {
 
 /* The optional first stdout line: {"rule", "category", "content"}. */
 static json_t *first_line_json(const stream *st) {
+    if (!st->len) return NULL;
     const char *nl = memchr(st->data, '\n', st->len);
     size_t len = nl ? (size_t)(nl - st->data) : st->len;
     if (!nl && st->total > st->len) return NULL; /* cut by the cap: not the whole line */
     if (len == 0 || st->data[0] != '{') return NULL;
-    json_t *j = json_loadb(st->data, len, 0, NULL);
+    json_error_t je;
+    json_t *j = cf_json_loadb(st->data, len, 0, &je);
     if (j && !json_is_object(j)) {
         json_decref(j);
         j = NULL;
@@ -359,23 +397,24 @@ int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd
     sigaction(SIGPIPE, &sa, &old_pipe);
 
     int jobs = so->jobs < 1 ? 1 : so->jobs;
+    char **env = adapter_env();
     slot *slots = calloc((size_t)jobs, sizeof *slots);
     struct pollfd *pfd = calloc((size_t)jobs * 2 + 1, sizeof *pfd);
     int *owner = calloc((size_t)jobs * 2 + 1, sizeof *owner);
-    int rc = slots && pfd && owner ? 0 : -1;
+    int rc = slots && pfd && owner && env ? 0 : -1;
     size_t next = 0;
     int running = 0;
     while (rc == 0 && !*stop && (next < n || running)) {
         for (int k = 0; k < jobs && next < n && !*stop; k++) {
             if (slots[k].c) continue;
             cf_case *c = &cases[next++];
-            if (start(&slots[k], c, words, cmd, shell, so) != 0) {
-                int e = errno;
+            if (start(&slots[k], c, words, cmd, shell, so, env) != 0) {
+                char why[300];
+                snprintf(why, sizeof why, "the adapter could not be started: %s", strerror(errno));
                 free(slots[k].s[0].data);
                 free(slots[k].s[1].data);
                 slots[k].c = NULL;
-                cf_outcome o = {.kind = CF_GOT_CRASH, .why = "the runner could not start the adapter (fork/pipe)"};
-                (void)e;
+                cf_outcome o = {.kind = CF_GOT_CRASH, .why = why};
                 cf_classify(c, &o);
                 snprintf(c->exit_desc, sizeof c->exit_desc, "not started");
                 c->done = 1;
@@ -397,7 +436,8 @@ int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd
                     pfd[np].events = POLLIN;
                     owner[np++] = k * 2 + w;
                 }
-            double until = sl->exited ? sl->drain_until : sl->deadline;
+            /* killed at its timeout: SIGCHLD wakes us when it is gone */
+            double until = sl->exited ? sl->drain_until : sl->timed_out ? now + 1000 : sl->deadline;
             if (until - now < wait) wait = until - now;
         }
         if (wait < 0) wait = 0;
@@ -431,6 +471,7 @@ int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd
     /* interrupted: what still runs is killed and not reported */
     for (int k = 0; slots && k < jobs; k++)
         if (slots[k].c) kill_and_reap(&slots[k]);
+    cf_argv_free(env);
     free(slots);
     free(pfd);
     free(owner);

@@ -1,7 +1,8 @@
-# Corpus manifests, checked by run_manifest (sha256 via OpenSSL, verdict/rule/category via libtfs).
+# Corpus manifests, checked by run_manifest (manifests and sha256 through the one
+# manifest reader, conformance/runner/manifest.h; verdict/rule/category via libtfs).
 find_package(OpenSSL REQUIRED)
 add_executable(run_manifest ${CMAKE_CURRENT_LIST_DIR}/run_manifest.c)
-target_link_libraries(run_manifest PRIVATE tfs OpenSSL::Crypto)
+target_link_libraries(run_manifest PRIVATE tfs tfs_manifest)
 
 foreach(part safetensors gguf real)
   add_test(NAME test_corpus_${part} COMMAND run_manifest ${PROJECT_SOURCE_DIR}/corpus/${part}/MANIFEST.tsv)

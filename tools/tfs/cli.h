@@ -126,10 +126,11 @@ int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` 
 /* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
 int cmd_conform(int argc, char **argv, int first);
 /* dump.c: the expected-content JSON of a parse (what `tfs dump --json`
- * prints), one line; *unavailable counts values a stream cannot give
- * again; not_model: what a file that is no model looks like, or NULL.  Returns 0, or -1 when a value could not be read. */
-int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
-                       const char *not_model, size_t *unavailable);
+ * prints), one line; not_model: NULL, or what a file that is no model looks
+ * like (sniff.c); *unavailable counts values a stream cannot give again.
+ * Returns 0, or -1 when a value could not be read. */
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       size_t *unavailable);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

@@ -160,8 +160,8 @@ static const char *type_name(const tfs_header *h, uint32_t type) {
     return n ? n : "?";
 }
 
-int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
-                       const char *not_model, size_t *unavailable) {
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       size_t *unavailable) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
