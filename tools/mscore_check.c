@@ -5,13 +5,15 @@
  *   mscore_check [--off RULE] MANIFEST.tsv...
  *
  * Runs every line of each fixture manifest (docs/fixtures.md) through the
- * libtfs it is linked with, in the line's profile, and prints one line per
- * fixture whose outcome differs from the line:
+ * libtfs it is linked with, in the line's profile, twice: from the file
+ * (tfs_parse_file, the reader window) and from memory (tfs_parse_buffer), and
+ * prints one line per fixture whose outcome differs from the line in either:
  *   FAIL <id>\t<what happened>
  * then "N passed, N failed".  Each fixture is parsed in a child process
  * (fork) with a 10 s alarm, so a library built with a rule switched off
  * (cmake -DTFS_RULE_OFF=<id>) that crashes or hangs on one fixture loses no
- * other result: such a fixture counts as failed ("crash: signal N").
+ * other result: such a fixture counts as failed ("crash: signal N", or
+ * "crash: exit N" for a sanitizer's exit code).
  *
  * --off RULE names the rule the library was built without: a fixture for
  * which that library still reports RULE means a place that raises RULE does
@@ -24,6 +26,7 @@
  * 2 usage or unreadable manifest, 3 a leak.
  */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,10 +69,34 @@ static int in_alternatives(const char *word, const char *list) {
     }
 }
 
+/* The fixture's bytes for buffer mode (NULL: from the file). */
+static const uint8_t *g_buf;
+static size_t g_len;
+
 /* Parse once; "valid", "parser_error" or "error" (status other than OK/INVALID). */
 static const char *verdict(const char *path, tfs_format fmt, unsigned flags, tfs_error *err) {
-    tfs_status st = tfs_parse_file(path, fmt, flags, NULL, err);
+    tfs_status st = g_buf ? tfs_parse_buffer(g_buf, g_len, fmt, flags, NULL, err)
+                          : tfs_parse_file(path, fmt, flags, NULL, err);
     return st == TFS_OK ? "valid" : st == TFS_INVALID ? "parser_error" : "error";
+}
+
+/* Read a whole file into memory (malloc'd; the child exits soon after). */
+static uint8_t *slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0, k;
+    uint8_t *b = malloc(cap);
+    while (b && (k = fread(b + n, 1, cap - n, f)) > 0) {
+        n += k;
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap *= 2);
+            if (!nb) { free(b); b = NULL; }
+            else b = nb;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return b;
 }
 
 /* The child's work: check one line, print "FAIL ..."/"LEAK ..." or nothing,
@@ -148,6 +175,11 @@ int main(int argc, char **argv) {
             if (pid == 0) {
                 alarm(10);
                 int rc = check(c[c_id], path, fmt, c[c_mode], c[c_exp], c[c_rule], off);
+                if (rc == 0 && (g_buf = slurp(path, &g_len)) != NULL) { /* the same from memory */
+                    char id[600];
+                    snprintf(id, sizeof id, "%s (buffer)", c[c_id]);
+                    rc = check(id, path, fmt, c[c_mode], c[c_exp], c[c_rule], off);
+                }
                 fflush(stdout);
                 _exit(rc);
             }
@@ -159,6 +191,7 @@ int main(int argc, char **argv) {
                 failed++;
                 if (WIFSIGNALED(ws)) printf("FAIL %s\tcrash: signal %d\n", c[c_id], WTERMSIG(ws));
                 else if (WEXITSTATUS(ws) == 3) leaks++;
+                else if (WEXITSTATUS(ws) != 1) printf("FAIL %s\tcrash: exit %d\n", c[c_id], WEXITSTATUS(ws));
             }
         }
         fclose(f);
