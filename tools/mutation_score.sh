@@ -23,8 +23,9 @@
 # also reported as "crashed" (a switched-off rule must leave a safe parser).
 # Prints one line per rule (killed/survived, killing fixture count), then
 # "N/N rules killed" per format and in total, and the time taken.
-# Exit: 0 every rule killed, 1 a survivor, 2 usage/build failure, 3 a leak (a
-# place raising the rule that ignores the switch: mscore_check --off).
+# Exit: 0 every rule killed, 1 a survivor, 2 usage/build failure, 3 a defect
+# of the switch: a leak (a place raising the rule that ignores it) or a
+# collateral change (a fixture not about the rule changed; mscore_check --off).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rules_def=$root/include/tfs/rules.def
@@ -105,6 +106,7 @@ declare -A fmt_total fmt_killed
 results=()      # id|status|count|fixtures (comma-separated)|crashed fixtures
 n_killed=0
 n_crash=0
+n_collat=0
 n_leak=0
 for r in "${rules[@]}"; do
     t0=$SECONDS
@@ -119,6 +121,8 @@ for r in "${rules[@]}"; do
     count=$(grep -cE '^(FAIL|LEAK) ' <<< "$out")
     crashed=$(grep -E '^FAIL .*	crash: ' <<< "$out" | cut -f1 | sed 's/^FAIL //' | paste -sd, -)
     [[ -n $crashed ]] && n_crash=$((n_crash + 1))
+    collat=$(grep -E '^FAIL .*\[collateral\]$' <<< "$out" | cut -f1 | sed 's/^FAIL //' | paste -sd, -)
+    [[ -n $collat ]] && n_collat=$((n_collat + 1))
     f=${r:0:2}
     fmt_total[$f]=$((${fmt_total[$f]:-0} + 1))
     if ((rc == 3)); then
@@ -131,12 +135,13 @@ for r in "${rules[@]}"; do
     else
         status=survived
     fi
-    results+=("$r|$status|$count|$fails|$crashed")
+    results+=("$r|$status|$count|$fails|$crashed|$collat")
     if ((!json)); then
         shown=$fails
         if ((!verbose)) && ((count > 4)); then shown="$(cut -d, -f1-4 <<< "$fails"),..."; fi
         printf '%-6s %-8s %3d fixture(s) %s  (%ds)\n' "$r" "$status" "$count" "$shown" $((SECONDS - t0))
         [[ -n $crashed ]] && echo "    crashed on: $crashed"
+        [[ -n $collat ]] && echo "    COLLATERAL (fixtures not about $r changed): $collat"
         [[ $status == leak ]] && grep '^LEAK ' <<< "$out" | sed 's/^/    /'
     fi
 done
@@ -149,12 +154,13 @@ if ((json)); then
         "$(cat "${manifests[@]}" | grep -cv '^id	')" "$rlist"
     sep=""
     for x in "${results[@]}"; do
-        IFS='|' read -r id status count fails crashed <<< "$x"
-        list="" clist=""
+        IFS='|' read -r id status count fails crashed collat <<< "$x"
+        list="" clist="" olist=""
+        [[ -n $collat ]] && olist=$(tr ',' '\n' <<< "$collat" | sed 's/.*/"&"/' | paste -sd, -)
         [[ -n $fails ]] && list=$(tr ',' '\n' <<< "$fails" | sed 's/.*/"&"/' | paste -sd, -)
         [[ -n $crashed ]] && clist=$(tr ',' '\n' <<< "$crashed" | sed 's/.*/"&"/' | paste -sd, -)
-        printf '%s\n  {"id": "%s", "status": "%s", "killing_fixtures": [%s], "crashed": [%s]}' "$sep" "$id" "$status" \
-            "$list" "$clist"
+        printf '%s\n  {"id": "%s", "status": "%s", "killing_fixtures": [%s], "crashed": [%s], "collateral": [%s]}' \
+            "$sep" "$id" "$status" "$list" "$clist" "$olist"
         sep=","
     done
     printf '\n], "summary": {'
@@ -164,8 +170,8 @@ if ((json)); then
         printf '%s"%s": {"killed": %d, "rules": %d}' "$sep" "$f" "${fmt_killed[$f]:-0}" "${fmt_total[$f]}"
         sep=", "
     done
-    printf '%s"total": {"killed": %d, "rules": %d, "leaks": %d, "mutants_crashing": %d}}}\n' "$sep" "$n_killed" \
-        "${#rules[@]}" "$n_leak" "$n_crash"
+    printf '%s"total": {"killed": %d, "rules": %d, "leaks": %d, "collateral": %d, "mutants_crashing": %d}}}\n' \
+        "$sep" "$n_killed" "${#rules[@]}" "$n_leak" "$n_collat" "$n_crash"
 else
     for f in ST GG; do
         [[ -n ${fmt_total[$f]:-} ]] || continue
@@ -175,9 +181,10 @@ else
     ((${#retired[@]})) && echo "(retired, not scored: ${retired[*]})"
     leaks=""
     ((n_leak)) && leaks=", $n_leak leak(s)"
+    ((n_collat)) && leaks+=", $n_collat with collateral changes"
     ((n_crash)) && leaks+=", $n_crash mutant(s) crashed"
     echo "total: $n_killed/${#rules[@]} rules killed$leaks ($secs s)"
 fi
-((n_leak)) && exit 3
+((n_leak + n_collat)) && exit 3
 ((n_killed == ${#rules[@]})) || exit 1
 exit 0
