@@ -17,7 +17,7 @@ void cf_usage(FILE *f) {
             "  --shell            run the adapter command through /bin/sh instead\n"
             "  -j, --jobs N       adapters run at once (default 1)\n"
             "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
-            "  --output-cap BYTES kept of each adapter stream (default 1048576; the rest is read and dropped)\n"
+            "  --output-cap BYTES kept of each adapter stream (default 16777216; the rest is read and dropped)\n"
             "  --fixtures DIR     folder with MANIFEST.tsv, itself or in direct subfolders\n"
             "                     (default: $TFS_CONFORMANCE_DIR, else the built-in corpus)\n"
             "selection (repeatable options: a case matches any of the values):\n"
@@ -81,7 +81,7 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
     o->jobs = 1;
     o->timeout = 10;
     o->profile = -1;
-    o->output_cap = 1u << 20;
+    o->output_cap = 16u << 20; /* the content line of a 150k-token vocabulary fits */
     for (int i = first; i < argc; i++) {
         const char *a = argv[i], *v;
         int bad = 0;

@@ -270,12 +270,17 @@ static const char *signal_name(int sig, char *buf, size_t n) {
     return buf;
 }
 
-/* The optional first stdout line: {"rule", "category", "content"}. */
-static json_t *first_line_json(const stream *st) {
+/* The optional first stdout line: {"rule", "category", "content"}.
+ * *cut = 1 when it looks like one but the output cap cut it. */
+static json_t *first_line_json(const stream *st, int *cut) {
+    *cut = 0;
     if (!st->len) return NULL;
     const char *nl = memchr(st->data, '\n', st->len);
     size_t len = nl ? (size_t)(nl - st->data) : st->len;
-    if (!nl && st->total > st->len) return NULL; /* cut by the cap: not the whole line */
+    if (!nl && st->total > st->len) { /* cut by the cap: not the whole line */
+        *cut = st->data[0] == '{';
+        return NULL;
+    }
     if (len == 0 || st->data[0] != '{') return NULL;
     json_error_t je;
     json_t *j = cf_json_loadb(st->data, len, 0, &je);
@@ -294,7 +299,7 @@ static void finish(slot *sl) {
     cf_outcome o = {0};
     char why[400] = "", sigbuf[24];
     json_t *j = NULL;
-    int st = sl->status;
+    int st = sl->status, cut = 0;
     if (sl->timed_out) {
         o.kind = CF_GOT_TIMEOUT;
         snprintf(c->exit_desc, sizeof c->exit_desc, "timeout");
@@ -312,7 +317,7 @@ static void finish(slot *sl) {
             snprintf(why, sizeof why, "sanitizer report on stderr (%s), exit %d", sl->san, code);
         } else if (code == 0 || code == 1) {
             o.kind = code == 0 ? CF_GOT_ACCEPT : CF_GOT_REJECT;
-            j = first_line_json(&sl->s[0]);
+            j = first_line_json(&sl->s[0], &cut);
             json_t *r = json_object_get(j, "rule"), *k = json_object_get(j, "category");
             if (json_is_string(r)) o.rule = json_string_value(r);
             if (json_is_string(k)) o.category = json_string_value(k);
@@ -335,6 +340,10 @@ static void finish(slot *sl) {
     if (!o.why && why[0]) o.why = why;
     cf_classify(c, &o);
     json_decref(j);
+    if (cut && !c->detail[0]) /* said, never silent: nothing of the line was used */
+        snprintf(c->detail, sizeof c->detail,
+                 "first stdout line longer than --output-cap (%zu bytes): rule, category and content not compared",
+                 sl->s[0].len);
     if (c->result != CF_PASS && c->result != CF_IMPL && sl->s[1].len) {
         size_t n = sl->s[1].len < 2048 ? sl->s[1].len : 2048;
         c->stderr_text = malloc(n + 1);

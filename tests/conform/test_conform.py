@@ -182,6 +182,13 @@ if scenario("adapters"):
     ids = [i for i in expect_of if i.startswith(("GG00", "ST00", "GG111"))]
     check(rep and len(rep["cases"]) == len(ids) and all(c["result"] == "pass" for c in rep["cases"]),
           f"adapter flood: {len(ids)} cases pass (first line read, 100 MB drained) in {secs:.1f} s")
+    # a first line cut by --output-cap: verdict still judged, the line not
+    # used (its wrong rule XX999 is not seen), and the case says so
+    rc, rep, out, secs = conform("--adapter", hostile("longline"), "--output-cap", "4096", "--id", "GG00*", "--id", "valid-n-dims-4")
+    ids = [i for i in expect_of if i.startswith("GG00") or i == "valid-n-dims-4"]
+    check(rep and len(rep["cases"]) == len(ids) and all(c["result"] == "pass" for c in rep["cases"])
+          and all("longer than --output-cap" in (c["detail"] or "") for c in rep["cases"]),
+          f"adapter first line cut by the cap: {len(ids)} cases pass, each says the line was not compared")
     # no {file}: the path is appended; --shell; quoting
     rc, rep, out, _ = conform("--adapter", f"'{HOSTILE}' truth")
     want(truth_result, rep, "adapter without {file} (path appended), quoted program")
