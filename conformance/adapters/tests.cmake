@@ -34,3 +34,15 @@ if(TFS_HAVE_GGML_PARTS AND TFS_GGML_DIFF)
                        LABELS "conformance;adapters;ggml-diff" TIMEOUT 300
                        ENVIRONMENT "TFS_GGML_LIB=${TFS_GGML_LIB}")
 endif()
+# The Rust crate (st-oracle, a development command built from a fetched copy of
+# the crate: ../shared/oracles/st-oracle) on every safetensors fixture, when
+# configured with -DTFS_ST_ORACLE=<path to st-oracle>; CI cannot build the
+# crate, so without it the test is not registered.  Measured 2026-12-01:
+# 303 passed, 14 implementation-defined, no expected failure.
+set(TFS_ST_ORACLE "" CACHE FILEPATH "st-oracle binary (the Rust safetensors crate as a command), for test_adapter_st_oracle")
+if(TFS_ST_ORACLE)
+  add_test(NAME test_adapter_st_oracle
+           COMMAND ${_cf} --format safetensors --adapter "${_dir}/st-oracle-adapter {file}")
+  set_tests_properties(test_adapter_st_oracle PROPERTIES LABELS "conformance;adapters;oracle" TIMEOUT 300
+                       ENVIRONMENT "ST_ORACLE=${TFS_ST_ORACLE}")
+endif()
