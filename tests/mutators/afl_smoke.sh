@@ -29,6 +29,9 @@ AFL_QUIET=1 afl-clang-fast -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOU
     "$src"/parsers/core/*.c "$src"/parsers/gguf/*.c "$src"/parsers/safetensors/*.c -o "$work/h"
 mkdir -p "$work/in"
 cp "$src/corpus/gguf/valid-llama-like.gguf" "$src/corpus/safetensors/valid-crate-forced-alignment.safetensors" "$work/in/"
+# the harness has no sanitizer; a caller's ASAN_OPTIONS (ci/test.sh sets
+# abort_on_error=0) makes afl-fuzz refuse to start
+unset ASAN_OPTIONS UBSAN_OPTIONS
 AFL_CUSTOM_MUTATOR_LIBRARY=$so AFL_CUSTOM_MUTATOR_ONLY=1 AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 \
     AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 AFL_SKIP_BIN_CHECK=0 \
     timeout $((secs + 20)) afl-fuzz -V "$secs" -i "$work/in" -o "$work/out" -- "$work/h" @@ > "$work/afl.log" 2>&1 || {
