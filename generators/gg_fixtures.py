@@ -141,7 +141,7 @@ def build():
         category="TRUNCATED|BAD_TYPE|BLOCK_SIZE|NBYTES_TOO_BIG")
     add("GG201-fewer-tensor-infos", header(3, 0) + ti("a", [8], 0, 0) + ti("b", [8], 0, 32),
         "n_tensors = 3, two infos present", "GG201")
-    add("GG202-name-64-bytes", model([("n" * 64, [8], 0)]), "tensor name of 64 bytes", "GG202")
+    add("GG202-name-64-bytes", model([("n" * 64, [8], 0)]), "tensor name of 64 bytes (spec: at most 64; ggml: shorter than 64)", "GG202")
     add("GG203-duplicate-name", model([("a", [8], 0), ("b", [8], 0), ("a", [8], 0)]), "tensor name a twice", "GG203")
     add("GG203-names-equal-up-to-nul", model([(b"a\0x", [8], 0), (b"a\0y", [8], 0)]),
         "names a\\0x and a\\0y: equal as C strings", "GG203")
@@ -285,7 +285,7 @@ def build():
     add("valid-name-63-bytes", model([("n" * 63, [8], 0)]), "tensor name of 63 bytes (longest allowed)")
     add("valid-alignment-64", model([("a", [3], 0), ("b", [5], 1)], kvs=[kv_u32("general.alignment", 64)], align=64),
         "general.alignment = 64")
-    add("valid-trailing-bytes", model([("t", [8], 0)]) + b"\xde\xad" * 50, "100 bytes after the data section")
+    add("valid-trailing-bytes", model([("t", [8], 0)]) + b"\xde\xad" * 50, "100 bytes after the data section (ggml accepts in metadata and data mode)")
     add("valid-no-tensors-unpadded", header(0, 1) + kv_str("general.name", "abc"),
         "no tensors, file ends right after the KVs (no padding)")
     add("GG304-last-tensor-unpadded", pad(header(1, 0) + ti("t", [3], 0, 0)) + b"\0" * 12,
