@@ -285,7 +285,8 @@ def build():
     add("valid-name-63-bytes", model([("n" * 63, [8], 0)]), "tensor name of 63 bytes (longest allowed)")
     add("valid-alignment-64", model([("a", [3], 0), ("b", [5], 1)], kvs=[kv_u32("general.alignment", 64)], align=64),
         "general.alignment = 64")
-    add("valid-trailing-bytes", model([("t", [8], 0)]) + b"\xde\xad" * 50, "100 bytes after the data section (ggml accepts in metadata and data mode)")
+    add("valid-trailing-bytes", model([("t", [8], 0)]) + b"\xde\xad" * 50,
+        "100 bytes after the data section (ggml accepts in metadata and data mode)")
     add("valid-no-tensors-unpadded", header(0, 1) + kv_str("general.name", "abc"),
         "no tensors, file ends right after the KVs (no padding)")
     add("GG304-last-tensor-unpadded", pad(header(1, 0) + ti("t", [3], 0, 0)) + b"\0" * 12,
