@@ -294,7 +294,8 @@ def build():
         "ggml's data mode rejects (short read of the padded blob)", expect="implementation_defined",
         extra=[("GG304-last-tensor-unpadded-header-only", "valid", "-", "header-only")])
     add("valid-keys-differ-after-nul", header(0, 2) + kv(b"a\0b", U8, u8(1)) + kv(b"a\0c", U8, u8(2)),
-        "keys a\\0b and a\\0c (distinct byte strings)")
+        "keys a\\0b and a\\0c (distinct byte strings; --strict: a NUL is not lower_snake_case, GG506)",
+        extra=[("GG506-keys-differ-after-nul-strict", "parser_error", "GG506", "strict")])
     add("valid-G9-scores-u8-array", header(0, 2) + kv_arr("tokenizer.ggml.tokens", STR, 2, gstr("a") + gstr("b")) +
         kv_arr("tokenizer.ggml.scores", U8, 2, b"\1\2"),
         "tokenizer.ggml.scores as u8 array (semantic, not a format error)", prov=bug("G9"))
