@@ -141,7 +141,7 @@ def build():
         category="TRUNCATED|BAD_TYPE|BLOCK_SIZE|NBYTES_TOO_BIG")
     add("GG201-fewer-tensor-infos", header(3, 0) + ti("a", [8], 0, 0) + ti("b", [8], 0, 32),
         "n_tensors = 3, two infos present", "GG201")
-    add("GG202-name-64-bytes", model([("n" * 64, [8], 0)]), "tensor name of 64 bytes", "GG202")
+    add("GG202-name-64-bytes", model([("n" * 64, [8], 0)]), "tensor name of 64 bytes (spec: at most 64; ggml: shorter than 64)", "GG202")
     add("GG203-duplicate-name", model([("a", [8], 0), ("b", [8], 0), ("a", [8], 0)]), "tensor name a twice", "GG203")
     add("GG203-names-equal-up-to-nul", model([(b"a\0x", [8], 0), (b"a\0y", [8], 0)]),
         "names a\\0x and a\\0y: equal as C strings", "GG203")
@@ -229,6 +229,27 @@ def build():
         expect=sid, mode="strict")
     add("GG504-key-overlong-nul", header(0, 1) + kv(b"a\xc0\x80b", U8, u8(1)), "key with an overlong NUL",
         "GG504", expect=sid, mode="strict")
+    # spec: keys ASCII lower_snake_case, at most 65,535 bytes; strings and tensor names UTF-8 (ggml checks none)
+    add("GG505-key-65536-bytes", header(0, 1) + kv("k" * 65536, U8, u8(1)),
+        "key of 65,536 bytes (spec: at most 65,535; ggml: up to 2^30)", "GG505", expect=sid, mode="strict")
+    add("GG506-key-not-snake-case", header(0, 2) + kv_u32("General Name-X", 1) + kv_u32("tokenizer.GGML.Bos", 2),
+        "keys with capitals, a space and a dash (spec: ASCII lower_snake_case; ggml: any bytes)", "GG506",
+        expect=sid, mode="strict")
+    add("GG506-key-empty-segment", header(0, 1) + kv_u32("general..name", 1), "key with an empty segment (..)",
+        "GG506", expect=sid, mode="strict")
+    add("GG506-key-utf8-not-ascii", header(0, 1) + kv_u32("caf\u00e9".encode(), 1),
+        "key in valid UTF-8 but not ASCII (cafe with an acute e)", "GG506", expect=sid, mode="strict")
+    add("GG507-string-value-not-utf8", header(0, 1) + kv("general.name", STR, gstr(b"caf\xe9 \xc0\x80")),
+        "string value with a Latin-1 byte and an overlong NUL (spec: UTF-8; ggml: unchecked)", "GG507",
+        expect=sid, mode="strict")
+    add("GG507-string-array-element-not-utf8",
+        header(0, 1) + kv_arr("tokenizer.ggml.tokens", STR, 3, gstr("a") + gstr(b"\xff") + gstr("b")),
+        "second token is the byte 0xFF", "GG507", expect=sid, mode="strict")
+    add("GG507-long-string-value-not-utf8", header(0, 1) + kv("general.description", STR, gstr(b"d" * 300 + b"\xed\xa0\x80")),
+        "303-byte string value (longer than the parser keeps) ending in an encoded surrogate", "GG507",
+        expect=sid, mode="strict")
+    add("GG508-tensor-name-not-utf8", model([(b"w\xff", [8], 0)]),
+        "tensor name with byte 0xFF (spec: UTF-8; ggml: unchecked)", "GG508", expect=sid, mode="strict")
 
     # ---- G16: text-mode transfer damage (every invalid UTF-8 byte -> EF BF BD, lengths unchanged)
     clean = header(0, 2) + kv_arr("tokenizer.ggml.tokens", STR, 3, gstr("a") + gstr(b"\xff") + gstr("b")) + \
@@ -264,7 +285,8 @@ def build():
     add("valid-name-63-bytes", model([("n" * 63, [8], 0)]), "tensor name of 63 bytes (longest allowed)")
     add("valid-alignment-64", model([("a", [3], 0), ("b", [5], 1)], kvs=[kv_u32("general.alignment", 64)], align=64),
         "general.alignment = 64")
-    add("valid-trailing-bytes", model([("t", [8], 0)]) + b"\xde\xad" * 50, "100 bytes after the data section")
+    add("valid-trailing-bytes", model([("t", [8], 0)]) + b"\xde\xad" * 50,
+        "100 bytes after the data section (ggml accepts in metadata and data mode)")
     add("valid-no-tensors-unpadded", header(0, 1) + kv_str("general.name", "abc"),
         "no tensors, file ends right after the KVs (no padding)")
     add("GG304-last-tensor-unpadded", pad(header(1, 0) + ti("t", [3], 0, 0)) + b"\0" * 12,
@@ -272,7 +294,8 @@ def build():
         "ggml's data mode rejects (short read of the padded blob)", expect="implementation_defined",
         extra=[("GG304-last-tensor-unpadded-header-only", "valid", "-", "header-only")])
     add("valid-keys-differ-after-nul", header(0, 2) + kv(b"a\0b", U8, u8(1)) + kv(b"a\0c", U8, u8(2)),
-        "keys a\\0b and a\\0c (distinct byte strings)")
+        "keys a\\0b and a\\0c (distinct byte strings; --strict: a NUL is not lower_snake_case, GG506)",
+        extra=[("GG506-keys-differ-after-nul-strict", "parser_error", "GG506", "strict")])
     add("valid-G9-scores-u8-array", header(0, 2) + kv_arr("tokenizer.ggml.tokens", STR, 2, gstr("a") + gstr("b")) +
         kv_arr("tokenizer.ggml.scores", U8, 2, b"\1\2"),
         "tokenizer.ggml.scores as u8 array (semantic, not a format error)", prov=bug("G9"))
@@ -330,16 +353,17 @@ def coverage():
     add("valid-version-2-tensors", model([("w", [32, 2], 8), ("b", [7], 0)],
                                          kvs=[kv_u32("general.quantization_version", 2)], version=2),
         "GGUF v2 with a q8_0 and an f32 tensor")
-    # spec-versus-code differences the canonical code accepts and no strict rule checks
-    add("valid-key-65536-bytes", header(0, 1) + kv("k" * 65536, U8, u8(1)),
-        "key of 65,536 bytes (spec: at most 65,535; ggml: up to 2^30)")
-    add("valid-key-not-snake-case", header(0, 2) + kv_u32("General Name-X", 1) + kv_u32("tokenizer.GGML.Bos", 2),
-        "keys with capitals, a space and a dash (spec: ASCII lower_snake_case; ggml: any bytes)")
-    add("valid-string-value-not-utf8", header(0, 1) + kv("general.name", STR, gstr(b"caf\xe9 \xc0\x80")),
-        "string value with a Latin-1 byte and an overlong NUL (spec: UTF-8; ggml: unchecked)")
-    add("valid-tensor-name-not-utf8", model([(b"w\xff", [8], 0)]),
-        "tensor name with byte 0xFF (spec: UTF-8; ggml: unchecked)")
-
+    # spec-versus-code differences: the boundaries of the strict rules GG505-GG508, valid in every profile
+    add("valid-key-65535-bytes", header(0, 1) + kv("k" * 65535, U8, u8(1)),
+        "key of 65,535 bytes (the spec's maximum; GG505 at 65,536)",
+        extra=[("valid-key-65535-bytes-strict", "valid", "-", "strict")])
+    add("valid-key-snake-case-digits", header(0, 3) + kv_u32("general.base_model.0.name_id", 1) +
+        kv_u32("_x.9", 2) + kv_u32("a_b_c", 3), "lower_snake_case keys with digits and underscores (GG506 accepts)",
+        extra=[("valid-key-snake-case-digits-strict", "valid", "-", "strict")])
+    across = "x" * 65535 + "\u20ac" + "y" * 100  # EUR sign (3 bytes) across the 64 KiB read window
+    add("valid-string-utf8-across-window", header(0, 1) + kv("general.description", STR, gstr(across.encode())),
+        "65,638-byte UTF-8 string value, a 3-byte sequence across the 64 KiB window (GG507 accepts)",
+        extra=[("valid-string-utf8-across-window-strict", "valid", "-", "strict")])
 
 def main():
     check = "--check" in sys.argv[1:]

@@ -11,7 +11,8 @@ for each (the expected-content form of design.md).
     gguf_expected(m), safetensors_expected(m): what the parser must report.
 
 Every model is valid in the default and the strict profile (bools 0/1,
-UTF-8 keys, zero padding, alignment a multiple of 8).  Shapes stay small so
+GGUF keys lower_snake_case, strings and names UTF-8, zero padding,
+alignment a multiple of 8).  Shapes stay small so
 that files stay small.
 """
 import struct
@@ -28,6 +29,10 @@ _SYM = {i: s for s, i in VT.items()}
 
 _key_text = st.text(st.characters(min_codepoint=0x20, max_codepoint=0x2FFF, blacklist_categories=("Cs",)),
                     min_size=1, max_size=24)
+# GGUF keys valid in the strict profile: lower_snake_case ASCII segments
+# separated by '.' (GG506)
+_gguf_key = st.lists(st.text("abcdefghijklmnopqrstuvwxyz0123456789_", min_size=1, max_size=8),
+                     min_size=1, max_size=3).map(".".join)
 
 
 def _scalar(vt):
@@ -75,7 +80,7 @@ def gguf_tensor(draw, name):
 
 @st.composite
 def gguf_models(draw):
-    keys = draw(st.lists(_key_text, max_size=8, unique=True))
+    keys = draw(st.lists(_gguf_key, max_size=8, unique=True))
     kvs = [draw(gguf_kv(k.encode("utf-8"))) for k in keys if k != "general.alignment"]
     if draw(st.booleans()):
         kvs.insert(draw(st.integers(0, len(kvs))),

@@ -29,7 +29,7 @@ typedef enum tfs_index_kind {
     /* index is always -1: the violation is about the file as a whole
      * (framing, fixed header, data section, trailing bytes). */
     TFS_INDEX_NONE = 0,
-    /* a GGUF KV pair (GG1xx, GG501, GG502, GG504). */
+    /* a GGUF KV pair (GG1xx, GG501, GG502, GG504-GG507). */
     TFS_INDEX_KV = 1,
     /* a tensor: a GGUF tensor info, or a safetensors tensor entry (after
      * the crate's last-wins rule for repeated names: a repeated name counts

@@ -373,7 +373,8 @@ TFS_API tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint
 /* ----------------------------------------------------------------- UTF-8 */
 
 /* UTF-8 with Rust's core::str::from_utf8 rules (the safetensors crate's
- * header check, ST101; GGUF strict keys, GG504): shortest form only, no
+ * header check, ST101; GGUF strict keys, strings and
+ * tensor names, GG504, GG507, GG508): shortest form only, no
  * surrogates, nothing above U+10FFFF.
  * tfs_utf8_valid_up_to: n if the n bytes at p are valid, else the offset of
  *   the first byte of the first invalid sequence (Utf8Error::valid_up_to).

@@ -1,7 +1,7 @@
 /* utf8.c: the one UTF-8 validator of libtfs, with Rust's
  * core::str::from_utf8 rules (shortest form only, no encoded surrogates
  * U+D800..DFFF, nothing above U+10FFFF): safetensors ST101, GGUF strict
- * GG504, the writer's \u escapes and the CLI's JSON output all use it.
+ * GG504, GG507, GG508, the writer's \u escapes and the CLI's JSON output all use it.
  * ASCII runs are skipped sixteen bytes at a time. */
 #include "internal.h"
 

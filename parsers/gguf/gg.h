@@ -8,7 +8,8 @@
  * sizes: keys and tensor names are kept (zero-copy in buffer mode, copied to
  * an arena otherwise: "kept" offsets are relative to gg_kept()); string and
  * array bodies are skipped, never read, unless a rule needs their bytes
- * (TFS_STRICT bool values and padding, read through the window).  Scalars
+ * (TFS_STRICT bool values, string bodies and padding, read through the
+ * window).  Scalars
  * are kept by value.  Views are resolved once parsing is over (view.c).
  *
  * Files: parse.c (entry, fixed header), kv.c (KV pairs, general.alignment),
@@ -108,7 +109,8 @@ typedef struct gg_ctx {
     size_t arena_len, arena_cap;
 
     /* First TFS_STRICT violation found while reading (GG501 bool values,
-     * GG503 padding), reported only after every other rule passed. */
+     * GG507 string bodies, GG503 padding), reported only after every other
+     * rule passed. */
     tfs_rule strict_rule;
     uint64_t strict_off;
     int64_t strict_index;
@@ -213,6 +215,13 @@ tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t i
  * above `max` is stored in *bad (UINT64_MAX if none).  Returns false when
  * the bytes are not all in the file or the source failed. */
 bool tfs__gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad);
+
+/* Scan n bytes at file offset `off` through the window as UTF-8 (the
+ * validator of tfs_utf8_valid_up_to; a sequence across a window boundary is
+ * judged whole): the file offset of the first byte that does not start a
+ * valid sequence in *bad (UINT64_MAX if none, bytes).  Returns false when
+ * the bytes are not all in the file or the source failed (TFS_STRICT, GG507). */
+bool tfs__gg_scan_utf8(gg_ctx *c, uint64_t off, uint64_t n, uint64_t *bad);
 
 /* Stages, in ggml's order.  Each returns TFS_OK or the first violation. */
 tfs_status tfs__gg_parse_kvs(gg_ctx *c);             /* kv.c: KV pairs, GG1xx */

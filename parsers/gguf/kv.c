@@ -26,8 +26,20 @@ static bool mark(gg_kv_rec *r, uint64_t k, uint64_t off) {
     return true;
 }
 
+/* A string body of `len` bytes at the cursor (a string value or array
+ * element of KV i, its length field at len_off), skipped; under TFS_STRICT
+ * first read through the window for GG507 (not UTF-8, recorded, reported
+ * later).  A body that does not fit is GG102, as tfs__gg_string_skip. */
+static tfs_status skip_string_body(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t i) {
+    uint64_t bad;
+    if ((c->flags & TFS_STRICT) && c->strict_rule == TFS_RULE_NONE && tfs__gg_scan_utf8(c, c->off, len, &bad) &&
+        bad != UINT64_MAX)
+        gg_strict(c, TFS_GG507, bad, i);
+    return tfs__gg_string_skip(c, len_off, len, i);
+}
+
 /* The elements of a string array: each a string (GG101/GG102/GG103),
- * bodies skipped. */
+ * bodies skipped (read for GG507 under TFS_STRICT). */
 static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     r->stride = 64;
     while (r->count / r->stride > 4096u) r->stride *= 2u; /* <= 4097 marks per array */
@@ -35,7 +47,7 @@ static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
         uint64_t at = c->off, len;
         if (!mark(r, k, at)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
         tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &len);
-        if (st == TFS_OK) st = tfs__gg_string_skip(c, at, len, i);
+        if (st == TFS_OK) st = skip_string_body(c, at, len, i);
         if (st != TFS_OK) return st;
     }
     return TFS_OK;
@@ -45,7 +57,8 @@ static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
  * n > 2^30, or n x element size (8 per string: its length field) above the
  * bytes left -> GG130 at the count field; then each element (strings: each
  * checked as a string, GG101/GG102/GG103).  Fixed-size bodies are skipped
- * unread, except bool values under TFS_STRICT (GG501, reported later). */
+ * unread, except bool values under TFS_STRICT (GG501, reported later);
+ * string bodies are read under TFS_STRICT (GG507, reported later). */
 static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     bool is_str = r->elem_type == TFS_GG_STRING;
     uint64_t esz = is_str ? 8u : tfs_gg_vtype_size(r->elem_type);
@@ -93,8 +106,12 @@ static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
         tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &r->scalar);
         if (st == TFS_OK) /* short ones kept: readable even from a stream */
             st = r->scalar <= GG_STR_KEEP ? tfs__gg_string_keep(c, r->value_off, r->scalar, i, &r->str_ref)
-                                          : tfs__gg_string_skip(c, r->value_off, r->scalar, i);
+                                          : skip_string_body(c, r->value_off, r->scalar, i);
         if (st != TFS_OK) return st;
+        if (r->str_ref != GG_UNSET && (c->flags & TFS_STRICT)) { /* kept: GG507 on its bytes */
+            size_t v = tfs_utf8_valid_up_to(gg_kept(c) + r->str_ref, (size_t)r->scalar);
+            if (v < r->scalar) gg_strict(c, TFS_GG507, r->value_off + 8u + v, i);
+        }
     } else {
         size_t n = tfs_gg_vtype_size(r->type);
         const uint8_t *p = gg_take(c, n);

@@ -135,6 +135,24 @@ tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t i
     return TFS_OK;
 }
 
+bool tfs__gg_scan_utf8(gg_ctx *c, uint64_t off, uint64_t n, uint64_t *bad) {
+    *bad = UINT64_MAX;
+    uint64_t done = 0;
+    while (done < n) {
+        size_t k = n - done < TFS_WINDOW ? (size_t)(n - done) : TFS_WINDOW;
+        const uint8_t *p = tfs__src_get(c->src, off + done, k);
+        if (!p) return false;
+        if (done + k < n) k = utf8_piece(p, k); /* > 0: k was TFS_WINDOW */
+        size_t v = tfs_utf8_valid_up_to(p, k);
+        if (v < k) {
+            *bad = off + done + v;
+            return true;
+        }
+        done += k;
+    }
+    return true;
+}
+
 bool tfs__gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64_t *bad) {
     *bad = UINT64_MAX;
     while (n > 0) {

@@ -1,4 +1,4 @@
-/* test_gg_strict.c: strict-profile rules GG501-GG504 (implementation-defined
+/* test_gg_strict.c: strict-profile rules GG501-GG508 (implementation-defined
  * cases of spec/gguf.md), their precedence, and real files: every valid file
  * of shared/real/gguf must pass --strict (skipped when the folder is absent). */
 #include <setjmp.h>
@@ -111,13 +111,183 @@ static void test_GG504_key_not_utf8(void **state) {
     }
 }
 
-static void test_valid_strict_utf8_keys(void **state) {
+static void test_valid_strict_keys(void **state) {
     (void)state;
     gb b = {0};
-    gb_header(&b, 3, 0, 3);
-    gb_kv_u32(&b, "caf\xC3\xA9", 0);
-    gb_kv_u32(&b, "\xE2\x82\xAC.\xF0\x9F\x98\x80", 0);
-    gb_kv_u32(&b, "\xF4\x8F\xBF\xBF", 0); /* U+10FFFF */
+    gb_header(&b, 3, 0, 4);
+    gb_kv_u32(&b, "general.base_model.0.name", 0);
+    gb_kv_u32(&b, "_", 0);
+    gb_kv_u32(&b, "a1.b_2.c", 0);
+    uint8_t *k = malloc(65535);
+    assert_non_null(k);
+    memset(k, 'k', 65535);
+    gb_strn(&b, k, 65535); /* the spec's maximum */
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 0);
+    tfs_header_free(gg_expect_ok(&b, TFS_STRICT));
+    free(k);
+    gb_free(&b);
+}
+
+static void test_GG505_key_longer_than_65535(void **state) {
+    (void)state;
+    uint8_t *k = malloc(65536);
+    assert_non_null(k);
+    memset(k, 'k', 65536);
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "fine", 0);
+    size_t at = gb_strn(&b, k, 65536);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 0);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG505, at, 1);
+    gg_expect_invalid(&b, TFS_STRICT | TFS_HEADER_ONLY, TFS_GG505, at, 1);
+    tfs_header_free(gg_expect_ok(&b, 0));
+    gb_free(&b);
+    /* not UTF-8 as well: GG504 first */
+    k[70000 - 65536 + 100] = 0xFF;
+    gb_header(&b, 3, 0, 1);
+    at = gb_strn(&b, k, 65536);
+    gb_u32(&b, TFS_GG_U8);
+    gb_u8(&b, 0);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG504, at + 8u + (70000u - 65536u + 100u), 0);
+    gb_free(&b);
+    free(k);
+}
+
+static void test_GG506_key_not_snake_case(void **state) {
+    (void)state;
+    const struct { const char *key; size_t bad_at; } cases[] = {
+        {"General.name", 0},       /* capital */
+        {"general.Name", 8},
+        {"general name", 7},       /* space */
+        {"tokenizer-ggml", 9},     /* dash */
+        {".general", 0},           /* empty first segment */
+        {"general..name", 8},      /* empty segment */
+        {"general.", 7},           /* empty last segment */
+        {".", 0},
+        {"caf\xC3\xA9", 3},        /* UTF-8, not ASCII */
+        {"a\x7F", 1},              /* DEL */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 2);
+        gb_kv_u32(&b, "fine", 0);
+        gb_kv_at at = gb_kv_u32(&b, cases[i].key, 0);
+        gg_expect_invalid(&b, TFS_STRICT, TFS_GG506, at.start + 8u + cases[i].bad_at, 1);
+        tfs_header_free(gg_expect_ok(&b, 0));
+        gb_free(&b);
+    }
+    /* GG504 (not UTF-8) comes first */
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv_u32(&b, "A\xFF", 0);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG504, at.start + 9u, 0);
+    gb_free(&b);
+}
+
+/* A string of n bytes: 'v' with `bad` (len bytes) at `at` */
+static void put_str_with(gb *b, size_t n, size_t at, const char *bad, size_t len) {
+    uint8_t *s = malloc(n);
+    assert_non_null(s);
+    memset(s, 'v', n);
+    memcpy(s + at, bad, len);
+    gb_strn(b, s, n);
+    free(s);
+}
+
+static void test_GG507_string_value_not_utf8(void **state) {
+    (void)state;
+    /* short (kept) and long (read through the window) values, a sequence
+     * across the 64 KiB window */
+    const struct { size_t n, at; const char *bad; size_t len; size_t bad_at; } cases[] = {
+        {5, 2, "\xFF", 1, 2},
+        {3, 1, "\xC0\x80", 2, 1},               /* overlong NUL */
+        {300, 297, "\xED\xA0\x80", 3, 297},     /* encoded surrogate */
+        {70000, 65535, "\xE2\x82", 2, 65535},   /* cut sequence across the window */
+        {70000, 69999, "\xF0", 1, 69999},        /* cut at the end */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 3);
+        gb_kv_str(&b, "fine", "ok");
+        gb_kv_u32(&b, "n", 1);
+        gb_kv_at at = gb_kv(&b, "general.description", TFS_GG_STRING);
+        put_str_with(&b, cases[i].n, cases[i].at, cases[i].bad, cases[i].len);
+        gg_expect_invalid(&b, TFS_STRICT, TFS_GG507, at.value + 8u + cases[i].bad_at, 2);
+        gg_expect_invalid(&b, TFS_STRICT | TFS_HEADER_ONLY, TFS_GG507, at.value + 8u + cases[i].bad_at, 2);
+        tfs_header_free(gg_expect_ok(&b, 0));
+        gb_free(&b);
+    }
+    /* valid: a 3-byte and a 4-byte sequence across the window */
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv(&b, "a", TFS_GG_STRING);
+    put_str_with(&b, 70000, 65535, "\xE2\x82\xAC", 3);
+    gb_kv(&b, "b", TFS_GG_STRING);
+    put_str_with(&b, 70000, 65533, "\xF0\x9F\x98\x80", 4);
+    tfs_header_free(gg_expect_ok(&b, TFS_STRICT));
+    gb_free(&b);
+}
+
+static void test_GG507_string_array_element(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_arr(&b, "tokenizer.ggml.merges", TFS_GG_STRING, 1);
+    gb_str(&b, "a b");
+    gb_kv_arr(&b, "tokenizer.ggml.tokens", TFS_GG_STRING, 4);
+    gb_str(&b, "<s>");
+    gb_str(&b, "\xE2\x96\x81the");
+    size_t third = gb_strn(&b, "x\x80", 2);
+    gb_str(&b, "\xFF");
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG507, third + 9u, 1);
+    tfs_header_free(gg_expect_ok(&b, 0));
+    gb_free(&b);
+    /* a bad key after a bad value: the value's KV comes first; in one KV
+     * the key comes first */
+    gb_header(&b, 3, 0, 2);
+    gb_kv_at v = gb_kv_str(&b, "s", "\xFF");
+    gb_kv_u32(&b, "BAD", 0);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG507, v.value + 8u, 0);
+    gb_free(&b);
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at k = gb_kv_str(&b, "Key", "\xFF");
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG506, k.start + 8u, 0);
+    gb_free(&b);
+    /* a bool 2 before a bad string: GG501 (its KV first) */
+    gb_header(&b, 3, 0, 2);
+    gb_kv_at bo = gb_kv(&b, "b", TFS_GG_BOOL);
+    gb_u8(&b, 2);
+    gb_kv_str(&b, "s", "\xFF");
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG501, bo.value, 0);
+    gb_free(&b);
+}
+
+static void test_GG508_tensor_name_not_utf8(void **state) {
+    (void)state;
+    const int64_t ne[1] = {8};
+    gb b = {0};
+    gb_header(&b, 3, 2, 1);
+    gb_kv_u32(&b, "general.alignment", 32);
+    gb_ti(&b, "token_embd.weight", 1, ne, 0, 0);
+    gb_ti_at t = gb_tin(&b, "blk.0.\xC3", 7, 1, ne, 0, 32);
+    size_t end = b.len;
+    gb_pad(&b, 32);
+    gb_zeros(&b, 64);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG508, t.start + 8u + 6u, 1);
+    gg_expect_invalid(&b, TFS_STRICT | TFS_HEADER_ONLY, TFS_GG508, t.start + 8u + 6u, 1);
+    tfs_header_free(gg_expect_ok(&b, 0));
+    /* nonzero padding after it: GG508 first (file order) */
+    assert_true(end < b.len - 64u);
+    b.p[end] = 1;
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG508, t.start + 8u + 6u, 1);
+    gb_free(&b);
+    /* UTF-8 names (any case, any characters) pass */
+    gb_header(&b, 3, 1, 0);
+    gb_ti(&b, "Blk 0/\xE2\x82\xAC", 1, ne, 0, 0);
+    gb_pad(&b, 32);
+    gb_zeros(&b, 32);
     tfs_header_free(gg_expect_ok(&b, TFS_STRICT));
     gb_free(&b);
 }
@@ -190,7 +360,12 @@ int main(void) {
         cmocka_unit_test(test_GG502_alignment_not_multiple_of_8),
         cmocka_unit_test(test_GG503_nonzero_padding),
         cmocka_unit_test(test_GG504_key_not_utf8),
-        cmocka_unit_test(test_valid_strict_utf8_keys),
+        cmocka_unit_test(test_valid_strict_keys),
+        cmocka_unit_test(test_GG505_key_longer_than_65535),
+        cmocka_unit_test(test_GG506_key_not_snake_case),
+        cmocka_unit_test(test_GG507_string_value_not_utf8),
+        cmocka_unit_test(test_GG507_string_array_element),
+        cmocka_unit_test(test_GG508_tensor_name_not_utf8),
         cmocka_unit_test(test_strict_reports_canonical_rule_first),
         cmocka_unit_test(test_real_files_default_and_strict),
     };
