@@ -47,10 +47,19 @@ def f32s(values):
 FIX = []  # (id, bytes, expect, rule, mode, description, provenance)
 
 
-def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None):
+STRICT_ALSO = []  # (file id, line id, rule, description): a strict line for a file added before
+
+
+def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, strict=None):
+    """One fixture file and its manifest line; strict=RULE adds a second line
+    (mode strict, id RULE-<fid without valid->-strict) for a valid file that
+    --strict rejects with RULE."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
     FIX.append((fid, data, expect, rule, mode, desc, GEN + ("; " + prov if prov else "")))
+    if strict:
+        STRICT_ALSO.append((fid, "%s-%s-strict" % (strict, fid[len("valid-"):] if fid.startswith("valid-") else fid),
+                            strict, desc + "; --strict: an unknown entry field"))
 
 
 def bug(row):
@@ -174,7 +183,7 @@ def json_syntax():
     add("ST113-depth-100000", st_file(deep(100000), 1),
         "100,000 nested arrays inside an ignored field (stack overflow in recursive readers)", "ST113",
         prov=bug("S7"))
-    add("valid-depth-127", st_file(deep(127), 1), "nesting depth 127 in an ignored field", prov=EDGE)
+    add("valid-depth-127", st_file(deep(127), 1), "nesting depth 127 in an ignored field", prov=EDGE, strict="ST504")
 
     add("ST114-raw-tab-in-name", st_file('{"a\tb":{' + E + "}}", 1), "raw tab inside a name", "ST114", prov=EDGE)
     add("ST114-raw-newline-in-metadata", st_file('{"__metadata__":{"k":"a\nb"},"a":{' + E + "}}", 1),
@@ -207,14 +216,14 @@ def json_syntax():
     add("ST117-nested-in-ignored", st_file('{"a":{' + E + ',"x":{"y":[1,2,3e999]}}}', 1),
         "out-of-range number nested in an ignored object", "ST117")
     add("valid-ignored-bigint", st_file(x("123456789012345678901234567890"), 1),
-        "30-digit integer in an ignored field (an f64 for serde_json)", prov=EDGE)
-    add("valid-ignored-negative", st_file(x("-5"), 1), "negative number in an ignored field", prov=EDGE)
-    add("valid-ignored-true", st_file(x("true"), 1), "true in an ignored field", prov=EDGE)
-    add("valid-ignored-underflow", st_file(x("1e-400"), 1), "1e-400 underflows to 0: accepted")
-    add("valid-ignored-zero-big-exponent", st_file(x("0e400"), 1), "0e400 is 0: accepted")
-    add("valid-ignored-1.7e308", st_file(x("1.7e308"), 1), "1.7e308 (below f64::MAX)")
+        "30-digit integer in an ignored field (an f64 for serde_json)", prov=EDGE, strict="ST504")
+    add("valid-ignored-negative", st_file(x("-5"), 1), "negative number in an ignored field", prov=EDGE, strict="ST504")
+    add("valid-ignored-true", st_file(x("true"), 1), "true in an ignored field", prov=EDGE, strict="ST504")
+    add("valid-ignored-underflow", st_file(x("1e-400"), 1), "1e-400 underflows to 0: accepted", strict="ST504")
+    add("valid-ignored-zero-big-exponent", st_file(x("0e400"), 1), "0e400 is 0: accepted", strict="ST504")
+    add("valid-ignored-1.7e308", st_file(x("1.7e308"), 1), "1.7e308 (below f64::MAX)", strict="ST504")
     add("valid-ignored-values", st_file(x('{"s":"\\u00e9\\n","n":null,"f":false,"l":[[],{},-0.5e-3,""]}'), 1),
-        "ignored field holding every JSON value kind")
+        "ignored field holding every JSON value kind", strict="ST504")
 
     add("ST118-array-top", st_file("[]"), "top level is an array", "ST118", prov=EDGE)
     add("ST118-string-top", st_file('"{}"'), "top level is a string", "ST118")
@@ -607,11 +616,15 @@ def main():
     check = "--check" in sys.argv[1:]
     rdef = manifest.read_rules()
     build()
+    data_of = {f[0]: f[1] for f in FIX}
+    for file_fid, fid, rule, desc in STRICT_ALSO:
+        FIX.append((fid, data_of[file_fid], "parser_error", rule, "strict", desc, GEN + "; file " + file_fid))
     ids = [f[0] for f in FIX]
     assert len(ids) == len(set(ids)), "duplicate fixture id"
+    file_of = {fid: file_fid for file_fid, fid, _, _ in STRICT_ALSO}
     rows, files = [], {}
     for fid, data, expect, rule, mode, desc, prov in FIX:
-        name = fid + ".safetensors"
+        name = file_of.get(fid, fid) + ".safetensors"
         files[name] = data
         cats = []
         for r in ([] if rule == "-" else rule.split("|")):

@@ -9,14 +9,10 @@ if(TARGET tfs_conform AND TARGET tfs_cli)
   # and its fake reports are text on stderr)
 
   add_test(NAME test_conform_inprocess COMMAND tfs_cli conform --fixtures ${PROJECT_SOURCE_DIR}/corpus -q)
-  foreach(p default header-only)
+  # (strict: default-profile valid lines stand for strict unless the file has a strict line)
+  foreach(p default header-only strict)
     add_test(NAME test_conform_inprocess_${p} COMMAND tfs_cli conform --fixtures ${PROJECT_SOURCE_DIR}/corpus --profile ${p} -q)
   endforeach()
-  # strict: default-profile valid lines stand for strict unless the file has a
-  # strict line; the listed ones lack it (corpus gap, see the file)
-  add_test(NAME test_conform_inprocess_strict
-           COMMAND tfs_cli conform --fixtures ${PROJECT_SOURCE_DIR}/corpus --profile strict -q
-                   --expected-failures ${CMAKE_CURRENT_LIST_DIR}/strict-gaps.xfail)
   add_test(NAME test_conform_runner
            COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_conform.py $<TARGET_FILE:tfs_cli>
                    $<TARGET_FILE:conform_hostile> ${PROJECT_SOURCE_DIR})
