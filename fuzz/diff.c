@@ -4,14 +4,16 @@
  * header-only, strict + header-only), compared field by field: status, rule,
  * offset, index; on TFS_OK the whole view (values too; a stream may say
  * TFS_EIO for arrays and long strings, never give another value); on
- * TFS_INVALID the TFS_PARTIAL views (counts and failing fields).  The
- * reads' window sizes come from the input's last byte. */
+ * TFS_INVALID the TFS_PARTIAL views (counts and failing fields).
+ * Variants (fuzz.h; the replay runs all): 4 profiles x 3 sources x
+ * (without, with the TFS_PARTIAL comparison); the reads' window sizes also
+ * come from the input's last byte. */
 #include <stdio.h>
 
 #include "fuzz.h"
 
 static void compare(const tfs_fuzz_in *in, unsigned flags, tfs_fuzz_api api, size_t window, size_t grow,
-                    tfs_status s0, const tfs_error *e0, const tfs_header *h0) {
+                    int partial, tfs_status s0, const tfs_error *e0, const tfs_header *h0) {
     char what[96];
     snprintf(what, sizeof what, "%s %s vs buffer", tfs_fuzz_api_name(api), tfs_fuzz_flags_name(flags));
     tfs_fuzz_reader r = {.p = in->p, .n = in->n, .window = window, .grow = grow};
@@ -28,7 +30,7 @@ static void compare(const tfs_fuzz_in *in, unsigned flags, tfs_fuzz_api api, siz
         tfs_fuzz_same_view(what, h0, &view, api == TFS_FUZZ_RANDOM ? 1 : 2, 8);
     }
     tfs_header_free(h);
-    if (st == TFS_INVALID) {
+    if (st == TFS_INVALID && partial) {
         tfs_header *pa = NULL, *pb = NULL;
         tfs_error ea, eb;
         r = (tfs_fuzz_reader){.p = in->p, .n = in->n, .window = window, .grow = grow};
@@ -47,16 +49,17 @@ static void compare(const tfs_fuzz_in *in, unsigned flags, tfs_fuzz_api api, siz
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const tfs_fuzz_in in = {data, size, TFS_FUZZ_FORMAT};
     static const unsigned profiles[] = {0, TFS_STRICT, TFS_HEADER_ONLY, TFS_STRICT | TFS_HEADER_ONLY};
-    unsigned tail = size ? data[size - 1] : 0;
-    size_t window = 1 + (tail & 15u), grow = tail >> 4;
-    for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++) {
-        unsigned flags = profiles[i];
+    static const tfs_fuzz_api apis[] = {TFS_FUZZ_RANDOM, TFS_FUZZ_STREAM, TFS_FUZZ_FORWARD_SIZED};
+    unsigned tail = tfs_fuzz_tail(data, size);
+    size_t window = 1 + (tail >> 5), grow = (tail >> 3) & 3u;
+    for (unsigned v = tfs_fuzz_first(24, data, size); v < tfs_fuzz_end(24, data, size); v++) {
+        unsigned flags = profiles[v % 4];
+        tfs_fuzz_api api = apis[(v / 4) % 3];
+        int partial = v >= 12;
         tfs_header *h0 = NULL;
         tfs_error e0;
         tfs_status s0 = tfs_fuzz_parse_buffer(&in, flags, &h0, &e0);
-        compare(&in, flags, TFS_FUZZ_RANDOM, window, grow, s0, &e0, h0);
-        compare(&in, flags, TFS_FUZZ_STREAM, window, grow + 1, s0, &e0, h0);
-        compare(&in, flags, TFS_FUZZ_FORWARD_SIZED, 4096, 0, s0, &e0, h0);
+        compare(&in, flags, api, window, grow, partial, s0, &e0, h0);
         tfs_header_free(h0);
     }
     return 0;

@@ -102,8 +102,9 @@ void tfs_fuzz_same_partial(const char *what, const tfs_header *a, const tfs_head
 void tfs_fuzz_read_values(const tfs_header *h, int forward, uint64_t max_elems);
 
 /* A reader over memory for tfs_parse_source.  Each call returns at most
- * `window` bytes, and the window grows by `grow` bytes after every call (a
- * short read every time while it is small); forward-only readers check that
+ * `window` bytes, and the window grows to 2 * window + grow after every call
+ * (short reads while it is small, few calls over a long input);
+ * forward-only readers check that
  * each call starts where the previous one ended.  A contract violation by the
  * library (len 0, a seek on a forward-only source) is an invariant
  * violation. */
@@ -111,7 +112,7 @@ typedef struct tfs_fuzz_reader {
     const uint8_t *p;
     size_t n;
     size_t window; /* bytes the next call may return */
-    size_t grow;   /* added to window after each call */
+    size_t grow;   /* window = 2 * window + grow after each call */
     int forward;
     uint64_t next; /* forward: where the next call must start */
     uint64_t calls;
@@ -120,6 +121,17 @@ typedef struct tfs_fuzz_reader {
 /* A source over `r` (set up by the caller): random access with the size
  * known, or forward-only with the size known or unknown. */
 tfs_source tfs_fuzz_source(tfs_fuzz_reader *r, tfs_fuzz_api api);
+
+/* Variants.  A target has `count` variants (profiles, sources, reader
+ * window sizes); under a fuzzing engine one input runs the variant its last
+ * byte selects (the harness settings come from the tail, the parsed bytes
+ * are still the whole input), so each run costs a couple of parses; the
+ * replay main (ctest) sets tfs_fuzz_thorough and every input runs every
+ * variant.  Loop:  for (unsigned v = tfs_fuzz_first(..); v < tfs_fuzz_end(..); v++) */
+extern int tfs_fuzz_thorough;
+unsigned tfs_fuzz_tail(const uint8_t *data, size_t size); /* last byte, 0 for an empty input */
+unsigned tfs_fuzz_first(unsigned count, const uint8_t *data, size_t size);
+unsigned tfs_fuzz_end(unsigned count, const uint8_t *data, size_t size);
 
 /* Rule report for the replay main: how often each rule was reported (by any
  * profile) since the start.  tfs_fuzz_rule_seen() is called by tfs_fuzz_check. */
