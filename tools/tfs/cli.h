@@ -71,6 +71,7 @@ int cmd_dump(int argc, char **argv, int first);
  * instead of o->flags; *h receives the header (free it). */
 tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err);
 int cmd_rules(int argc, char **argv, int first);
+int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */
