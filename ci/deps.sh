@@ -5,9 +5,11 @@
 # Build and test tools.  clang + libclang-rt-14-dev: the asan-ubsan preset;
 # libcmocka-dev + pkg-config: unit tests; libssl-dev: SHA-256 of fixtures;
 # python3-hypothesis: generators; valgrind: memory checks; time: /usr/bin/time
-# for bench/sparse.sh.
+# for bench/sparse.sh.  afl++, llvm (llvm-profdata, llvm-cov), zip, unzip: the
+# fuzz stage (ci/oss-fuzz-emulate.sh: AFL++ builds, OSS-Fuzz seed zips) and
+# fuzz/coverage.sh.
 TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-dev pkg-config
-    valgrind python3 python3-hypothesis time ca-certificates)
+    valgrind python3 python3-hypothesis time ca-certificates afl++ llvm zip unzip)
 
 tfs_log() { printf '== %s\n' "$*"; }
 

@@ -13,7 +13,11 @@
 #      configure, build, ctest (not the ggml differential: 64-bit only);
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
-#   7. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
+#   7. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
+#   8. fuzz: ci/oss-fuzz-emulate.sh (OSS-Fuzz build.sh for libFuzzer + ASan
+#      + UBSan and AFL++, every target fuzzed a few seconds), each check one
+#      test;
+#   9. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
 #      failure (a failed configure, build or package install counts as one
 #      failed test).
 # Fits CI: 2 cores, 90 minutes (all stages: a few minutes).
@@ -91,6 +95,23 @@ else
     total_fail=$((total_fail + 1))
 fi
 stage noposix
+# MemorySanitizer (clang; fuzz/ only: the fuzz replays of every seed and crasher)
+stage msan
+
+# fuzz: ci/oss-fuzz/build.sh under hand-set OSS-Fuzz variables, libFuzzer +
+# ASan + UBSan and AFL++ (incl. CMPLOG and the custom mutator alone), each
+# target > 100 edges and a few seconds of fuzzing (ci/oss-fuzz-emulate.sh)
+tfs_log "[fuzz] ci/oss-fuzz-emulate.sh"
+emu_log=$root/build/oss-fuzz-emulate.log
+bash "$root/ci/oss-fuzz-emulate.sh" 3 > "$emu_log" 2>&1
+emu_rc=$?
+emu_pass=$(grep -c '^ok ' "$emu_log" || true)
+emu_fail=$(grep -c '^FAIL ' "$emu_log" || true)
+grep -E '^FAIL ' "$emu_log" || true
+if ((emu_rc != 0 && emu_fail == 0)); then emu_fail=1; fi
+total_pass=$((total_pass + emu_pass))
+total_fail=$((total_fail + emu_fail))
+tfs_log "[fuzz] $emu_pass passed, $emu_fail failed (log: build/oss-fuzz-emulate.log; $((SECONDS - start)) s so far)"
 
 tfs_log "all runs: $((SECONDS - start)) s"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"

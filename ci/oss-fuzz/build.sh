@@ -29,7 +29,7 @@ cmake -S "$src" -B "$build" \
     -DTFS_BUILD_TESTS=OFF -DTFS_BUILD_TOOLS=OFF -DTFS_BUILD_BENCH=OFF -DTFS_INSTALL=OFF \
     -DTFS_WERROR=OFF -DTFS_SANITIZE=OFF \
     -DTFS_FUZZ_ENGINE=$tfs_engine -DTFS_FUZZ_ENGINE_FLAGS="$LIB_FUZZING_ENGINE"
-cmake --build "$build" -j "$jobs"
+cmake --build "$build" -j "$jobs" --target tfs_fuzzers
 
 max_len=65536 # bytes: headers of real files are larger, but the rules live in the first KiB
 for bin in "$build"/fuzzers/*_fuzzer; do
