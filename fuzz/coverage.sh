@@ -6,9 +6,9 @@
 # (fuzz/seeds/FORMAT.list) and crashers (fuzz/crashers/TARGET/) plus any
 # folders in $TFS_COVERAGE_EXTRA_<format> (gguf, safetensors; e.g. a corpus a
 # fuzzer grew), and prints:
-#   1. per format, line and branch coverage of parsers/ per file
-#      (llvm-cov report over all targets of the format);
-#   2. per target, the parsers/ totals;
+#   1. per format, line and branch coverage per file of parsers/core and the
+#      format's parser folder (llvm-cov report over all targets of the format);
+#   2. per target, the totals of those files;
 #   3. rule coverage per format: rules the corpus triggers (some target
 #      reported it, in any profile: the replay main's --rules), rules it only
 #      reaches (a source line naming the rule ran, the rule never fired), and
@@ -42,6 +42,7 @@ for fmt in gguf safetensors; do
     done < "$root/fuzz/seeds/$fmt.list"
     extra_var=TFS_COVERAGE_EXTRA_$fmt
     for d in ${!extra_var:-}; do seeds+=("$d"); done
+    srcs=("$root/parsers/core" "$root/parsers/$fmt") # the format's parser and the core it uses
     objects=()
     for kind in buffer source strict roundtrip diff; do
         t=fuzz_${short}_$kind
@@ -52,24 +53,24 @@ for fmt in gguf safetensors; do
         objects+=("$bin")
     done
     llvm-profdata merge -sparse "$prof"/fuzz_"${short}"_*.profraw -o "$prof/$fmt.profdata"
-    echo "== $fmt: line and branch coverage of parsers/ by the corpus (all $fmt targets)"
+    echo "== $fmt: line and branch coverage of parsers/core and parsers/$fmt by the corpus (all $fmt targets)"
     obj_args=()
     for o in "${objects[@]:1}"; do obj_args+=(-object "$o"); done
     llvm-cov report "${objects[0]}" "${obj_args[@]}" -instr-profile="$prof/$fmt.profdata" \
-        -show-branch-summary -show-region-summary=false -show-functions=false "$root/parsers" |
+        -show-branch-summary -show-region-summary=false -show-functions=false "${srcs[@]}" |
         sed "s|$root/||"
     echo
-    echo "== $fmt: per target, parsers/ total (lines, branches)"
+    echo "== $fmt: per target, parsers/core + parsers/$fmt total (lines, branches)"
     for o in "${objects[@]}"; do
         t=$(basename "$o")
         llvm-cov report "$o" -instr-profile="$prof/$t.profdata" -show-branch-summary \
-            -show-region-summary=false "$root/parsers" |
+            -show-region-summary=false "${srcs[@]}" |
             awk -v t="$t" '/^TOTAL/ {printf "%-22s lines %s  branches %s\n", t, $(NF-3), $NF}'
     done
     echo
     # source lines per rule id that ran (any target of the format)
     llvm-cov show "${objects[0]}" "${obj_args[@]}" -instr-profile="$prof/$fmt.profdata" \
-        -show-line-counts -use-color=false "$root/parsers" > "$prof/$fmt.show.txt"
+        -show-line-counts -use-color=false "${srcs[@]}" > "$prof/$fmt.show.txt"
     /usr/bin/python3 - "$prof" "$fmt" "$short" "$root/include/tfs/rules.def" << 'PY'
 import glob, re, sys
 prof, fmt, short, rules_def = sys.argv[1:5]
