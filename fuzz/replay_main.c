@@ -15,7 +15,7 @@
  *   --quiet  no per-file line
  *   --bench SECONDS  load every input first, then run them round-robin
  *            as an engine does (one variant each) for SECONDS (wall clock) and print "execs N seconds S
- *            exec/s R inputs K mean_bytes B" (bench/fuzz_execs.sh)
+ *            exec/s R inputs K mean_bytes B cpu_seconds C exec/cpu_s R2" (bench/fuzz/execs.sh)
  * Exit 0 when every input ran (a violated invariant aborts); 2 when a path
  * cannot be read. */
 #include <dirent.h>
@@ -135,25 +135,29 @@ static int run_path(const char *path) {
     return rc;
 }
 
-static double now(void) {
+static double clock_s(clockid_t id) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+static double now(void) { return clock_s(CLOCK_MONOTONIC); }
 
 /* run the kept inputs round-robin for `seconds` */
 static void bench(double seconds) {
     if (!g_n_inputs) return;
     unsigned long long execs = 0, bytes = 0;
     for (size_t i = 0; i < g_n_inputs; i++) bytes += g_sizes[i];
-    double t0 = now(), t = t0;
+    double t0 = now(), t = t0, c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     while (t - t0 < seconds) {
         for (size_t i = 0; i < g_n_inputs; i++) LLVMFuzzerTestOneInput(g_inputs[i], g_sizes[i]);
         execs += g_n_inputs;
         t = now();
     }
-    printf("execs %llu seconds %.2f exec/s %.0f inputs %zu mean_bytes %llu\n", execs, t - t0,
-           (double)execs / (t - t0), g_n_inputs, bytes / g_n_inputs);
+    double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+    /* per CPU second too: on a shared machine the wall-clock rate is what
+     * the process got, the CPU rate what one core gives */
+    printf("execs %llu seconds %.2f exec/s %.0f inputs %zu mean_bytes %llu cpu_seconds %.2f exec/cpu_s %.0f\n", execs,
+           t - t0, (double)execs / (t - t0), g_n_inputs, bytes / g_n_inputs, cpu, cpu > 0 ? (double)execs / cpu : 0.0);
     for (size_t i = 0; i < g_n_inputs; i++) free(g_inputs[i]);
     free(g_inputs);
     free(g_sizes);
@@ -183,6 +187,9 @@ int main(int argc, char **argv) {
                 printf("rule %s %llu\n", tfs_rule_id(r), (unsigned long long)tfs_fuzz_rule_count(r));
         }
     }
-    fprintf(stderr, "replay: %lu inputs%s\n", g_files, rc ? " (stopped: error)" : "");
+    if (g_keep)
+        fprintf(stderr, "replay: %zu inputs benchmarked%s\n", g_n_inputs, rc ? " (stopped: error)" : "");
+    else
+        fprintf(stderr, "replay: %lu inputs%s\n", g_files, rc ? " (stopped: error)" : "");
     return rc;
 }
