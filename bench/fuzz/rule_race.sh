@@ -2,8 +2,8 @@
 # bench/fuzz/rule_race.sh [SECONDS] [KIND]: structure-aware versus plain.
 # For each format, the plain libFuzzer form and the structure-aware one
 # (+ tfs_mutator_libfuzzer) of target fuzz_<format>_KIND (default buffer)
-# fuzz from an EMPTY corpus for SECONDS each (default 120) with the same
-# settings (dictionary, -max_len=65536); then the replay form runs over each
+# fuzz from an EMPTY corpus for SECONDS (default 120), side by side, with the
+# same settings (dictionary, -max_len=65536); then the replay form runs over each
 # grown corpus with --rules (every variant: default, strict, header-only,
 # partial) and the rule ids the corpus triggers are counted.
 # Prints a table (rules of the format, retired left out; rules triggered by
@@ -28,12 +28,17 @@ for fmt in gguf safetensors; do
     [[ $fmt == safetensors ]] && short=st prefix=ST
     t=fuzz_${short}_$kind
     total=$(grep -cE "^TFS_RULE\($prefix[0-9]+, *[0-9]+, *$prefix, *(CANON|DATA|STRICT)," "$root/include/tfs/rules.def")
+    # both forms at once, so they share the machine alike
     for form in plain sa; do
         bin=$build/fuzzers/${t}_fuzzer
         [[ $form == sa ]] && bin=$build/fuzzers/${t}_sa_fuzzer
         mkdir -p "$work/$t-$form"
-        "$bin" -max_total_time="$seconds" -max_len=65536 -dict="$root/fuzz/dict/$fmt.dict" -print_final_stats=1 \
-            "$work/$t-$form" > "$work/$t-$form.log" 2>&1 || echo "rule_race: $t $form stopped early (see $work/$t-$form.log)"
+        ("$bin" -max_total_time="$seconds" -max_len=65536 -dict="$root/fuzz/dict/$fmt.dict" -print_final_stats=1 \
+            -artifact_prefix="$work/$t-$form-" "$work/$t-$form" > "$work/$t-$form.log" 2>&1 ||
+            echo "rule_race: $t $form stopped early (see $work/$t-$form.log)") &
+    done
+    wait
+    for form in plain sa; do
         "$build/fuzz/$t" --quiet --rules "$work/$t-$form" 2> /dev/null | awk '$3 > 0 {print $2}' | sort > "$work/$t-$form.rules"
     done
     p=$(wc -l < "$work/$t-plain.rules")
