@@ -25,6 +25,39 @@ for f in "$src"/corpus/gguf/*.gguf "$src"/corpus/safetensors/*.safetensors "$src
         fi
     done
 done
+# The issue's own words: `cat f.gguf | tfs check --header-only -` (no --format)
+# gives the file's verdict for every GGUF fixture and real file.  A pipe has
+# no name, so where the file's verdict came from its .gguf name (its first
+# bytes are not the GGUF magic: empty, cut, damaged) the pipe says
+# not_a_model, naming GGUF in what it looks like, and with --format gguf
+# again gives the file's verdict.
+strip() { sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//'; }
+for f in "$src"/corpus/gguf/*.gguf "$src"/corpus/real/*/*.gguf "$src"/../shared/real/gguf*/*.gguf; do
+    [ -f "$f" ] || continue
+    a=$("$tfs" check --json --header-only "$f" | strip)
+    b=$(cat "$f" | "$tfs" check --json --header-only - | strip)
+    if [ "$(head -c 4 "$f")" = GGUF ]; then
+        if [ "$a" = "$b" ]; then pass=$((pass + 1)); else
+            fail=$((fail + 1))
+            echo "FAIL: cat $f | tfs check --header-only -"
+            echo "  file:  $a"
+            echo "  stdin: $b"
+        fi
+    else
+        c=$(cat "$f" | "$tfs" check --json --header-only --format gguf - | strip)
+        case $b in
+        *'"verdict":"not_a_model"'*'"looks_like":"'*GGUF*|*'"verdict":"not_a_model"'*'"looks_like":"an empty file"'*) ok=1 ;;
+        *) ok=0 ;;
+        esac
+        if [ $ok = 1 ] && [ "$a" = "$c" ]; then pass=$((pass + 1)); else
+            fail=$((fail + 1))
+            echo "FAIL: cat $f | tfs check --header-only - (no GGUF magic)"
+            echo "  file:               $a"
+            echo "  stdin:              $b"
+            echo "  stdin --format gguf: $c"
+        fi
+    fi
+done
 # `tfs dump --json -` on a pipe: valid JSON (values that cannot be read again are null)
 for f in "$src"/corpus/real/gguf/*.gguf "$src"/corpus/real/safetensors/*.safetensors; do
     fmt=${f##*.}

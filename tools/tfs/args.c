@@ -7,12 +7,18 @@
 
 void check_usage(FILE *f) {
     fprintf(f,
-            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n"
+            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE...\n"
             "\n"
             "Checks each FILE (header only; tensor data is never read) and prints its\n"
             "verdict: format, version, header size, counts, type histogram, parameter\n"
             "count and metadata summary, or the rule id, category, byte offset and\n"
             "message of the first violation.\n"
+            "\n"
+            "Without --format, a file that is neither GGUF nor plausibly safetensors\n"
+            "(8-byte size, then '{', within the file) and has no model extension\n"
+            "(.gguf, .safetensors, any case, also .part/.partial after it) is not\n"
+            "parsed: verdict not_a_model, with what it looks like (zip or pickle\n"
+            "checkpoint, JSON index, HTML page, image, text, ...).\n"
             "\n"
             "FILE may be - for standard input.  A pipe is read forward only, in bounded\n"
             "memory, with the same verdicts: GGUF with --header-only stops at the data\n"
@@ -27,9 +33,13 @@ void check_usage(FILE *f) {
             "                    the file); no effect on safetensors\n"
             "  --format F        force the parser: safetensors or gguf (default: the GGUF\n"
             "                    magic decides, then the extension .gguf/.safetensors)\n"
+            "  -r, --recursive   a directory FILE: check every file under it with a model\n"
+            "                    extension (a progress line on a terminal; with --json a\n"
+            "                    last record {\"summary\": {...}})\n"
             "  -h, --help        this help\n"
             "\n"
-            "exit status: 0 all files valid, 1 a file is invalid, 2 usage or I/O error\n");
+            "exit status: 0 all files valid, 1 a file is invalid or not a model file,\n"
+            "2 usage or I/O error, or out of memory\n");
 }
 
 static int set_format(check_opts *o, const char *cmd, const char *v) {
@@ -68,6 +78,8 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
             o->json = 1;
         } else if (strcmp(a, "--strict") == 0) {
             o->flags |= TFS_STRICT;
+        } else if ((strcmp(a, "-r") == 0 || strcmp(a, "--recursive") == 0) && strcmp(cmd, "check") == 0) {
+            o->recursive = 1;
         } else if (strcmp(a, "--header-only") == 0) {
             o->flags |= TFS_HEADER_ONLY;
         } else if (strcmp(a, "--format") == 0) {
@@ -94,7 +106,7 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
     if (rc == -1)
         fprintf(stderr, strcmp(cmd, "dump") == 0
                             ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n");
+                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE...\n");
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];

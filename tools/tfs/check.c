@@ -1,6 +1,6 @@
-/* check.c: `tfs check`: one parse per file (header only), report, exit status. */
-#include <errno.h>
-#include <fcntl.h>
+/* check.c: `tfs check`: one parse per file (header only), report, exit status;
+ * with -r, directories walked (walk.c), a progress line on a terminal and a
+ * summary record. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,45 +8,7 @@
 
 #include "cli.h"
 
-/* Standard input as a forward-only source (a pipe, a socket, a terminal). */
-static int stdin_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
-    (void)ctx;
-    (void)off; /* forward-only: each call continues where the last ended */
-    for (;;) {
-        ssize_t r = read(STDIN_FILENO, buf, len);
-        if (r >= 0) { *got = (size_t)r; return 0; }
-        if (errno != EINTR) return errno;
-    }
-}
-
-static tfs_status parse_stdin(const check_opts *o, tfs_header **h, tfs_error *err) {
-    struct stat st;
-    if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) /* `< file`: random access */
-        return tfs_parse_fd(STDIN_FILENO, NULL, o->format, o->flags, h, err);
-    tfs_source src = {.read = stdin_read, .size = TFS_SIZE_UNKNOWN, .forward = 1};
-    return tfs_parse_source(&src, NULL, o->format, o->flags, h, err);
-}
-
-tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err) {
-    *h = NULL;
-    if (strcmp(path, "-") == 0) {
-        check_opts so = *o;
-        so.flags = flags;
-        return parse_stdin(&so, h, err);
-    }
-    /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
-     * anything that is not a regular file (EISDIR / EINVAL) without reading. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        memset(err, 0, sizeof *err);
-        err->index = -1;
-        err->sys_errno = errno;
-        return TFS_EIO;
-    }
-    tfs_status st = tfs_parse_fd(fd, path, o->format, flags, h, err);
-    close(fd);
-    return st;
-}
+#define PROGRESS_MIN 20u /* files before a walk shows a progress line */
 
 static void check_one(const char *path, const check_opts *o, check_result *r, tfs_header **h) {
     memset(r, 0, sizeof *r);
@@ -54,42 +16,113 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->flags = o->flags;
     r->format = o->format;
     r->err.index = -1;
-    r->status = parse_one(path, o, o->flags, h, &r->err);
-    if (r->status == TFS_EIO) r->sys_errno = r->err.sys_errno;
+    r->status = parse_one(path, o, o->flags, h, &r->err, &r->not_model);
     /* the parser that ran: the header's format, or the rule's (FORMAT column) */
     if (r->status == TFS_OK) r->format = (*h)->format;
-    else if (r->status == TFS_INVALID) r->format = tfs_rule_format(r->err.rule);
+    else if (r->status == TFS_INVALID && !r->not_model) r->format = tfs_rule_format(r->err.rule);
+    else r->format = TFS_FORMAT_UNKNOWN; /* not opened, not read, or not a model file */
+    /* --header-only is GGUF's metadata mode; safetensors has one profile */
+    if (r->format == TFS_FORMAT_SAFETENSORS && (r->flags & TFS_HEADER_ONLY)) {
+        r->flags &= ~TFS_HEADER_ONLY;
+        r->header_only_ignored = 1;
+    }
     switch (r->status) {
     case TFS_OK: r->verdict = V_VALID; r->h = *h; break;
-    case TFS_INVALID: r->verdict = V_PARSER_ERROR; break;
+    case TFS_INVALID: r->verdict = r->not_model ? V_NOT_MODEL : V_PARSER_ERROR; break;
     case TFS_EIO: r->verdict = V_IO_ERROR; r->sys_errno = r->err.sys_errno; break;
     default: r->verdict = V_INTERNAL; break;
     }
 }
 
+/* An I/O error found before parsing (a directory of a walk that could not
+ * be read). */
+static void io_result(const char *path, int e, const check_opts *o, check_result *r) {
+    memset(r, 0, sizeof *r);
+    r->file = path;
+    r->flags = o->flags;
+    r->format = TFS_FORMAT_UNKNOWN;
+    r->status = TFS_EIO;
+    r->err.index = -1;
+    r->err.sys_errno = r->sys_errno = e;
+    r->verdict = V_IO_ERROR;
+}
+
+/* The files to check: each FILE as given, or with -r the model files under
+ * a directory FILE.  Returns 0, or ENOMEM. */
+static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
+    for (int i = o->first_file; i < argc; i++) {
+        struct stat st;
+        int rc;
+        if (o->recursive && strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+            rc = walk_dir(l, argv[i]);
+        else
+            rc = walk_add(l, argv[i], 0);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+typedef struct counts {
+    size_t valid, invalid, not_model, error;
+} counts;
+
+static void progress(size_t i, size_t n, const char *path) {
+    fprintf(stderr, "\r\033[K[%zu/%zu] ", i + 1, n);
+    size_t len = strlen(path);
+    /* the end of a long path: the file name matters most */
+    if (len > 60) {
+        size_t k = len - 57;
+        while (k < len && ((unsigned char)path[k] & 0xc0) == 0x80) k++; /* not inside a character */
+        fputs("...", stderr);
+        fput_safe(stderr, path + k, len - k);
+    } else {
+        fput_safe(stderr, path, len);
+    }
+    fflush(stderr);
+}
+
+static const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
 int cmd_check(int argc, char **argv, int first) {
     check_opts o;
     int rc = check_parse_args(argc, argv, first, &o);
-    if (rc == 1) return 0;
+    if (rc == 1) return stdout_done("check", 0); /* --help */
     if (rc != 0) return 2;
-    int any_invalid = 0, any_error = 0;
-    size_t n_valid = 0, n_invalid = 0, n_error = 0;
-    for (int i = o.first_file; i < argc; i++) {
+    walk_list files = {0};
+    if (collect(argc, argv, &o, &files) != 0) {
+        walk_free(&files);
+        fprintf(stderr, "tfs check: out of memory\n");
+        return 2;
+    }
+    int show_progress = o.recursive && files.n >= PROGRESS_MIN && isatty(STDERR_FILENO);
+    counts c = {0};
+    for (size_t i = 0; i < files.n; i++) {
         check_result r;
-        tfs_header *h;
-        check_one(argv[i], &o, &r, &h);
+        tfs_header *h = NULL;
+        if (show_progress) progress(i, files.n, files.v[i].path);
+        if (files.v[i].err) io_result(files.v[i].path, files.v[i].err, &o, &r);
+        else check_one(files.v[i].path, &o, &r, &h);
+        if (show_progress) fputs("\r\033[K", stderr);
         if (o.json) print_json(stdout, &r);
         else print_human(stdout, &r);
         tfs_header_free(h);
-        if (r.verdict == V_VALID) n_valid++;
-        else if (r.verdict == V_PARSER_ERROR) { n_invalid++; any_invalid = 1; }
-        else { n_error++; any_error = 1; }
+        switch (r.verdict) {
+        case V_VALID: c.valid++; break;
+        case V_PARSER_ERROR: c.invalid++; break;
+        case V_NOT_MODEL: c.not_model++; break;
+        default: c.error++; break;
+        }
     }
-    if (!o.json && argc - o.first_file > 1)
-        printf("%d files: %zu valid, %zu invalid, %zu errors\n", argc - o.first_file, n_valid, n_invalid, n_error);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "tfs check: cannot write output: %s\n", strerror(errno));
-        return 2;
+    if (show_progress) fflush(stderr);
+    size_t n = files.n;
+    walk_free(&files);
+    if (o.json && o.recursive)
+        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu}}\n", n,
+               c.valid, c.invalid, c.not_model, c.error);
+    else if (!o.json && (n > 1 || o.recursive)) {
+        printf("%zu %s: %zu valid, %zu invalid, ", n, plural(n, "file", "files"), c.valid, c.invalid);
+        if (c.not_model) printf("%zu not %s, ", c.not_model, plural(c.not_model, "a model file", "model files"));
+        printf("%zu %s\n", c.error, plural(c.error, "error", "errors"));
     }
-    return any_error ? 2 : any_invalid ? 1 : 0;
+    return stdout_done("check", c.error ? 2 : c.invalid || c.not_model ? 1 : 0);
 }

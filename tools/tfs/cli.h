@@ -2,9 +2,12 @@
  * cli.h: shared declarations of the `tfs` command line (tools/tfs/).
  *
  * One file per job:
- *   main.c       subcommand dispatch, --help, --version
+ *   main.c       subcommand dispatch, help, --help, --version
  *   args.c       option parsing for `tfs check`
  *   check.c      `tfs check`: run the parser on each file, exit status
+ *   input.c      one FILE or - to a parse (byte source, first bytes)
+ *   sniff.c      model extensions; "not a model file" and what it looks like
+ *   walk.c       `tfs check -r`: the model files under a directory
  *   dump.c       `tfs dump`: a file's content through the accessors
  *   histogram.c  per-type tensor counts and the parameter count
  *   kv_show.c    short text form of a GGUF / __metadata__ value
@@ -12,6 +15,7 @@
  *   out_json.c   one JSON object per file
  *   json.c       JSON string escaping
  *   rules_cmd.c  `tfs rules`: the rules table (text, TSV, JSON)
+ *   conform_cmd.c `tfs conform`: the conformance runner (conformance/runner)
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -26,6 +30,7 @@
 /* Options of `tfs check`. */
 typedef struct check_opts {
     int json;           /* --json: one JSON object per line */
+    int recursive;      /* -r: walk directory arguments */
     unsigned flags;     /* TFS_STRICT | TFS_HEADER_ONLY */
     tfs_format format;  /* --format, or TFS_FORMAT_UNKNOWN to detect */
     int first_file;     /* index in argv of the first FILE */
@@ -44,6 +49,7 @@ typedef enum check_verdict {
     V_PARSER_ERROR = 1, /* a rule was violated */
     V_IO_ERROR = 2,     /* open/read failed */
     V_INTERNAL = 3,     /* out of memory, or the library refused the call */
+    V_NOT_MODEL = 4,    /* neither GGUF nor plausibly safetensors (sniff.c) */
 } check_verdict;
 
 typedef struct check_result {
@@ -55,6 +61,8 @@ typedef struct check_result {
     tfs_error err;         /* library error record (rule, offset, index) */
     int sys_errno;         /* errno of a failed open/read, else 0 */
     const tfs_header *h;   /* on V_VALID, the parsed header; else NULL */
+    const char *not_model; /* V_NOT_MODEL: what the file looks like (static) */
+    int header_only_ignored; /* --header-only given, but the file is safetensors */
 } check_result;
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
@@ -65,13 +73,64 @@ const char *profile_name(unsigned flags);  /* "default", "strict", ... */
 /* What the error index counts for this rule: "tensor", "kv", ... */
 const char *index_kind(tfs_rule rule);
 
+/* Exit status after writing to stdout: rc, or 2 with a message on stderr
+ * ("tfs CMD: cannot write output") when stdout could not be written (a full
+ * disk, a closed pipe), so a lost answer is never taken for success.
+ * cmd may be NULL (`tfs` itself). */
+int stdout_done(const char *cmd, int rc);
+
 int cmd_check(int argc, char **argv, int first);
 int cmd_dump(int argc, char **argv, int first);
+/* ---- input.c ---- */
 /* Parse one FILE ("-" = standard input) as `tfs check` does, with `flags`
- * instead of o->flags; *h receives the header (free it). */
-tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err);
+ * instead of o->flags; *h receives the header (free it).  Without
+ * o->format, a file that is not a model file (sniff.c) is not parsed:
+ * TFS_INVALID with err->rule = TFS_RULE_NONE, *h = NULL and *not_model =
+ * what it looks like (a static string); otherwise *not_model = NULL. */
+tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err,
+                     const char **not_model);
+
+/* ---- sniff.c ---- */
+/* The format a file name promises: .gguf / .safetensors in any case, also
+ * before a trailing .part / .partial; TFS_FORMAT_UNKNOWN otherwise or for
+ * NULL. */
+tfs_format model_ext(const char *path);
+/* The format to parse `path` as, from its first n bytes at p (size: the
+ * file size in bytes when size_known): the GGUF magic, else the extension,
+ * else plausibly safetensors (8-byte N, then '{', 8 + N within the file);
+ * TFS_FORMAT_UNKNOWN: not a model file. */
+tfs_format sniff_format(const uint8_t *p, size_t n, uint64_t size, int size_known, const char *path);
+/* What a file that is not a model file looks like, from its first bytes:
+ * "a zip archive ...", "an HTML page ...", "text", ... (static strings). */
+const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known);
+
+/* ---- walk.c ---- */
+/* One file found by a walk, or a directory that could not be read. */
+typedef struct walk_item {
+    char *path; /* owned */
+    int err;    /* errno of a directory that could not be read, else 0 */
+} walk_item;
+typedef struct walk_list {
+    walk_item *v;
+    size_t n, cap;
+} walk_list;
+/* Append `path` itself (err 0, or the given errno). Returns 0, or ENOMEM. */
+int walk_add(walk_list *l, const char *path, int err);
+/* Append every file with a model extension (model_ext) under the directory
+ * `dir`, depth first, names in byte order; symbolic links to files are
+ * followed, to directories not (no loops).  Returns 0, or ENOMEM. */
+int walk_dir(walk_list *l, const char *dir);
+void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
+/* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
+int cmd_conform(int argc, char **argv, int first);
+/* dump.c: the expected-content JSON of a parse (what `tfs dump --json`
+ * prints), one line; not_model: NULL, or what a file that is no model looks
+ * like (sniff.c); *unavailable counts values a stream cannot give again.
+ * Returns 0, or -1 when a value could not be read. */
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       size_t *unavailable);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */
@@ -83,17 +142,30 @@ typedef struct type_hist {
 } type_hist;
 
 void hist_build(const tfs_header *h, type_hist *out);
+/* Bytes from the start of the data section to the end of the tensor that
+ * ends last (GGUF: without the padding after it; h->data_size counts it). */
+uint64_t data_extent(const tfs_header *h);
 /* Name of a type id for the header's format ("F16", "q4_K"), "?" if unknown. */
 const char *hist_type_name(tfs_format f, unsigned type);
 
 /* ---- kv_show.c ---- */
-/* Write a short text form of a metadata value into buf (always NUL-terminated):
- * strings quoted and cut to `max_str` bytes, numbers in decimal, arrays as
- * "[u32 x 12]".  Non-printable bytes are shown as \xNN. */
-void kv_show(const tfs_header *h, const tfs_kv *kv, char *buf, size_t n, size_t max_str);
-/* Write `len` bytes of untrusted text (file names, keys) for a terminal:
- * C0 controls and DEL as \xNN, C1 controls (UTF-8 C2 80..9F) as \u00NN, so a
- * name cannot move the cursor, recolour or forge lines; other bytes as is. */
+/* Print a metadata value for people: strings quoted and escaped
+ * (put_escaped), cut after `max_str` bytes at a character boundary and then
+ * marked `... (N bytes)` (SIZE_MAX: whole); numbers in decimal (floats with
+ * the digits that round-trip); arrays as "[u32 x 12]" followed by their first
+ * `max_elems` elements (0: none; UINT64_MAX: all). */
+void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, uint64_t max_elems);
+/* Length of the longest prefix of s[0, len) of at most `max` bytes that does
+ * not end inside a UTF-8 character (bytes). */
+size_t utf8_cut(const char *s, size_t len, size_t max);
+/* put_escaped with quote = 1 also escapes '"' (a quoted value). */
+void put_escaped(FILE *out, const char *s, size_t len, int quote);
+/* Write `len` bytes of untrusted text (file names, keys, values) for a
+ * terminal: backslash as \\, C0 controls, DEL and bytes that are not part of
+ * valid UTF-8 (a raw 0x9B is CSI on an 8-bit terminal) as \xNN, C1 controls
+ * (U+0080..U+009F, UTF-8 C2 80..9F) as \u00NN, so a name cannot move the
+ * cursor, recolour or forge lines, and two different names never print
+ * alike; valid UTF-8 otherwise as is. */
 void fput_safe(FILE *out, const char *s, size_t len);
 /* Is the KV's key equal to the NUL-terminated string s? */
 int kv_key_is(const tfs_kv *kv, const char *s);

@@ -8,7 +8,8 @@
  * (exact in every JSON reader); f32/f64 as a readable number (null for NaN
  * and infinities) plus "bits", the exact bit pattern in hex; arrays as
  * {"type":"array","elem_type":T,"value":[...]} (float arrays add "bits":
- * [...]).  On an invalid file: what was read before the violation
+ * [...]); shape dims and offsets above 2^53 - 1 (beyond what a double
+ * holds exactly) as decimal strings too.  On an invalid file: what was read before the violation
  * (TFS_PARTIAL), "complete": false and the error. */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,10 +29,14 @@ static void dump_usage(FILE *f) {
             "before the violation, then the violation.  FILE may be - (standard input).\n"
             "\n"
             "  --json        the complete typed content as one JSON object\n"
-            "  --full        human output: show whole strings and arrays\n"
+            "  --full        human output: show whole strings and every array element\n"
+            "                (else strings are cut after 60 bytes, arrays after 8 elements)\n"
             "  --strict, --header-only, --format: as for `tfs check`\n"
             "\n"
-            "exit status: 0 valid, 1 invalid, 2 usage or I/O error\n");
+            "A file that is not a model file is not parsed (as `tfs check`: not_a_model).\n"
+            "\n"
+            "exit status: 0 valid, 1 invalid or not a model file, 2 usage or I/O error,\n"
+            "or out of memory\n");
 }
 
 /* A float as JSON: %.9g (f32) or %.17g (f64) round-trip exactly; NaN and
@@ -144,13 +149,19 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t 
     return rc;
 }
 
+/* A size or offset: a JSON number up to 2^53 - 1, beyond that a decimal
+ * string, so that every JSON reader (doubles, int64) keeps it exact. */
+static void put_u64_exact(FILE *out, uint64_t v) {
+    fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
+}
+
 static const char *type_name(const tfs_header *h, uint32_t type) {
     const char *n = h->format == TFS_FORMAT_GGUF ? tfs_gg_type_name(type) : tfs_st_dtype_name(type);
     return n ? n : "?";
 }
 
-static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
-                              size_t *unavailable) {
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       size_t *unavailable) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
@@ -162,7 +173,13 @@ static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, con
     if (gguf && h->complete) fprintf(out, "%" PRIu32, h->alignment);
     else fputs("null", out);
     fprintf(out, ",\"complete\":%s,\"error\":", st == TFS_OK ? "true" : "false");
-    if (st == TFS_INVALID) {
+    if (not_model) {
+        fputs("{\"status\":\"not_a_model\",\"message\":", out);
+        json_cstr(out, "neither GGUF nor safetensors, and no .gguf / .safetensors name: not parsed");
+        fputs(",\"looks_like\":", out);
+        json_cstr(out, not_model);
+        fputc('}', out);
+    } else if (st == TFS_INVALID) {
         fputs("{\"rule\":", out);
         json_cstr(out, tfs_rule_id(e->rule));
         fputs(",\"category\":", out);
@@ -198,9 +215,16 @@ static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, con
         fputs(",\"type\":", out);
         json_cstr(out, type_name(h, t->type));
         fputs(",\"shape\":[", out);
-        for (uint32_t d = 0; d < t->n_dims; d++) fprintf(out, "%s%" PRIu64, d ? "," : "", t->shape[d]);
+        for (uint32_t d = 0; d < t->n_dims; d++) {
+            if (d) fputc(',', out);
+            put_u64_exact(out, t->shape[d]);
+        }
         uint64_t end = t->offset + t->n_bytes < t->offset ? UINT64_MAX : t->offset + t->n_bytes;
-        fprintf(out, "],\"offsets\":[%" PRIu64 ",%" PRIu64 "]}", t->offset, end);
+        fputs("],\"offsets\":[", out);
+        put_u64_exact(out, t->offset);
+        fputc(',', out);
+        put_u64_exact(out, end);
+        fputs("]}", out);
     }
     fputs("],\"kv\":[", out);
     for (size_t i = 0; h && i < h->n_kv; i++) {
@@ -211,41 +235,140 @@ static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, con
     return rc;
 }
 
+/* Where the violation lies in the listing: the record the failing fields
+ * belong to, else the record err->index names (a KV / __metadata__ entry or
+ * a tensor); -1 when none. */
+static void fail_mark(const tfs_header *h, const tfs_error *e, int64_t *kv, int64_t *tensor) {
+    *kv = *tensor = -1;
+    if (h && h->n_fail_fields) {
+        const tfs_field *f = &h->fail_fields[0];
+        switch (f->kind) {
+        case TFS_FIELD_KV: case TFS_FIELD_KEY_LEN: case TFS_FIELD_KEY: case TFS_FIELD_VALUE_TYPE:
+        case TFS_FIELD_ELEM_TYPE: case TFS_FIELD_COUNT: case TFS_FIELD_STR_LEN: case TFS_FIELD_STR:
+        case TFS_FIELD_VALUE: case TFS_FIELD_ARRAY_DATA: case TFS_FIELD_META_KEY: case TFS_FIELD_META_VALUE:
+            *kv = f->record;
+            return;
+        case TFS_FIELD_TENSOR_INFO: case TFS_FIELD_NAME_LEN: case TFS_FIELD_NAME: case TFS_FIELD_N_DIMS:
+        case TFS_FIELD_DIM: case TFS_FIELD_TYPE: case TFS_FIELD_OFFSET: case TFS_FIELD_ENTRY: case TFS_FIELD_DTYPE:
+        case TFS_FIELD_SHAPE: case TFS_FIELD_DATA_OFFSETS: case TFS_FIELD_BEGIN: case TFS_FIELD_END:
+        case TFS_FIELD_MEMBER_KEY: case TFS_FIELD_DATA:
+            *tensor = f->record;
+            return;
+        default: break;
+        }
+    }
+    if (e->index < 0) return;
+    const char *id = tfs_rule_id(e->rule);
+    switch (tfs_rule_index_kind(e->rule)) {
+    case TFS_INDEX_KV: case TFS_INDEX_METADATA: *kv = e->index; break;
+    case TFS_INDEX_TENSOR: *tensor = e->index; break;
+    case TFS_INDEX_KV_OR_TENSOR: /* GG1xx: KV pairs; GG2xx..: tensor infos */
+        if (id[2] == '1') *kv = e->index;
+        else *tensor = e->index;
+        break;
+    case TFS_INDEX_TENSOR_OR_METADATA: /* ST4xx: __metadata__ */
+        if (id[2] == '4') *kv = e->index;
+        else *tensor = e->index;
+        break;
+    case TFS_INDEX_NONE: break;
+    }
+}
+
+static void put_violation(FILE *out, const tfs_error *e) {
+    fprintf(out, "%s (%s) at byte %" PRIu64, tfs_rule_id(e->rule), tfs_rule_category(e->rule), e->offset);
+    if (e->index >= 0) fprintf(out, ", %s %" PRId64, index_kind(e->rule), e->index);
+    fprintf(out, ": %s", e->message ? e->message : tfs_rule_message(e->rule));
+}
+
+#define MARK "      ^^^ " /* the line under a failing record */
+#define STR_SHORT 60       /* bytes of a string shown without --full */
+#define ELEMS_SHORT 8      /* array elements shown without --full */
+
 static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st,
-                                const tfs_error *e, int full) {
+                                const tfs_error *e, const char *not_model, int full) {
+    size_t max_str = full ? SIZE_MAX : STR_SHORT;
+    uint64_t max_elems = full ? UINT64_MAX : ELEMS_SHORT;
+    int64_t mkv = -1, mt = -1;
+    if (st == TFS_INVALID) fail_mark(h, e, &mkv, &mt);
     fput_safe(out, file, strlen(file));
     fputs(":\n", out);
+    if (not_model) {
+        fprintf(out, "  not a model file: looks like %s\n"
+                     "  (neither GGUF nor safetensors, and no .gguf / .safetensors name; --format parses it anyway)\n",
+                not_model);
+        return;
+    }
     if (h) {
-        if (h->format == TFS_FORMAT_GGUF)
-            fprintf(out, "  format      gguf v%" PRIu32 ", alignment %" PRIu32 "\n", h->version, h->alignment);
+        if (h->format == TFS_FORMAT_GGUF) {
+            fprintf(out, "  format      gguf v%" PRIu32, h->version);
+            if (h->complete) fprintf(out, ", alignment %" PRIu32, h->alignment);
+            fputc('\n', out);
+        } else {
+            fprintf(out, "  format      safetensors, header %" PRIu64 " bytes of JSON\n", h->header_size);
+        }
+        if (h->complete) {
+            uint64_t extent = data_extent(h);
+            fprintf(out, "  data        %" PRIu64 " bytes at file offset %" PRIu64, extent, h->data_offset);
+            if (extent != h->data_size) fprintf(out, " (%" PRIu64 " with padding)", h->data_size);
+            if (h->file_size) fprintf(out, "; file %" PRIu64 " bytes\n", h->file_size);
+            else fputs("; file size unknown (stream not read to its end)\n", out);
+        }
+        if (h->format == TFS_FORMAT_SAFETENSORS && !h->has_metadata && h->complete)
+            fputs("  metadata    no __metadata__\n", out);
         else
-            fprintf(out, "  format      safetensors, header %" PRIu64 " bytes\n", h->header_size);
-        fprintf(out, "  metadata    %zu entr%s\n", h->n_kv, h->n_kv == 1 ? "y" : "ies");
+            fprintf(out, "  metadata    %zu entr%s%s\n", h->n_kv, h->n_kv == 1 ? "y" : "ies",
+                    h->complete ? "" : " read before the violation");
         for (size_t i = 0; i < h->n_kv; i++) {
-            char val[4096];
-            kv_show(h, &h->kv[i], val, sizeof val, full ? sizeof val - 16 : 60);
+            const tfs_kv *kv = &h->kv[i];
+            const char *tn = tfs_gg_vtype_name(kv->type);
             fputs("    ", out);
-            fput_safe(out, h->kv[i].key.ptr, h->kv[i].key.len);
-            fprintf(out, " (%s) = ", tfs_gg_vtype_name(h->kv[i].type) ? tfs_gg_vtype_name(h->kv[i].type) : "?");
-            fput_safe(out, val, strlen(val));
+            fput_safe(out, kv->key.ptr, kv->key.len);
+            if (kv->key_size > kv->key.len) fprintf(out, "... (key of %" PRIu64 " bytes)", kv->key_size);
+            fprintf(out, " (%s) = ", tn ? tn : "?");
+            kv_print(out, h, kv, max_str, max_elems);
+            fputc('\n', out);
+            if ((int64_t)i == mkv) { fputs(MARK, out); put_violation(out, e); fputc('\n', out); }
+        }
+        if (mkv >= 0 && (uint64_t)mkv >= h->n_kv) {
+            fprintf(out, "    [entry %" PRId64 ", not read whole]\n" MARK, mkv);
+            put_violation(out, e);
             fputc('\n', out);
         }
-        fprintf(out, "  tensors     %zu\n", h->n_tensors);
+        fprintf(out, "  tensors     %zu%s\n", h->n_tensors, h->complete ? "" : " read before the violation");
         for (size_t i = 0; i < h->n_tensors; i++) {
             const tfs_tensor *t = &h->tensors[i];
             fputs("    ", out);
             fput_safe(out, t->name.ptr, t->name.len);
             fprintf(out, "  %s [", type_name(h, t->type));
             for (uint32_t d = 0; d < t->n_dims; d++) fprintf(out, "%s%" PRIu64, d ? ", " : "", t->shape[d]);
-            fprintf(out, "]  %" PRIu64 " elements, %" PRIu64 " bytes at file offset %" PRIu64 "\n", t->n_elements,
-                    t->n_bytes, t->file_offset);
+            uint64_t end = t->offset + t->n_bytes < t->offset ? UINT64_MAX : t->offset + t->n_bytes;
+            fprintf(out, "]  %" PRIu64 " elements, %" PRIu64 " bytes, data [%" PRIu64 ", %" PRIu64 ")", t->n_elements,
+                    t->n_bytes, t->offset, end);
+            if (t->file_offset == UINT64_MAX) fputs(", file offset past 2^64\n", out);
+            else fprintf(out, ", file offset %" PRIu64 "\n", t->file_offset);
+            if ((int64_t)i == mt) { fputs(MARK, out); put_violation(out, e); fputc('\n', out); }
+        }
+        if (mt >= 0 && (uint64_t)mt >= h->n_tensors) {
+            fprintf(out, "    [tensor %" PRId64 ", not read whole]\n" MARK, mt);
+            put_violation(out, e);
+            fputc('\n', out);
         }
     }
-    if (st == TFS_INVALID)
-        fprintf(out, "  INVALID     %s %s at byte %" PRIu64 ": %s\n", tfs_rule_id(e->rule), tfs_rule_category(e->rule),
-                e->offset, tfs_rule_message(e->rule));
-    else if (st != TFS_OK)
-        fprintf(out, "  error       %s\n", st == TFS_EIO ? io_error_text(e->sys_errno) : tfs_status_name(st));
+    if (st == TFS_INVALID) {
+        fputs("  INVALID     ", out);
+        put_violation(out, e);
+        fputc('\n', out);
+        for (size_t i = 0; h && i < h->n_fail_fields; i++) {
+            const tfs_field *f = &h->fail_fields[i];
+            fprintf(out, "%s%-12s bytes %" PRIu64 "..%" PRIu64 " (%" PRIu64 ")\n",
+                    i ? "              " : "  read        ", tfs_field_kind_name(f->kind), f->offset,
+                    f->offset + f->width < f->offset ? UINT64_MAX : f->offset + f->width, f->width);
+        }
+    } else if (st != TFS_OK) {
+        fprintf(out, "  error       %s\n", st == TFS_EIO    ? io_error_text(e->sys_errno)
+                                           : st == TFS_ENOMEM ? "out of memory"
+                                                              : tfs_status_name(st));
+    }
 }
 
 int cmd_dump(int argc, char **argv, int first) {
@@ -257,7 +380,7 @@ int cmd_dump(int argc, char **argv, int first) {
         if (strcmp(argv[i], "--full") == 0) full = 1;
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             dump_usage(stdout);
-            return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 2;
+            return stdout_done("dump", 0);
         } else argv[n++] = argv[i];
     }
     argc = n;
@@ -271,19 +394,17 @@ int cmd_dump(int argc, char **argv, int first) {
     const char *file = argv[o.first_file];
     tfs_header *h = NULL;
     tfs_error e;
-    tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e);
+    const char *not_model;
+    tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e, &not_model);
     int bad = 0;
     size_t unavailable = 0;
-    if (json) bad = print_content_json(stdout, h, st, &e, &unavailable);
+    if (json) bad = print_content_json(stdout, h, st, &e, not_model, &unavailable);
     else {
-        print_content_human(stdout, file, h, st, &e, full);
+        print_content_human(stdout, file, h, st, &e, not_model, full);
         for (size_t i = 0; h && i < h->n_kv; i++) unavailable += !available(h, &h->kv[i]);
     }
     tfs_header_free(h);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "tfs dump: cannot write output: %s\n", strerror(errno));
-        return 2;
-    }
+    if (stdout_done("dump", 0) != 0) return 2;
     if (bad) {
         fprintf(stderr, "tfs dump: a value could not be read again from %s\n", file);
         return 2;

@@ -23,3 +23,14 @@ void hist_build(const tfs_header *h, type_hist *out) {
         }
     }
 }
+
+uint64_t data_extent(const tfs_header *h) {
+    uint64_t end = 0;
+    for (size_t i = 0; i < h->n_tensors; i++) {
+        const tfs_tensor *t = &h->tensors[i];
+        uint64_t e;
+        if (__builtin_add_overflow(t->offset, t->n_bytes, &e)) e = UINT64_MAX;
+        if (e > end) end = e;
+    }
+    return end;
+}

@@ -1,6 +1,10 @@
-/* kv_show.c: short, printable text form of one metadata value. */
+/* kv_show.c: printable text of untrusted bytes and of metadata values.
+ * Everything a file holds (names, keys, values) and every file name reaches
+ * the terminal through put_escaped, so no byte of a file can move the
+ * cursor, recolour the screen, forge a line or pass for another text. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -10,71 +14,125 @@ int kv_key_is(const tfs_kv *kv, const char *s) {
     return kv->key.len == n && memcmp(kv->key.ptr, s, n) == 0;
 }
 
-/* Append a quoted string, cut to max bytes, escaping non-printable bytes. */
-static void put_quoted(char *buf, size_t n, const uint8_t *s, size_t len, size_t max, int cut) {
-    size_t o = strlen(buf);
-    size_t shown = len < max ? len : max;
-    if (o + 1 < n) buf[o++] = '"';
-    for (size_t i = 0; i < shown && o + 5 < n; i++) {
+/* Code points shown escaped although valid: C1 controls (U+0085 NEL,
+ * U+009B CSI, ...) and the bidirectional overrides and isolates that make a
+ * terminal show text in another order than it is stored. */
+static int hidden_cp(uint32_t cp) {
+    return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+           cp == 0x2028 || cp == 0x2029;
+}
+
+void put_escaped(FILE *out, const char *str, size_t len, int quote) {
+    const uint8_t *s = (const uint8_t *)str;
+    size_t i = 0;
+    while (i < len) {
         uint8_t c = s[i];
-        if (c == '"' || c == '\\') { buf[o++] = '\\'; buf[o++] = (char)c; }
-        else if (c >= 0x20 && c != 0x7f) buf[o++] = (char)c; /* UTF-8 bytes pass through */
-        else o += (size_t)snprintf(buf + o, n - o, "\\x%02x", c);
-    }
-    buf[o] = '\0';
-    snprintf(buf + o, n - o, "\"%s", cut || shown < len ? "..." : "");
-}
-
-/* Text of one fixed-size GGUF scalar (decoded by tfs_kv_get). */
-static void put_scalar(char *buf, size_t n, const tfs_value *v) {
-    size_t o = strlen(buf);
-    switch (v->type) {
-    case TFS_GG_U8: case TFS_GG_U16: case TFS_GG_U32: case TFS_GG_U64:
-        snprintf(buf + o, n - o, "%" PRIu64, v->u64);
-        break;
-    case TFS_GG_I8: case TFS_GG_I16: case TFS_GG_I32: case TFS_GG_I64:
-        snprintf(buf + o, n - o, "%" PRId64, v->i64);
-        break;
-    case TFS_GG_F32: case TFS_GG_F64: snprintf(buf + o, n - o, "%g", v->f64); break;
-    case TFS_GG_BOOL: snprintf(buf + o, n - o, "%s", v->u64 ? "true" : "false"); break;
-    default: snprintf(buf + o, n - o, "?"); break;
-    }
-}
-
-void kv_show(const tfs_header *h, const tfs_kv *kv, char *buf, size_t n, size_t max_str) {
-    if (n == 0) return;
-    buf[0] = '\0';
-    if (kv->type == TFS_GG_STRING) {
-        char tmp[256];
-        tfs_str s;
-        tfs_value v;
-        size_t cap = max_str < sizeof tmp ? max_str : sizeof tmp;
-        if (tfs_kv_get(h, kv, 0, &v) != TFS_OK || tfs_kv_get_string(h, kv, 0, &s, tmp, cap) != TFS_OK) {
-            snprintf(buf, n, "?");
-            return;
+        if (c == '\\' || (quote && c == '"')) {
+            fputc('\\', out);
+            fputc(c, out);
+            i++;
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(out, "\\x%02x", c);
+            i++;
+        } else if (c < 0x80) {
+            fputc(c, out);
+            i++;
+        } else {
+            uint32_t cp;
+            size_t n = tfs_utf8_decode(s + i, len - i, &cp);
+            if (n == 0) { /* not UTF-8: a raw 0x9B would be CSI on an 8-bit terminal */
+                fprintf(out, "\\x%02x", c);
+                i++;
+            } else if (hidden_cp(cp)) {
+                fprintf(out, "\\u%04" PRIx32, cp);
+                i += n;
+            } else {
+                fwrite(s + i, 1, n, out);
+                i += n;
+            }
         }
-        /* the full length decides the "..." */
-        put_quoted(buf, n, (const uint8_t *)s.ptr, v.u64 > s.len ? s.len : (size_t)v.u64, max_str,
-                   v.u64 > max_str);
-        return;
     }
-    if (kv->type == TFS_GG_ARRAY) {
-        const char *et = tfs_gg_vtype_name(kv->elem_type);
-        snprintf(buf, n, "[%s x %" PRIu64 "]", et ? et : "?", kv->count);
-        return;
-    }
-    tfs_value v;
-    if (tfs_kv_get(h, kv, 0, &v) != TFS_OK) { snprintf(buf, n, "?"); return; }
-    put_scalar(buf, n, &v);
 }
 
-void fput_safe(FILE *out, const char *s, size_t len) {
-    const uint8_t *p = (const uint8_t *)s;
-    for (size_t i = 0; i < len; i++) {
-        uint8_t c = p[i];
-        if (c < 0x20 || c == 0x7f) fprintf(out, "\\x%02x", c);
-        else if (c == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f) /* U+0080..U+009F (C1) */
-            fprintf(out, "\\u%04x", p[++i]);
-        else fputc(c, out);
+void fput_safe(FILE *out, const char *s, size_t len) { put_escaped(out, s, len, 0); }
+
+size_t utf8_cut(const char *str, size_t len, size_t max) {
+    const uint8_t *s = (const uint8_t *)str;
+    size_t i = 0;
+    while (i < len) {
+        size_t n = tfs_utf8_decode(s + i, len - i, NULL);
+        if (n == 0) n = 1; /* an invalid byte is one unit (shown as \xNN) */
+        if (i + n > max) break;
+        i += n;
     }
+    return i;
+}
+
+/* String i of kv: quoted and escaped, cut to max bytes at a character
+ * boundary (SIZE_MAX: whole), then `... (N bytes)` when cut. */
+static void put_string(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, size_t max) {
+    tfs_value v;
+    tfs_str s;
+    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) { fputs("?", out); return; }
+    char small[512];
+    char *buf = small;
+    /* bytes to read: all (--full: its real length, parsed to lie within the
+     * file), else enough to see where the character at the cut ends */
+    uint64_t need = max == SIZE_MAX || v.u64 <= (uint64_t)max + 4 ? v.u64 : (uint64_t)max + 4;
+    size_t cap = sizeof small;
+    if (need > cap) {
+        buf = need <= SIZE_MAX ? malloc((size_t)need) : NULL;
+        if (!buf) { fprintf(out, "(string of %" PRIu64 " bytes: out of memory)", v.u64); return; }
+        cap = (size_t)need;
+    }
+    tfs_status st = tfs_kv_get_string(h, kv, i, &s, buf, cap);
+    if (st != TFS_OK) {
+        fprintf(out, "(string of %" PRIu64 " bytes, not kept: a stream cannot be read again)", v.u64);
+    } else {
+        int cut = v.u64 > max;
+        size_t shown = cut ? utf8_cut(s.ptr, s.len, max) : s.len;
+        fputc('"', out);
+        put_escaped(out, s.ptr, shown, 1);
+        fputc('"', out);
+        if (cut) fprintf(out, "... (%" PRIu64 " bytes)", v.u64);
+    }
+    if (buf != small) free(buf);
+}
+
+/* One fixed-size GGUF scalar or element. */
+static void put_scalar(FILE *out, const tfs_value *v) {
+    switch (v->type) {
+    case TFS_GG_U8: case TFS_GG_U16: case TFS_GG_U32: case TFS_GG_U64: fprintf(out, "%" PRIu64, v->u64); break;
+    case TFS_GG_I8: case TFS_GG_I16: case TFS_GG_I32: case TFS_GG_I64: fprintf(out, "%" PRId64, v->i64); break;
+    case TFS_GG_F32: fprintf(out, "%.9g", v->f64); break;
+    case TFS_GG_F64: fprintf(out, "%.17g", v->f64); break;
+    case TFS_GG_BOOL: fputs(v->u64 ? "true" : "false", out); break;
+    default: fputs("?", out); break;
+    }
+}
+
+static void put_elem(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, size_t max_str) {
+    if (kv->elem_type == TFS_GG_STRING) { put_string(out, h, kv, i, max_str); return; }
+    tfs_value v;
+    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) fputs("?", out);
+    else put_scalar(out, &v);
+}
+
+void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, uint64_t max_elems) {
+    if (kv->type != TFS_GG_ARRAY) { put_elem(out, h, kv, 0, max_str); return; }
+    const char *et = tfs_gg_vtype_name(kv->elem_type);
+    fprintf(out, "[%s x %" PRIu64 "]", et ? et : "?", kv->count);
+    if (max_elems == 0 || kv->count == 0) return;
+    tfs_value v;
+    if (tfs_kv_get(h, kv, 0, &v) != TFS_OK) { /* a stream: array elements are not kept */
+        fputs(" (not kept: a stream cannot be read again)", out);
+        return;
+    }
+    fputs(" [", out);
+    for (uint64_t i = 0; i < kv->count && i < max_elems; i++) {
+        if (i) fputs(", ", out);
+        put_elem(out, h, kv, i, max_str);
+    }
+    if (kv->count > max_elems) fprintf(out, ", ... (+%" PRIu64 " more)", kv->count - max_elems);
+    fputc(']', out);
 }

@@ -1,4 +1,5 @@
-/* main.c: `tfs` entry point: subcommand dispatch, --help, --version. */
+/* main.c: `tfs` entry point: subcommand dispatch, `tfs help [COMMAND]`,
+ * --help, --version. */
 #include <stdio.h>
 #include <string.h>
 
@@ -12,28 +13,25 @@ static void usage(FILE *f) {
             "canonical readers, reading only the header (tensor data is never read).\n"
             "\n"
             "commands:\n"
-            "  check [--json] [--strict] [--header-only] [--format safetensors|gguf] FILE...\n"
-            "                 verdict per file; exit 0 all valid, 1 any invalid, 2 usage or I/O error\n"
+            "  check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE...\n"
+            "                 verdict per file (-r: the model files under a directory); exit 0\n"
+            "                 all valid, 1 any invalid or not a model file, 2 usage or I/O error\n"
             "  dump [--json] [--full] [--strict] [--header-only] [--format F] FILE\n"
             "                 what a file holds: header, every KV / __metadata__ value, every tensor\n"
+            "  conform [--adapter 'CMD {file}'] [-j N] [--profile P] [--json|--tap|--junit FILE] ...\n"
+            "                 run the conformance suite in process or through an adapter\n"
+            "                 (`tfs conform --help`); exit 0 no failure, 1 failures, 2 usage/fixtures\n"
             "  rules [--json|--tsv]\n"
             "                 list every rule: id, canonical category, profile, message, reference\n"
             "  mutate --seed N [--mutation NAME] [--list] IN OUT\n"
             "                 write a structure-aware mutant of IN (docs/mutators.md)\n"
+            "  help [COMMAND] this help, or the options of COMMAND (as `tfs COMMAND --help`)\n"
             "\n"
             "options:\n"
-            "  -h, --help     this help (`tfs check --help` for the options of check)\n"
-            "  --version      print the version\n");
-}
-
-/* Exit status after printing to stdout: 2 if the output could not be written
- * (a full disk, a closed pipe), so scripts never take a lost answer as 0. */
-static int flushed(int rc) {
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "tfs: cannot write output\n");
-        return 2;
-    }
-    return rc;
+            "  -h, --help     this help\n"
+            "  --version      print the version\n"
+            "\n"
+            "FILE may be - (standard input).  `man tfs` has the whole manual.\n");
 }
 
 /* `tfs --help` / `tfs --version` take no further argument. */
@@ -49,20 +47,32 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 && argc == 3) {
+        /* `tfs help COMMAND` is `tfs COMMAND --help` */
+        static char help_opt[] = "--help";
+        argv[1] = argv[2];
+        argv[2] = help_opt;
+        cmd = argv[1];
+        if (cmd[0] == '-') {
+            fprintf(stderr, "tfs help: no command '%s'\n", cmd);
+            return 2;
+        }
+    }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
         if (!no_extra(argc, cmd)) return 2;
         usage(stdout);
-        return flushed(0);
+        return stdout_done(NULL, 0);
     }
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
         if (!no_extra(argc, cmd)) return 2;
         printf("tfs %s\n", TFS_CLI_VERSION_STR);
-        return flushed(0);
+        return stdout_done(NULL, 0);
     }
     if (strcmp(cmd, "check") == 0) return cmd_check(argc, argv, 2);
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc, argv, 2);
     if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);
     if (strcmp(cmd, "mutate") == 0) return cmd_mutate(argc, argv, 2);
+    if (strcmp(cmd, "conform") == 0) return cmd_conform(argc, argv, 2);
     fprintf(stderr, "tfs: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

@@ -1,5 +1,7 @@
-/* names.c: names of verdicts, profiles and what an error index counts. */
+/* names.c: names of verdicts, profiles and what an error index counts;
+ * the exit status after writing to stdout. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
@@ -10,6 +12,7 @@ const char *verdict_name(check_verdict v) {
     case V_PARSER_ERROR: return "parser_error";
     case V_IO_ERROR: return "io_error";
     case V_INTERNAL: return "internal_error";
+    case V_NOT_MODEL: return "not_a_model";
     }
     return "?";
 }
@@ -37,4 +40,12 @@ const char *index_kind(tfs_rule rule) {
 const char *io_error_text(int sys_errno) {
     if (sys_errno == EINVAL) return "not a regular file (FIFO, device or socket): not read";
     return strerror(sys_errno);
+}
+
+int stdout_done(const char *cmd, int rc) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    fprintf(stderr, "tfs%s%s: cannot write output%s%s\n", cmd ? " " : "", cmd ? cmd : "", errno ? ": " : "",
+            errno ? strerror(errno) : "");
+    return 2;
 }

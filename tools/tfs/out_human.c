@@ -52,11 +52,13 @@ static const char *const k_pref[] = {
 #define MAX_SHOWN 5u
 
 static void print_kv_line(FILE *out, const tfs_header *h, const tfs_kv *kv) {
-    char val[160];
-    kv_show(h, kv, val, sizeof val, 60);
     fputs(INDENT, out);
-    fput_safe(out, kv->key.ptr, kv->key.len > 80 ? 80 : kv->key.len);
-    fprintf(out, " = %s\n", val);
+    size_t shown = utf8_cut(kv->key.ptr, kv->key.len, 80);
+    fput_safe(out, kv->key.ptr, shown);
+    if (shown < kv->key.len) fputs("...", out);
+    fputs(" = ", out);
+    kv_print(out, h, kv, 60, 0);
+    fputc('\n', out);
 }
 
 static void print_metadata(FILE *out, const tfs_header *h) {
@@ -86,9 +88,14 @@ static void print_valid(FILE *out, const tfs_header *h) {
     char f[48];
     if (h->file_size) snprintf(f, sizeof f, "file %s bytes", grouped(h->file_size, (char[32]){0}));
     else snprintf(f, sizeof f, "file size unknown (stream not read to its end)");
-    fprintf(out, "  header      %s bytes%s; data %s bytes at offset %s; %s\n", grouped(h->header_size, a),
-            h->format == TFS_FORMAT_SAFETENSORS ? " of JSON" : "", grouped(h->data_size, b),
-            grouped(h->data_offset, c), f);
+    /* the tensors' extent (where the last one ends) and, for GGUF, the size
+     * with every tensor padded to the alignment, which may reach past the
+     * end of a valid file whose last tensor is not padded */
+    uint64_t extent = data_extent(h);
+    fprintf(out, "  header      %s bytes%s; data %s bytes at offset %s", grouped(h->header_size, a),
+            h->format == TFS_FORMAT_SAFETENSORS ? " of JSON" : "", grouped(extent, b), grouped(h->data_offset, c));
+    if (extent != h->data_size) fprintf(out, " (%s padded)", grouped(h->data_size, b));
+    fprintf(out, "; %s\n", f);
     type_hist th;
     hist_build(h, &th);
     print_types(out, h, &th);
@@ -99,11 +106,16 @@ static void print_valid(FILE *out, const tfs_header *h) {
 void print_human(FILE *out, const check_result *r) {
     fput_safe(out, r->file, strlen(r->file));
     fprintf(out, ": %s", verdict_name(r->verdict));
-    if (r->flags) fprintf(out, " (%s)", profile_name(r->flags));
+    if (r->flags && r->verdict != V_NOT_MODEL) fprintf(out, " (%s)", profile_name(r->flags));
     fputc('\n', out);
     switch (r->verdict) {
     case V_VALID:
         print_valid(out, r->h);
+        break;
+    case V_NOT_MODEL:
+        fprintf(out, "  looks like  %s\n", r->not_model);
+        fprintf(out, "  note        neither GGUF nor safetensors, and no .gguf / .safetensors name;\n"
+                     INDENT "not parsed (--format safetensors|gguf parses it anyway)\n");
         break;
     case V_PARSER_ERROR: {
         char a[32];
@@ -118,7 +130,10 @@ void print_human(FILE *out, const check_result *r) {
         fprintf(out, "  error       %s\n", io_error_text(r->sys_errno));
         break;
     case V_INTERNAL:
-        fprintf(out, "  error       library status %s\n", tfs_status_name(r->status));
+        fprintf(out, "  error       %s\n",
+                r->status == TFS_ENOMEM ? "out of memory" : tfs_status_name(r->status));
         break;
     }
+    if (r->header_only_ignored)
+        fprintf(out, "  note        --header-only applies to GGUF only; every safetensors rule was checked\n");
 }

@@ -1,8 +1,10 @@
 /* out_json.c: one JSON object (one line) per checked file.
  * Fields: file, format, profile, verdict, rule, category, offset, index,
  * message, then for a valid file version, n_tensors, n_kv, header_size,
- * data_offset, data_size, file_size, alignment, params, types {name: count};
- * fields that do not apply are null. */
+ * data_offset, data_size, file_size, alignment, params, types {name: count},
+ * data_extent (bytes from data_offset to the end of the last tensor's data;
+ * data_size counts GGUF's padding after it), looks_like (not_a_model: what
+ * the file looks like); fields that do not apply are null. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -36,7 +38,8 @@ void print_json(FILE *out, const check_result *r) {
     fputs(",\"message\":", out);
     if (bad) json_cstr(out, r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
     else if (r->verdict == V_IO_ERROR) json_cstr(out, io_error_text(r->sys_errno));
-    else if (r->verdict == V_INTERNAL) json_cstr(out, tfs_status_name(r->status));
+    else if (r->verdict == V_INTERNAL) json_cstr(out, r->status == TFS_ENOMEM ? "out of memory" : tfs_status_name(r->status));
+    else if (r->verdict == V_NOT_MODEL) json_cstr(out, "neither GGUF nor safetensors, and no .gguf / .safetensors name: not parsed");
     else fputs("null", out);
     u64_or_null(out, "version", h && h->format == TFS_FORMAT_GGUF, h ? h->version : 0);
     u64_or_null(out, "n_tensors", h != NULL, h ? h->n_tensors : 0);
@@ -64,5 +67,8 @@ void print_json(FILE *out, const check_result *r) {
         }
         fputc('}', out);
     }
+    u64_or_null(out, "data_extent", h != NULL, h ? data_extent(h) : 0);
+    fputs(",\"looks_like\":", out);
+    json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : NULL);
     fputs("}\n", out);
 }

@@ -33,7 +33,10 @@ int cmd_rules(int argc, char **argv, int first) {
             if (mode != TEXT) { fprintf(stderr, "tfs rules: --json and --tsv exclude each other\n"); usage(stderr); return 2; }
             mode = argv[i][2] == 'j' ? JSON : TSV;
         }
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) { usage(stdout); return 0; }
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return stdout_done("rules", 0);
+        }
         else { fprintf(stderr, "tfs rules: unknown argument '%s'\n", argv[i]); usage(stderr); return 2; }
     }
     size_t n = tfs_rule_count();
@@ -73,6 +76,5 @@ int cmd_rules(int argc, char **argv, int first) {
             printf("%-6s %-7s %-*s   ref: %s; index counts: %s\n", "", "", (int)wcat, "", tfs_rule_ref(r), index);
         }
     }
-    if (fflush(stdout) != 0) return 2;
-    return 0;
+    return stdout_done("rules", 0);
 }

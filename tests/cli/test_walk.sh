@@ -1,0 +1,133 @@
+#!/bin/sh
+# test_walk.sh TFS_BINARY SOURCE_DIR: `tfs check -r DIR`.
+#  1. `tfs check -r --json corpus/` walks the corpus: one record per file with
+#     a model extension (as `find` counts them), each with the verdict its
+#     MANIFEST.tsv gives the file in the default profile, then a summary record
+#     whose counts are those of the records.
+#  2. A made-up tree: model extensions in any case and under .part/.partial,
+#     other files skipped, names in byte order, a link to a file followed, a
+#     link to a directory (a loop) not entered, a FIFO refused unread.
+#  3. The progress line: on stderr only when it is a terminal (script(1)
+#     gives one), never in the output.
+# Prints one line per failure and "N passed, N failed"; exit 1 on any failure.
+set -u
+tfs=$1
+src=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# ---- 1. the corpus
+(cd "$src" && "$tfs" check -r --json corpus/ > "$tmp/corpus.jsonl" 2> "$tmp/stderr")
+rc=$?
+if [ "$rc" -eq 1 ]; then ok; else ko "check -r corpus/: exit $rc, want 1 (it holds invalid fixtures)"; fi
+if [ -s "$tmp/stderr" ]; then ko "check -r corpus/: stderr not empty (no terminal)"; cat "$tmp/stderr"; else ok; fi
+if /usr/bin/python3 - "$src" "$tmp/corpus.jsonl" <<'PY'; then ok; else ko "corpus walk records"; fi
+import csv, json, os, sys
+src, path = sys.argv[1], sys.argv[2]
+rows = [json.loads(l) for l in open(path, encoding="utf-8")]
+files, summary = rows[:-1], rows[-1]
+bad = []
+want = sorted(os.path.relpath(os.path.join(d, f), src)
+              for d, _, fs in os.walk(os.path.join(src, "corpus"))
+              for f in fs if f.lower().endswith((".gguf", ".safetensors")))
+got = [r["file"] for r in files]
+if sorted(got) != want:
+    bad.append("files: %d walked, %d on disk; e.g. %s" % (len(got), len(want), sorted(set(got) ^ set(want))[:3]))
+if got != sorted(got, key=lambda p: [c.encode() for c in p.split("/")]):  # depth first, names in byte order
+    bad.append("not depth first in byte order")
+expect = {}
+for d, _, fs in os.walk(os.path.join(src, "corpus")):
+    if "MANIFEST.tsv" in fs:
+        with open(os.path.join(d, "MANIFEST.tsv"), encoding="utf-8") as f:
+            for m in csv.DictReader(f, delimiter="\t"):
+                if m["mode"] == "default":
+                    expect[os.path.relpath(os.path.join(d, m["path"]), src)] = m["expect"]
+checked = 0
+for r in files:
+    e = expect.get(r["file"])
+    if e is None or e == "implementation_defined":
+        continue
+    checked += 1
+    if r["verdict"] != e:
+        bad.append("%s: %s, manifest %s" % (r["file"], r["verdict"], e))
+if checked < 300:
+    bad.append("only %d records matched a manifest row" % checked)
+n = {v: sum(r["verdict"] == v for r in files) for v in ("valid", "parser_error", "not_a_model")}
+s = summary.get("summary")
+want_s = {"files": len(files), "valid": n["valid"], "invalid": n["parser_error"], "not_a_model": n["not_a_model"],
+          "errors": len(files) - sum(n.values())}
+if s != want_s:
+    bad.append("summary %r, want %r" % (s, want_s))
+for b in bad[:10]:
+    print("  " + b)
+print("  corpus walk: %d files, %d checked against manifests" % (len(files), checked))
+sys.exit(1 if bad else 0)
+PY
+
+# ---- 2. a made-up tree
+d=$tmp/tree
+mkdir -p "$d/sub/deeper" "$d/empty-dir"
+cp "$src/corpus/real/gguf/ratchet-test.gguf" "$d/b.gguf"
+cp "$src/corpus/real/gguf/ratchet-test.gguf" "$d/A.GGUF"
+cp "$src/corpus/real/safetensors/hf-samples-overall.safetensors" "$d/sub/m.SafeTensors"
+head -c 100 "$src/corpus/real/safetensors/hf-samples-overall.safetensors" > "$d/sub/deeper/x.safetensors.part"
+cp "$src/corpus/real/gguf/ratchet-test.gguf" "$d/sub/deeper/y.gguf.partial"
+printf 'not a model\n' > "$d/readme.md"
+printf 'not a model\n' > "$d/sub/config.json"
+cp "$src/corpus/real/gguf/ratchet-test.gguf" "$d/no-extension"
+ln -s ../b.gguf "$d/sub/link.gguf"
+ln -s .. "$d/sub/loop.gguf"   # a link to a directory: not entered
+ln -s .. "$d/sub/loopdir"
+mkfifo "$d/sub/fifo.gguf"
+out=$("$tfs" check -r "$d" 2> "$tmp/stderr"); rc=$?
+files=$(printf '%s\n' "$out" | sed -n 's/^\([^ ].*\): [a-z_]*\( (.*)\)\{0,1\}$/\1/p' | sed "s|^$d/||")
+want="A.GGUF
+b.gguf
+sub/deeper/x.safetensors.part
+sub/deeper/y.gguf.partial
+sub/fifo.gguf
+sub/link.gguf
+sub/m.SafeTensors"
+if [ "$files" = "$want" ]; then ok; else ko "tree walk: got
+$files
+want
+$want"; fi
+if [ "$rc" -eq 2 ]; then ok; else ko "tree walk exit $rc, want 2 (the FIFO is an I/O error)"; fi
+if printf '%s\n' "$out" | grep -qx "7 files: 5 valid, 1 invalid, 1 error"; then ok; else ko "tree summary"; printf '%s\n' "$out" | tail -2; fi
+out=$("$tfs" check -r --json "$d" 2> /dev/null)
+last=$(printf '%s\n' "$out" | tail -1)
+if [ "$last" = '{"summary":{"files":7,"valid":5,"invalid":1,"not_a_model":0,"errors":1}}' ]; then ok; else ko "json summary: $last"; fi
+# without -r a directory is an I/O error, as before
+"$tfs" check "$d" > /dev/null 2>&1; rc=$?
+if [ "$rc" -eq 2 ]; then ok; else ko "directory without -r: exit $rc"; fi
+# files given by name are checked whatever their name, beside walked folders
+out=$("$tfs" check -r "$d/readme.md" "$d/sub/deeper" 2> /dev/null); rc=$?
+if printf '%s\n' "$out" | grep -q "readme.md: not_a_model" && printf '%s\n' "$out" | grep -qx "3 files: 1 valid, 1 invalid, 1 not a model file, 0 errors"; then ok; else ko "named file + folder"; printf '%s\n' "$out"; fi
+# an empty folder: no files, exit 0
+out=$("$tfs" check -r --json "$d/empty-dir"); rc=$?
+if [ "$rc" -eq 0 ] && [ "$out" = '{"summary":{"files":0,"valid":0,"invalid":0,"not_a_model":0,"errors":0}}' ]; then ok; else ko "empty folder: $rc $out"; fi
+# dump takes no -r
+"$tfs" dump -r "$d" > /dev/null 2>&1; rc=$?
+if [ "$rc" -eq 2 ]; then ok; else ko "dump -r: exit $rc, want 2"; fi
+
+# ---- 3. progress line on a terminal only (script(1) runs tfs with a pty)
+rm "$d/sub/fifo.gguf"
+i=0
+while [ $i -lt 25 ]; do cp "$d/b.gguf" "$d/sub/many-$i.gguf"; i=$((i + 1)); done
+if command -v script > /dev/null 2>&1; then
+    script -qec "'$tfs' check -r '$d' > '$tmp/tty-out'" /dev/null > "$tmp/tty-err" 2>&1
+    if grep -q '\[3/31\]' "$tmp/tty-err"; then ok; else ko "no progress line on a terminal"; head -c 300 "$tmp/tty-err"; echo; fi
+    if grep -q '\[3/31\]' "$tmp/tty-out"; then ko "progress line in stdout"; else ok; fi
+    if tail -1 "$tmp/tty-out" | grep -q "31 files: 30 valid, 1 invalid, 0 errors"; then ok; else ko "tty run summary"; tail -1 "$tmp/tty-out"; fi
+else
+    echo "note: script(1) absent, progress line on a terminal not tested"
+fi
+"$tfs" check -r "$d" > /dev/null 2> "$tmp/stderr"
+if [ -s "$tmp/stderr" ]; then ko "progress line without a terminal"; else ok; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
