@@ -63,10 +63,11 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
         st = parse_strings(c, r, i);
         if (st == TFS_INVALID && !size_known) {
             uint64_t end;
-            if (TFS_RULE_HIT(TFS_GG130, !tfs_add_overflow_u64(r->value_off, body, &end) &&
-                                            !tfs__src_has(c->src, end) && !tfs_src_failed(c->src))) {
-                c->off = r->value_off; /* where a file stops: a partial view ends at the count */
+            bool past = !tfs_add_overflow_u64(r->value_off, body, &end) && !tfs__src_has(c->src, end) &&
+                        !tfs_src_failed(c->src);
+            if (TFS_RULE_HIT(TFS_GG130, past)) {
                 st = tfs__fail(c->err, TFS_GG130, count_off, i);
+                c->off = r->value_off; /* where a file stops: a partial view ends at the count */
             } else if (tfs_src_failed(c->src)) {
                 st = tfs__fail_src(c->err, c->src);
             }
