@@ -11,6 +11,10 @@ TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-d
     perl valgrind python3 python3-hypothesis time ca-certificates)
 # afl++ (afl-clang-fast, afl-fuzz): the AFL++ smoke run of mutators/ (tests/mutators/afl_smoke.sh)
 TFS_DEB_PACKAGES+=(afl++)
+# afl++ again (AFL++ builds of fuzz/), llvm (llvm-profdata, llvm-cov), zip, unzip:
+# the fuzz stage (ci/oss-fuzz-emulate.sh: AFL++ builds, OSS-Fuzz seed zips)
+# and fuzz/coverage.sh
+TFS_DEB_PACKAGES+=(llvm zip unzip)
 
 tfs_log() { printf '== %s\n' "$*"; }
 
