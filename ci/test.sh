@@ -13,7 +13,10 @@
 #      configure, build, ctest (not the ggml differential: 64-bit only);
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
-#   7. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
+#   7. after the dev stage: mutation score, quick (tools/mutation_score.sh --quick --sanitize: 15
+#      rules, each switched off in a clang ASan + UBSan build of libtfs; one
+#      test: passes when every rule is killed with no defect of the switch);
+#   8. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
 #      failure (a failed configure, build or package install counts as one
 #      failed test).
 # Fits CI: 2 cores, 90 minutes (all stages: a few minutes).
@@ -81,8 +84,20 @@ stage() {
     tfs_log "[$preset] $((total - failed - skipped)) passed, $failed failed, $skipped skipped ($((SECONDS - start)) s so far)"
 }
 
+# mscore: the quick mutation score (docs/mutation-score.md); counts as one test.
+mscore() {
+    tfs_log "[mscore] tools/mutation_score.sh --quick --sanitize"
+    if tools/mutation_score.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/mscore-quick.log"; then
+        total_pass=$((total_pass + 1))
+    else
+        echo "ci/test.sh: [mscore] FAILED (log: build/mscore-quick.log)"
+        total_fail=$((total_fail + 1))
+    fi
+}
+
 mkdir -p "$root/build"
 stage dev
+mscore
 stage asan-ubsan
 if tfs_install_i386_deps; then
     stage m32

@@ -190,6 +190,9 @@ def build():
         "u32 array of 3 with 11 bytes left", "GG130")
     add("GG130-string-array-count-past-eof", header(0, 1) + kv_arr("k", STR, 2, u64(0) + b"\0" * 7),
         "string array of 2 with 15 bytes left (< 2 x 8)", "GG130")
+    # mutation score (docs/mutation-score.md): the --strict path that reads bool bodies for GG501
+    add("GG130-bool-array-past-eof-strict", header(0, 1) + kv_arr("k", BOOL, 3, b"\0" * 2),
+        "bool array of 3 with 2 bytes left, --strict (bool bodies are read there)", "GG130", mode="strict")
     add("GG140-G8-alignment-i32", header(0, 1) + kv("general.alignment", I32, u32(32)),
         "general.alignment stored as i32", "GG140", prov=bug("G8"))
     add("GG140-G8-alignment-string", header(0, 1) + kv_str("general.alignment", "32"),

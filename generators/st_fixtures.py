@@ -175,6 +175,11 @@ def json_syntax():
         ("object-no-value", x('{"k"}'), "object member without a value"),
         ("comma-first", "{,}", "comma as the first member"),
         ("closing-mismatch", x("[1}"), "array closed by a brace"),
+        # mutation score (docs/mutation-score.md): the grammar checks of shape and __metadata__
+        ("shape-missing-comma", '{"a":{"dtype":"U8","shape":[1 1],"data_offsets":[0,1]}}',
+         "shape [1 1]: no comma between dimensions"),
+        ("metadata-missing-comma", '{"__metadata__":{"k":"v" "l":"w"},"a":{' + E + "}}",
+         "__metadata__ members without a comma"),
     ]
     for name, h, desc in cases110:
         add("ST110-" + name, st_file(h, 1), desc, "ST110")

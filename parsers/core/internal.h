@@ -21,6 +21,25 @@
 #define TFS_LIKELY(x) (x)
 #endif
 
+/*
+ * Mutation-score builds (cmake -DTFS_RULE_OFF=<rule id>, tools/mutation_score.sh,
+ * docs/mutation-score.md): the compile definition TFS_RULE_OFF=TFS_<id>
+ * switches one rule off in the format parsers.  Every place that raises a
+ * rule asks TFS_RULE_HIT(rule, cond) (or, where the rule is a result rather
+ * than a condition, TFS_RULE_IS_OFF and a documented "off" meaning): with the
+ * rule off the check is skipped and the parser goes on as if `cond` were
+ * false.  In a normal build TFS_RULE_OFF is undefined, TFS_RULE_IS_OFF is the
+ * constant false and TFS_RULE_HIT(rule, cond) folds to (cond): no code and no
+ * time.  `cond` is always evaluated first (its side effects happen in both
+ * builds).
+ */
+#ifdef TFS_RULE_OFF
+#define TFS_RULE_IS_OFF(rule) ((rule) == TFS_RULE_OFF)
+#else
+#define TFS_RULE_IS_OFF(rule) false
+#endif
+#define TFS_RULE_HIT(rule, cond) ((cond) && !TFS_RULE_IS_OFF(rule))
+
 /* Checked arithmetic: return true on overflow (like the builtins). */
 static inline bool tfs_add_overflow_u64(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_add_overflow(a, b, r); }
 static inline bool tfs_mul_overflow_u64(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_mul_overflow(a, b, r); }

@@ -152,9 +152,40 @@ static inline tfs_status gg_short(gg_ctx *c, tfs_rule rule, uint64_t off, int64_
     return tfs__fail(c->err, rule, off, index);
 }
 
-/* Record a TFS_STRICT violation found while reading (the first one wins). */
+/* Mutation-score builds (TFS_RULE_OFF, internal.h): a truncation rule
+ * switched off reads the bytes past the end of the file as zeros: for the
+ * n <= 8 bytes of a fixed-size field, the cursor moves on and a pointer to
+ * zeros comes back.  NULL when the source failed, the rule is on, or in a
+ * normal build (always: the caller's `!p && !(p = gg_past_end(...))` folds to
+ * `!p`).  Use: if (!p && !(p = gg_past_end(c, n, rule))) return gg_short(c, rule, ...). */
+static inline const uint8_t *gg_past_end(gg_ctx *c, uint64_t n, tfs_rule rule) {
+#ifdef TFS_RULE_OFF
+    static const uint8_t k_zeros[8];
+    if (TFS_RULE_IS_OFF(rule) && n <= sizeof k_zeros && !tfs_src_failed(c->src)) {
+        c->off += n;
+        return k_zeros;
+    }
+#endif
+    (void)c;
+    (void)n;
+    (void)rule;
+    return NULL;
+}
+
+/* The rule for a string body (key, string value or element, tensor name)
+ * longer than the bytes left: GG102.  With GG102 off (TFS_RULE_OFF) the
+ * length test is gone and the short read of the body is what is left: the
+ * truncation rule of the record being read (GG201 in the tensor infos, GG103
+ * in the KV pairs), as a reader without the test reports it. */
+static inline tfs_rule gg_str_rule(const gg_ctx *c) {
+    if (TFS_RULE_IS_OFF(TFS_GG102)) return c->stage == GG_STAGE_INFOS ? TFS_GG201 : TFS_GG103;
+    return TFS_GG102;
+}
+
+/* Record a TFS_STRICT violation found while reading (the first one wins; a
+ * rule switched off by TFS_RULE_OFF is never recorded). */
 static inline void gg_strict(gg_ctx *c, tfs_rule rule, uint64_t off, int64_t index) {
-    if ((c->flags & TFS_STRICT) && c->strict_rule == TFS_RULE_NONE) {
+    if (TFS_RULE_HIT(rule, (c->flags & TFS_STRICT) && c->strict_rule == TFS_RULE_NONE)) {
         c->strict_rule = rule;
         c->strict_off = off;
         c->strict_index = index;

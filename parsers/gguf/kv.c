@@ -50,31 +50,35 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     bool is_str = r->elem_type == TFS_GG_STRING;
     uint64_t esz = is_str ? 8u : tfs_gg_vtype_size(r->elem_type);
     uint64_t count_off = r->count_off;
-    if (r->count > GG_MAX_ARRAY_ELEMENTS) return tfs__fail(c->err, TFS_GG130, count_off, i);
-    uint64_t body = r->count * esz; /* count <= 2^30: no overflow */
+    if (TFS_RULE_HIT(TFS_GG130, r->count > GG_MAX_ARRAY_ELEMENTS)) return tfs__fail(c->err, TFS_GG130, count_off, i);
+    uint64_t body = r->count * esz; /* count <= 2^30: no overflow (GG130 off: wraps) */
     r->value_off = c->off;
     tfs_status st = TFS_OK;
     if (is_str) {
         /* A stream cannot test n x 8 first without discarding the elements:
          * it reads them, and judges GG130 once its size is known (at a
          * failure): the same verdict as a file. */
-        if (c->src->size_known && !gg_has(c, body)) return gg_short(c, TFS_GG130, count_off, i);
+        if (TFS_RULE_HIT(TFS_GG130, c->src->size_known && !gg_has(c, body))) return gg_short(c, TFS_GG130, count_off, i);
         st = parse_strings(c, r, i);
         if (st == TFS_INVALID && !c->src->size_known) {
             uint64_t end;
-            if (!tfs_add_overflow_u64(r->value_off, body, &end) && !tfs__src_has(c->src, end) &&
-                !tfs_src_failed(c->src))
+            if (TFS_RULE_HIT(TFS_GG130, !tfs_add_overflow_u64(r->value_off, body, &end) &&
+                                            !tfs__src_has(c->src, end) && !tfs_src_failed(c->src)))
                 st = tfs__fail(c->err, TFS_GG130, count_off, i);
             else if (tfs_src_failed(c->src))
                 st = tfs__fail_src(c->err, c->src);
         }
     } else if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL) {
         uint64_t bad;
-        if (!tfs__gg_scan_above(c, c->off, body, 1, &bad)) return gg_short(c, TFS_GG130, count_off, i);
+        if (!tfs__gg_scan_above(c, c->off, body, 1, &bad) && (TFS_RULE_HIT(TFS_GG130, true) || tfs_src_failed(c->src)))
+            return gg_short(c, TFS_GG130, count_off, i); /* GG130 off: as below */
         if (bad != UINT64_MAX) gg_strict(c, TFS_GG501, bad, i);
         c->off += body;
     } else if (!gg_skip(c, body)) {
-        return gg_short(c, TFS_GG130, count_off, i);
+        /* GG130 off (TFS_RULE_OFF): the body is taken as there, the cursor
+         * moves past the end of the file */
+        if (TFS_RULE_HIT(TFS_GG130, true) || tfs_src_failed(c->src)) return gg_short(c, TFS_GG130, count_off, i);
+        c->off += body;
     }
     if (st != TFS_OK) return st;
     r->value_len = c->off - r->value_off;
@@ -94,7 +98,7 @@ static tfs_status parse_scalar(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     } else {
         size_t n = tfs_gg_vtype_size(r->type);
         const uint8_t *p = gg_take(c, n);
-        if (!p) return gg_short(c, TFS_GG103, r->value_off, i);
+        if (!p && !(p = gg_past_end(c, n, TFS_GG103))) return gg_short(c, TFS_GG103, r->value_off, i);
         r->scalar = 0;
         for (size_t k = 0; k < n; k++) r->scalar |= (uint64_t)p[k] << (8u * k);
         if (r->type == TFS_GG_BOOL && p[0] > 1) gg_strict(c, TFS_GG501, r->value_off, i);
@@ -159,34 +163,34 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
         if (st != TFS_OK) return st;
         r->key_kept = TFS_KEY_KEEP;
     }
-    if (r->key_len == 0) return tfs__fail(c->err, TFS_GG110, r->field_off, i);
+    if (TFS_RULE_HIT(TFS_GG110, r->key_len == 0)) return tfs__fail(c->err, TFS_GG110, r->field_off, i);
     if (!tfs__set_reserve(&c->keys, 0)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     key_cand k = {c, r};
     int64_t dup = tfs__set_find_or_add(&c->keys, r->key_hash, (uint64_t)i, key_eq, &k);
     if (c->eq_failed) return tfs__fail_src(c->err, c->src);
     if (dup == -2) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
-    if (dup >= 0) return tfs__fail(c->err, TFS_GG111, r->field_off, i);
+    if (TFS_RULE_HIT(TFS_GG111, dup >= 0)) return tfs__fail(c->err, TFS_GG111, r->field_off, i);
 
     /* type; for an array, element type and count are read before the type
      * is judged (a cut there is a truncation, not a bad type) */
     r->type_off = c->off;
     const uint8_t *p = gg_take(c, 4);
-    if (!p) return gg_short(c, TFS_GG103, r->type_off, i);
+    if (!p && !(p = gg_past_end(c, 4, TFS_GG103))) return gg_short(c, TFS_GG103, r->type_off, i);
     r->type = tfs_le32(p); /* i32 in the file: negative values land above 12 */
     r->elem_type = r->type;
     r->count = 1;
     if (r->type == TFS_GG_ARRAY) {
         r->elem_off = c->off;
-        if (!(p = gg_take(c, 4))) return gg_short(c, TFS_GG103, r->elem_off, i);
+        if (!(p = gg_take(c, 4)) && !(p = gg_past_end(c, 4, TFS_GG103))) return gg_short(c, TFS_GG103, r->elem_off, i);
         r->elem_type = tfs_le32(p);
         r->count_off = c->off;
-        if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG103, r->count_off, i);
+        if (!(p = gg_take(c, 8)) && !(p = gg_past_end(c, 8, TFS_GG103))) return gg_short(c, TFS_GG103, r->count_off, i);
         r->count = tfs_le64(p);
-        if (r->elem_type >= TFS_GG_VTYPE_COUNT || r->elem_type == TFS_GG_ARRAY)
+        if (TFS_RULE_HIT(TFS_GG121, r->elem_type >= TFS_GG_VTYPE_COUNT || r->elem_type == TFS_GG_ARRAY))
             return tfs__fail(c->err, TFS_GG121, r->elem_off, i);
         return parse_array(c, r, i);
     }
-    if (r->type >= TFS_GG_VTYPE_COUNT) return tfs__fail(c->err, TFS_GG120, r->type_off, i);
+    if (TFS_RULE_HIT(TFS_GG120, r->type >= TFS_GG_VTYPE_COUNT)) return tfs__fail(c->err, TFS_GG120, r->type_off, i);
     return parse_scalar(c, r, i);
 }
 
@@ -210,9 +214,10 @@ tfs_status tfs__gg_check_alignment(gg_ctx *c) {
     for (size_t i = 0; i < c->kv_len; i++) {
         const gg_kv_rec *r = &c->kv[i];
         if (!is_align_key(base + r->key_ref, r->key_len)) continue;
-        if (r->type != TFS_GG_U32) return tfs__fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
-        uint32_t a = (uint32_t)r->scalar;
-        if (a == 0 || (a & (a - 1u)) != 0) return tfs__fail(c->err, TFS_GG141, r->value_off, (int64_t)i);
+        if (TFS_RULE_HIT(TFS_GG140, r->type != TFS_GG_U32)) return tfs__fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
+        uint32_t a = (uint32_t)r->scalar; /* GG140 off: the value's low 32 bits (0 for strings, arrays) */
+        if (TFS_RULE_HIT(TFS_GG141, a == 0 || (a & (a - 1u)) != 0))
+            return tfs__fail(c->err, TFS_GG141, r->value_off, (int64_t)i);
         c->alignment = a;
         c->align_idx = (int64_t)i;
         break; /* gguf_find_key: the first match */

@@ -12,7 +12,8 @@
 tfs_status tfs__gg_check_layout(gg_ctx *c) {
     uint64_t a = c->alignment, start = c->info_end;
     if (c->ti_len > 0) {
-        if (tfs_add_overflow_u64(start, a - 1u, &start)) return tfs__fail(c->err, TFS_GG301, c->info_end, -1);
+        if (TFS_RULE_HIT(TFS_GG301, tfs_add_overflow_u64(start, a - 1u, &start)))
+            return tfs__fail(c->err, TFS_GG301, c->info_end, -1);
         start &= ~(a - 1u);
         /* TFS_STRICT GG503 (reported later): the padding is read before a
          * stream's bytes are passed over by the GG301 test */
@@ -20,19 +21,20 @@ tfs_status tfs__gg_check_layout(gg_ctx *c) {
         if ((c->flags & TFS_STRICT) && tfs__gg_scan_above(c, c->info_end, start - c->info_end, 0, &bad) &&
             bad != UINT64_MAX)
             gg_strict(c, TFS_GG503, bad, -1);
-        if (!tfs__src_has(c->src, start)) return gg_short(c, TFS_GG301, c->info_end, -1);
+        if (!tfs__src_has(c->src, start) && (TFS_RULE_HIT(TFS_GG301, true) || tfs_src_failed(c->src)))
+            return gg_short(c, TFS_GG301, c->info_end, -1); /* GG301 off: the data section starts past the end */
     }
     c->data_start = start;
 
     uint64_t sum = 0;
     for (size_t i = 0; i < c->ti_len; i++) {
         const gg_ti_rec *r = &c->ti[i];
-        if (r->offset != sum) return tfs__fail(c->err, TFS_GG302, r->offset_off, (int64_t)i);
+        if (TFS_RULE_HIT(TFS_GG302, r->offset != sum)) return tfs__fail(c->err, TFS_GG302, r->offset_off, (int64_t)i);
         uint64_t padded;
-        if (tfs_add_overflow_u64(r->n_bytes, a - 1u, &padded))
+        if (TFS_RULE_HIT(TFS_GG305, tfs_add_overflow_u64(r->n_bytes, a - 1u, &padded)))
             return tfs__fail(c->err, TFS_GG305, r->offset_off, (int64_t)i);
         padded &= ~(a - 1u);
-        if (tfs_add_overflow_u64(sum, padded, &sum))
+        if (TFS_RULE_HIT(TFS_GG303, tfs_add_overflow_u64(sum, padded, &sum)))
             return tfs__fail(c->err, TFS_GG303, r->offset_off, (int64_t)i);
     }
     c->data_size = sum;
@@ -46,8 +48,8 @@ tfs_status tfs__gg_check_data(gg_ctx *c) {
     for (size_t i = 0; i < c->ti_len; i++) {
         const gg_ti_rec *r = &c->ti[i];
         uint64_t begin, end;
-        if (tfs_add_overflow_u64(c->data_start, r->offset, &begin) ||
-            tfs_add_overflow_u64(begin, r->n_bytes, &end) || end > c->src->file_size)
+        if (TFS_RULE_HIT(TFS_GG304, tfs_add_overflow_u64(c->data_start, r->offset, &begin) ||
+                                        tfs_add_overflow_u64(begin, r->n_bytes, &end) || end > c->src->file_size))
             return tfs__fail(c->err, TFS_GG304, r->offset_off, (int64_t)i);
     }
     return TFS_OK;

@@ -8,27 +8,27 @@
  * GG010-GG013, GG020, GG021.  Offsets: the field concerned. */
 static tfs_status parse_fixed_header(gg_ctx *c) {
     const uint8_t *p = gg_take(c, 4);
-    if (!p) return gg_short(c, TFS_GG001, 0, -1);
-    if (memcmp(p, "GGUF", 4) != 0) return tfs__fail(c->err, TFS_GG002, 0, -1);
+    if (!p && !(p = gg_past_end(c, 4, TFS_GG001))) return gg_short(c, TFS_GG001, 0, -1);
+    if (TFS_RULE_HIT(TFS_GG002, memcmp(p, "GGUF", 4) != 0)) return tfs__fail(c->err, TFS_GG002, 0, -1);
 
     uint64_t at = c->off;
-    if (!(p = gg_take(c, 4))) return gg_short(c, TFS_GG003, at, -1);
+    if (!(p = gg_take(c, 4)) && !(p = gg_past_end(c, 4, TFS_GG003))) return gg_short(c, TFS_GG003, at, -1);
     c->version = tfs_le32(p);
-    if (c->version == 0) return tfs__fail(c->err, TFS_GG010, at, -1);
-    if ((c->version & 0xFFFFu) == 0) return tfs__fail(c->err, TFS_GG011, at, -1);
-    if (c->version == 1) return tfs__fail(c->err, TFS_GG012, at, -1);
-    if (c->version > 3) return tfs__fail(c->err, TFS_GG013, at, -1);
+    if (TFS_RULE_HIT(TFS_GG010, c->version == 0)) return tfs__fail(c->err, TFS_GG010, at, -1);
+    if (TFS_RULE_HIT(TFS_GG011, (c->version & 0xFFFFu) == 0)) return tfs__fail(c->err, TFS_GG011, at, -1);
+    if (TFS_RULE_HIT(TFS_GG012, c->version == 1)) return tfs__fail(c->err, TFS_GG012, at, -1);
+    if (TFS_RULE_HIT(TFS_GG013, c->version > 3)) return tfs__fail(c->err, TFS_GG013, at, -1);
 
     at = c->off;
-    if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG003, at, -1);
+    if (!(p = gg_take(c, 8)) && !(p = gg_past_end(c, 8, TFS_GG003))) return gg_short(c, TFS_GG003, at, -1);
     c->n_tensors = (int64_t)tfs_le64(p);
-    if (c->n_tensors < 0 || (uint64_t)c->n_tensors > UINT64_MAX / GG_SIZEOF_TENSOR_INFO)
+    if (TFS_RULE_HIT(TFS_GG020, c->n_tensors < 0 || (uint64_t)c->n_tensors > UINT64_MAX / GG_SIZEOF_TENSOR_INFO))
         return tfs__fail(c->err, TFS_GG020, at, -1);
 
     at = c->off;
-    if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG003, at, -1);
+    if (!(p = gg_take(c, 8)) && !(p = gg_past_end(c, 8, TFS_GG003))) return gg_short(c, TFS_GG003, at, -1);
     c->n_kv = (int64_t)tfs_le64(p);
-    if (c->n_kv < 0 || (uint64_t)c->n_kv > UINT64_MAX / GG_SIZEOF_KV)
+    if (TFS_RULE_HIT(TFS_GG021, c->n_kv < 0 || (uint64_t)c->n_kv > UINT64_MAX / GG_SIZEOF_KV))
         return tfs__fail(c->err, TFS_GG021, at, -1);
     return TFS_OK;
 }
@@ -36,14 +36,14 @@ static tfs_status parse_fixed_header(gg_ctx *c) {
 tfs_status tfs__gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uint64_t *len) {
     uint64_t at = c->off;
     const uint8_t *p = gg_take(c, 8);
-    if (!p) return gg_short(c, trunc_rule, at, index);
+    if (!p && !(p = gg_past_end(c, 8, trunc_rule))) return gg_short(c, trunc_rule, at, index);
     *len = tfs_le64(p);
-    if (*len > GG_MAX_STRING_LENGTH) return tfs__fail(c->err, TFS_GG101, at, index);
+    if (TFS_RULE_HIT(TFS_GG101, *len > GG_MAX_STRING_LENGTH)) return tfs__fail(c->err, TFS_GG101, at, index);
     return TFS_OK;
 }
 
 tfs_status tfs__gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index) {
-    if (!gg_skip(c, len)) return gg_short(c, TFS_GG102, len_off, index);
+    if (!gg_skip(c, len)) return gg_short(c, gg_str_rule(c), len_off, index);
     return TFS_OK;
 }
 
@@ -68,7 +68,7 @@ tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_
         if (st == TFS_OK) *ref = at; /* set only once the whole string is there */
         return st;
     }
-    if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
+    if (c->src->size_known && !gg_has(c, len)) return gg_short(c, gg_str_rule(c), len_off, index);
     /* Copied window by window, the arena growing with the bytes that
      * arrived: a stream (which cannot test the length first without
      * discarding the bytes) stops at its end, which is the same GG102. */
@@ -78,7 +78,7 @@ tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_
         size_t k = left < TFS_WINDOW ? (size_t)left : TFS_WINDOW;
         if (!arena_room(c, k)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
         const uint8_t *p = tfs__src_get(c->src, c->off, k);
-        if (!p) return gg_short(c, TFS_GG102, len_off, index);
+        if (!p) return gg_short(c, gg_str_rule(c), len_off, index);
         memcpy(c->arena + c->arena_len, p, k);
         c->arena_len += k;
         c->off += k;
@@ -104,7 +104,7 @@ static size_t utf8_piece(const uint8_t *p, size_t k) {
 
 tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
                        uint64_t *bad) {
-    if (c->src->size_known && !gg_has(c, len)) return gg_short(c, TFS_GG102, len_off, index);
+    if (c->src->size_known && !gg_has(c, len)) return gg_short(c, gg_str_rule(c), len_off, index);
     if (!arena_room(c, TFS_KEY_KEEP)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     tfs_hash_state hs;
     tfs__hash_init(&hs, c->hash_seed, len);
@@ -115,7 +115,7 @@ tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t i
     while (done < len) {
         size_t k = len - done < TFS_WINDOW ? (size_t)(len - done) : TFS_WINDOW;
         const uint8_t *p = tfs__src_get(c->src, c->off + done, k);
-        if (!p) return gg_short(c, TFS_GG102, len_off, index);
+        if (!p) return gg_short(c, gg_str_rule(c), len_off, index);
         if (check && *bad == GG_UNSET) {
             if (done + k < len) k = utf8_piece(p, k); /* > 0: k was TFS_WINDOW */
             size_t v = tfs_utf8_valid_up_to(p, k);

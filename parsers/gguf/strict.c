@@ -10,11 +10,11 @@ static tfs_status check_kv(gg_ctx *c, const uint8_t *kept, size_t i) {
     /* a long key (reader mode) was checked as it was read */
     uint64_t bad = r->key_kept < r->key_len ? (r->key_bad == GG_UNSET ? r->key_len : r->key_bad)
                                             : tfs_utf8_valid_up_to(kept + r->key_ref, (size_t)r->key_len);
-    if (bad < r->key_len) return tfs__fail(c->err, TFS_GG504, r->field_off + 8u + bad, (int64_t)i);
+    if (TFS_RULE_HIT(TFS_GG504, bad < r->key_len)) return tfs__fail(c->err, TFS_GG504, r->field_off + 8u + bad, (int64_t)i);
     /* bool values (scalar or array) were read by kv.c; the first byte > 1 */
-    if (c->strict_rule == TFS_GG501 && c->strict_index == (int64_t)i)
+    if (TFS_RULE_HIT(TFS_GG501, c->strict_rule == TFS_GG501 && c->strict_index == (int64_t)i))
         return tfs__fail(c->err, TFS_GG501, c->strict_off, (int64_t)i);
-    if ((int64_t)i == c->align_idx && c->alignment % 8u != 0)
+    if (TFS_RULE_HIT(TFS_GG502, (int64_t)i == c->align_idx && c->alignment % 8u != 0))
         return tfs__fail(c->err, TFS_GG502, r->value_off, (int64_t)i);
     return TFS_OK;
 }
@@ -28,6 +28,6 @@ tfs_status tfs__gg_check_strict(gg_ctx *c) {
     /* padding between the tensor infos and the data section, read by
      * layout.c (only present when there are tensors: ggml aligns the data
      * start only then) */
-    if (c->strict_rule == TFS_GG503) return tfs__fail(c->err, TFS_GG503, c->strict_off, -1);
+    if (TFS_RULE_HIT(TFS_GG503, c->strict_rule == TFS_GG503)) return tfs__fail(c->err, TFS_GG503, c->strict_off, -1);
     return TFS_OK;
 }

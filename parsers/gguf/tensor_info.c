@@ -38,7 +38,7 @@ static bool name_eq(const void *ctx, uint64_t idx) {
 static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     tfs_status st = tfs__gg_string_len(c, TFS_GG201, i, &r->name_len);
     if (st != TFS_OK) return st;
-    if (r->name_len >= GG_MAX_NAME) { /* not kept: GG102 still comes first */
+    if (TFS_RULE_HIT(TFS_GG202, r->name_len >= GG_MAX_NAME)) { /* not kept: GG102 still comes first */
         if ((st = tfs__gg_string_skip(c, r->field_off, r->name_len, i)) != TFS_OK) return st;
         return tfs__fail(c->err, TFS_GG202, r->field_off, i);
     }
@@ -49,7 +49,7 @@ static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     int64_t dup = tfs__set_find_or_add(&c->names, tfs__hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i,
                                        name_eq, &n);
     if (dup == -2) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
-    if (dup >= 0) return tfs__fail(c->err, TFS_GG203, r->field_off, i);
+    if (TFS_RULE_HIT(TFS_GG203, dup >= 0)) return tfs__fail(c->err, TFS_GG203, r->field_off, i);
     return TFS_OK;
 }
 
@@ -71,16 +71,17 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
     uint64_t at = c->off, *ne_off = r->ne_off;
     r->ndims_off = at;
     const uint8_t *p = gg_take(c, 4);
-    if (!p) return gg_short(c, TFS_GG201, at, i);
+    if (!p && !(p = gg_past_end(c, 4, TFS_GG201))) return gg_short(c, TFS_GG201, at, i);
     r->n_dims = tfs_le32(p);
-    if (r->n_dims > GG_MAX_DIMS) return tfs__fail(c->err, TFS_GG204, at, i);
+    /* GG204 off (TFS_RULE_OFF): the first 4 dimensions are read, n_dims kept */
+    if (TFS_RULE_HIT(TFS_GG204, r->n_dims > GG_MAX_DIMS)) return tfs__fail(c->err, TFS_GG204, at, i);
     for (uint32_t j = 0; j < GG_MAX_DIMS; j++) {
         r->ne[j] = 1;
         if (j >= r->n_dims) continue;
         ne_off[j] = c->off;
-        if (!(p = gg_take(c, 8))) return gg_short(c, TFS_GG201, ne_off[j], i);
+        if (!(p = gg_take(c, 8)) && !(p = gg_past_end(c, 8, TFS_GG201))) return gg_short(c, TFS_GG201, ne_off[j], i);
         uint64_t v = tfs_le64(p);
-        if (v > (uint64_t)INT64_MAX) return tfs__fail(c->err, TFS_GG205, ne_off[j], i);
+        if (TFS_RULE_HIT(TFS_GG205, v > (uint64_t)INT64_MAX)) return tfs__fail(c->err, TFS_GG205, ne_off[j], i);
         r->ne[j] = v;
     }
     if (r->ne[0] == 0 || r->ne[1] == 0 || r->ne[2] == 0 || r->ne[3] == 0) {
@@ -92,7 +93,8 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
         if ((uint64_t)INT64_MAX / r->ne[j] <= prod) {
             uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3]; /* unsigned: wraps */
             uint64_t off = ne_off[j < r->n_dims ? j : r->n_dims - 1u];
-            if (wrapped != 0 && wrapped <= (uint64_t)INT64_MAX) return tfs__fail(c->err, TFS_GG206, off, i);
+            if (TFS_RULE_HIT(TFS_GG206, wrapped != 0 && wrapped <= (uint64_t)INT64_MAX))
+                return tfs__fail(c->err, TFS_GG206, off, i);
             *wrap = (gg_wrap){.on = true, .count = wrapped, .off = off};
             return TFS_OK;
         }
@@ -120,19 +122,24 @@ static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i, const gg_wrap *
     uint64_t at = c->off;
     r->type_off = at;
     const uint8_t *p = gg_take(c, 4);
-    if (!p) return gg_short(c, TFS_GG201, at, i);
+    if (!p && !(p = gg_past_end(c, 4, TFS_GG201))) return gg_short(c, TFS_GG201, at, i);
     r->type = tfs_le32(p); /* i32: negative values land above 42 */
-    if (r->type >= TFS_GG_TYPE_COUNT) return tfs__fail(c->err, TFS_GG208, at, i);
+    if (TFS_RULE_HIT(TFS_GG208, r->type >= TFS_GG_TYPE_COUNT)) return tfs__fail(c->err, TFS_GG208, at, i);
     uint64_t blck = tfs_gg_type_block_size(r->type), ts = tfs_gg_type_size(r->type);
-    if (blck == 0) return tfs__fail(c->err, TFS_GG209, at, i);
-    if (r->ne[0] % blck != 0) return tfs__fail(c->err, TFS_GG210, at, i);
+    if (TFS_RULE_HIT(TFS_GG209, blck == 0)) return tfs__fail(c->err, TFS_GG209, at, i);
+    /* only with GG208 or GG209 off (TFS_RULE_OFF): a type without a block
+     * size is taken as 1 element of 1 byte (no division by zero) */
+    if (blck == 0) blck = ts = 1;
+    if (TFS_RULE_HIT(TFS_GG210, r->ne[0] % blck != 0)) return tfs__fail(c->err, TFS_GG210, at, i);
     if (wrap->on) {
-        if (ggml_size_test_fires(wrap->count, blck, ts)) return tfs__fail(c->err, TFS_GG211, at, i);
-        return tfs__fail(c->err, TFS_GG207, wrap->off, i);
+        if (TFS_RULE_HIT(TFS_GG211, ggml_size_test_fires(wrap->count, blck, ts))) return tfs__fail(c->err, TFS_GG211, at, i);
+        if (TFS_RULE_HIT(TFS_GG207, true)) return tfs__fail(c->err, TFS_GG207, wrap->off, i);
+        /* GG207 or GG211 off (TFS_RULE_OFF): the wrapped count is taken as 0 elements */
     }
     uint64_t blocks = r->n_elements / blck;
-    if (blocks > UINT64_MAX / ts) return tfs__fail(c->err, TFS_GG211, at, i);
-    if (blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts) return tfs__fail(c->err, TFS_GG212, at, i);
+    if (TFS_RULE_HIT(TFS_GG211, blocks > UINT64_MAX / ts)) return tfs__fail(c->err, TFS_GG211, at, i);
+    if (TFS_RULE_HIT(TFS_GG212, blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts))
+        return tfs__fail(c->err, TFS_GG212, at, i);
     r->n_bytes = blocks * ts;
     return TFS_OK;
 }
@@ -151,7 +158,7 @@ static tfs_status parse_info(gg_ctx *c, int64_t i) {
     if ((st = parse_type(c, r, i, &wrap)) != TFS_OK) return st;
     r->offset_off = c->off;
     const uint8_t *p = gg_take(c, 8);
-    if (!p) return gg_short(c, TFS_GG201, r->offset_off, i);
+    if (!p && !(p = gg_past_end(c, 8, TFS_GG201))) return gg_short(c, TFS_GG201, r->offset_off, i);
     r->offset = tfs_le64(p);
     return TFS_OK;
 }

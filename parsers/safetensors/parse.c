@@ -64,16 +64,28 @@ tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_err
     bool want_partial = out && (flags & TFS_PARTIAL);
     tfs_status st;
     const uint8_t *p = tfs__src_get(src, 0, 8);
-    uint64_t n = p ? tfs_le64(p) : 0;
-    if (!p) st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST001, 0, -1);
-    else if (n > ST_MAX_HEADER) st = tfs__fail(err, TFS_ST002, 0, -1);
-    else if (src->size_known && 8u + n > src->file_size) st = tfs__fail(err, TFS_ST003, 0, -1);
+    uint64_t n = p ? tfs_le64(p) : 0; /* ST001 off (TFS_RULE_OFF): a cut size field reads as N = 0 */
+#ifdef TFS_RULE_OFF
+    if (n > (uint64_t)INT64_MAX) n = (uint64_t)INT64_MAX; /* ST002 off: 8 + N must not wrap */
+#endif
+    if (!p && (tfs_src_failed(src) || TFS_RULE_HIT(TFS_ST001, true)))
+        st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST001, 0, -1);
+    else if (TFS_RULE_HIT(TFS_ST002, n > ST_MAX_HEADER)) st = tfs__fail(err, TFS_ST002, 0, -1);
+    else if (TFS_RULE_HIT(TFS_ST003, src->size_known && 8u + n > src->file_size)) st = tfs__fail(err, TFS_ST003, 0, -1);
     else st = TFS_OK;
+#ifdef TFS_RULE_OFF
+    /* ST003 off: the header is cut at the end of the file (ST001 passed: >= 8 bytes) */
+    if (st == TFS_OK && src->size_known && 8u + n > src->file_size) n = src->file_size - 8u;
+#endif
     /* one read of exactly the header (a stream learns here whether it is that long) */
     const uint8_t *base = st == TFS_OK ? tfs__src_prefix(src, 8u + (size_t)n) : NULL;
+#ifdef TFS_RULE_OFF
+    if (st == TFS_OK && !base && !tfs_src_failed(src) && src->size_known && TFS_RULE_IS_OFF(TFS_ST003))
+        base = tfs__src_prefix(src, 8u + (size_t)(n = src->file_size - 8u)); /* a stream: cut there too */
+#endif
     if (st == TFS_OK && !base) st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST003, 0, -1);
     size_t bad = base ? tfs_utf8_valid_up_to(base + 8, (size_t)n) : 0;
-    if (st == TFS_OK && bad < n) st = tfs__fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
+    if (st == TFS_OK && TFS_RULE_HIT(TFS_ST101, bad < n)) st = tfs__fail(err, TFS_ST101, 8u + (uint64_t)bad, -1);
     if (st != TFS_OK) {
         if (st == TFS_INVALID && want_partial) partial(NULL, NULL, src, n, out, err);
         return st;

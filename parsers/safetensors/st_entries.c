@@ -30,8 +30,11 @@ static tfs_status nomem(st_ctx *c) { return tfs__fail_status(c->err, TFS_ENOMEM,
  * only) instead of reported, and the entry parse stops.  tensor() then scans
  * the rest of the entry with the plain grammar, as serde_json does when it
  * collects the entry (serde's Content) before any TensorInfo check. */
+/* Mutation-score builds (TFS_RULE_OFF): a rule switched off is not held; the
+ * entry keeps the fields read before it (the others zero) and the rest of it
+ * is scanned as plain JSON. */
 static tfs_status entry_err(st_ctx *c, tfs_rule rule, size_t pos) {
-    if (c->pend_rule == TFS_RULE_NONE) {
+    if (TFS_RULE_HIT(rule, c->pend_rule == TFS_RULE_NONE)) {
         c->pend_rule = rule;
         c->pend_pos = (uint32_t)pos;
         c->pend_index = c->cur_index;
@@ -489,7 +492,7 @@ static tfs_status metadata(st_ctx *c) {
 
 /* ------------------------------------------------------------- document */
 
-tfs_status tfs__st_parse_json(st_ctx *c) {
+static tfs_status parse_document(st_ctx *c) {
     tfs_status st;
     c->cur_index = -1;
     st_ws(c);
@@ -517,7 +520,7 @@ tfs_status tfs__st_parse_json(st_ctx *c) {
             }
             /* serde's derive rejects a second __metadata__ as soon as the key
              * is read, before serde_json parses the colon */
-            if (meta && c->seen_metadata) return tfs__st_err(c, TFS_ST403, kpos);
+            if (TFS_RULE_HIT(TFS_ST403, meta && c->seen_metadata)) return tfs__st_err(c, TFS_ST403, kpos);
             if ((st = expect(c, ':')) != TFS_OK) return st;
             st = meta ? metadata(c) : tensor(c, kpos, kend, esc);
             if (st != TFS_OK) return st;
@@ -537,6 +540,20 @@ tfs_status tfs__st_parse_json(st_ctx *c) {
         return tfs__st_err(c, TFS_ST112, c->pos);
     }
     return TFS_OK;
+}
+
+tfs_status tfs__st_parse_json(st_ctx *c) {
+    tfs_status st = parse_document(c);
+#ifdef TFS_RULE_OFF
+    /* a rule switched off stopped the scan (tfs__st_err): the header ends
+     * there, as if the object were closed (a held entry violation is due) */
+    if (st == ST_STOP) {
+        c->cur_index = -1;
+        st = c->pend_rule != TFS_RULE_NONE ? tfs__fail(c->err, c->pend_rule, 8u + (uint64_t)c->pend_pos, c->pend_index)
+                                           : TFS_OK;
+    }
+#endif
+    return st;
 }
 
 /* A decoded name being looked up, compared byte by byte (the crate's

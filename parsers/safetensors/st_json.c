@@ -5,6 +5,7 @@
 #include "st_internal.h"
 
 tfs_status tfs__st_err(st_ctx *c, tfs_rule rule, size_t pos) {
+    if (TFS_RULE_IS_OFF(rule)) return ST_STOP;
     return tfs__fail(c->err, rule, 8u + (uint64_t)pos, c->cur_index);
 }
 
@@ -13,7 +14,7 @@ tfs_status tfs__st_unexpected(st_ctx *c) {
 }
 
 void tfs__st_strict(st_ctx *c, tfs_rule rule, size_t pos, int64_t index) {
-    if (!(c->flags & TFS_STRICT)) return;
+    if (!TFS_RULE_HIT(rule, (c->flags & TFS_STRICT) != 0)) return; /* TFS_RULE_OFF: never recorded */
     if (c->strict_rule != TFS_RULE_NONE && c->strict_pos <= pos) return;
     c->strict_rule = rule;
     c->strict_pos = (uint32_t)pos;
