@@ -121,6 +121,7 @@ int walk_add(walk_list *l, const char *path, int err);
 int walk_dir(walk_list *l, const char *dir);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
+int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

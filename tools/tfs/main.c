@@ -20,6 +20,8 @@ static void usage(FILE *f) {
             "                 what a file holds: header, every KV / __metadata__ value, every tensor\n"
             "  rules [--json|--tsv]\n"
             "                 list every rule: id, canonical category, profile, message, reference\n"
+            "  mutate --seed N [--mutation NAME] [--list] IN OUT\n"
+            "                 write a structure-aware mutant of IN (docs/mutators.md)\n"
             "  help [COMMAND] this help, or the options of COMMAND (as `tfs COMMAND --help`)\n"
             "\n"
             "options:\n"
@@ -66,6 +68,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "check") == 0) return cmd_check(argc, argv, 2);
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc, argv, 2);
     if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);
+    if (strcmp(cmd, "mutate") == 0) return cmd_mutate(argc, argv, 2);
     fprintf(stderr, "tfs: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;
