@@ -8,3 +8,18 @@ if(TFS_POSIX)
   target_compile_definitions(test_afl_mutator PRIVATE TFS_AFL_MUTATOR_SO="$<TARGET_FILE:tfs_afl_mutator>")
   add_dependencies(test_afl_mutator tfs_afl_mutator)
 endif()
+if(TFS_BUILD_TOOLS)
+  add_test(NAME test_mutators_doc
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/mutators/test_mutators_doc.sh $<TARGET_FILE:tfs_cli> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_mutators_doc PROPERTIES LABELS "mutators;docs")
+endif()
+# AFL++ for a few seconds with AFL_CUSTOM_MUTATOR_ONLY=1 (needs afl++: afl-clang-fast with
+# clang 14 and afl-fuzz; plain 64-bit builds only, the harness is built by the script)
+find_program(TFS_AFL_CLANG_FAST afl-clang-fast)
+find_program(TFS_AFL_FUZZ afl-fuzz)
+if(TFS_POSIX AND TFS_AFL_CLANG_FAST AND TFS_AFL_FUZZ AND NOT TFS_SANITIZE AND CMAKE_SIZEOF_VOID_P EQUAL 8)
+  add_test(NAME test_afl_smoke
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/mutators/afl_smoke.sh ${PROJECT_SOURCE_DIR} ${PROJECT_BINARY_DIR}
+                   $<TARGET_FILE:tfs_afl_mutator> 5)
+  set_tests_properties(test_afl_smoke PROPERTIES LABELS "mutators;afl" TIMEOUT 180)
+endif()
