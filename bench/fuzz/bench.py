@@ -214,11 +214,23 @@ def smoke(bugs, base, jobs, cc):
 
 # ------------------------------------------------------------------ trials
 
+def _cpu_limit(seconds):
+    def f():
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    return f
+
+
 def libfuzzer_trial(binary, seeds_dir, dict_path, budget, seed, workdir, env_extra, bug_id):
+    """One libFuzzer trial.  The budget is CPU time of the fuzzer process
+    (RLIMIT_CPU: SIGXCPU ends it), and the time to trigger is its CPU time
+    (user + system, getrusage of the child) at the canary's abort: on a
+    shared, loaded machine wall time would measure the other processes.
+    -max_total_time (wall) is only a backstop at 10x the budget."""
     corpus = os.path.join(workdir, "corpus")
     os.makedirs(corpus)
-    cmd = [binary, "-seed=%d" % seed, "-max_total_time=%d" % budget, "-max_len=%d" % MAX_SEED, "-timeout=10",
-           "-rss_limit_mb=2048", "-malloc_limit_mb=2048", "-print_final_stats=1",
+    cmd = [binary, "-seed=%d" % seed, "-max_total_time=%d" % (10 * budget), "-max_len=%d" % MAX_SEED,
+           "-timeout=10", "-rss_limit_mb=2048", "-malloc_limit_mb=2048", "-print_final_stats=1",
            "-artifact_prefix=%s/" % workdir]
     if dict_path:
         cmd.append("-dict=" + dict_path)
@@ -228,18 +240,28 @@ def libfuzzer_trial(binary, seeds_dir, dict_path, budget, seed, workdir, env_ext
     errf = os.path.join(workdir, "stderr.txt")
     t0 = time.monotonic()
     with open(errf, "w") as e:
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=e, env=env, timeout=budget + 120)
-    elapsed = time.monotonic() - t0
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=e, env=env, preexec_fn=_cpu_limit(budget))
+        _, status, ru = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.monotonic() - t0
+    cpu = ru.ru_utime + ru.ru_stime
     with open(errf, errors="replace") as e:
         text = e.read()
-    execs = 0
+    execs = last_status = 0
     for line in text.splitlines():
         if line.startswith("stat::number_of_executed_units:"):
             execs = int(line.split(":")[-1])
+        elif line.startswith("#"):  # status lines "#N\tNEW ..." / "#N\tpulse ..."
+            head = line[1:].split("\t", 1)[0].split(" ", 1)[0]
+            if head.isdigit():
+                last_status = int(head)
+    execs = execs or last_status  # killed at the CPU budget: no final stats, the last status line
     triggered = ("tfs-bug: TFS_BUG=%s triggered" % bug_id) in text
-    other = (not triggered) and p.returncode != 0
-    return {"triggered": triggered, "time": round(elapsed, 3), "other_crash": other, "exit": p.returncode,
-            "execs": execs, "tail": "" if not other else text[-600:]}
+    import signal
+    out_of_cpu = p.returncode == -signal.SIGXCPU
+    other = (not triggered) and p.returncode != 0 and not out_of_cpu
+    return {"triggered": triggered, "time": round(cpu, 3), "wall": round(wall, 3), "other_crash": other,
+            "exit": p.returncode, "execs": execs, "tail": "" if not other else text[-600:]}
 
 
 def afl_trial(binary, mutator, seeds_dir, dict_path, budget, seed, workdir, env_extra, bug_id, replay_bin):
@@ -271,8 +293,9 @@ def afl_trial(binary, mutator, seeds_dir, dict_path, budget, seed, workdir, env_
                     t_found = int(part[5:]) / 1000.0
             break
         other = True
-    return {"triggered": triggered, "time": round(t_found if triggered else elapsed, 3), "other_crash": other,
-            "exit": p.returncode, "execs": 0, "tail": ""}
+    # AFL++: wall-clock seconds (afl-fuzz's own -V budget and the crash's time: field)
+    return {"triggered": triggered, "time": round(t_found if triggered else elapsed, 3), "wall": round(elapsed, 3),
+            "other_crash": other, "exit": p.returncode, "execs": 0, "tail": ""}
 
 
 def fuzzer_spec(name):
@@ -348,12 +371,13 @@ def fmt_time(f, budget):
         return "—"
     if f["median_censored"]:
         return ">%ds" % budget
-    return "%.1fs" % f["median"]
+    return "%.2fs" % f["median"]
 
 
 def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
     out = []
-    out.append("Fuzzing benchmark: %d trials x %d s per bug and fuzzer (%s)." % (trials, budget, meta["when"]))
+    out.append("Fuzzing benchmark: %d trials x %d CPU-seconds per bug and fuzzer (%s; libFuzzer times are CPU "
+               "seconds of the fuzzer process, AFL++ times wall seconds)." % (trials, budget, meta["when"]))
     out.append("")
     head = "| bug | buglog | rule |"
     sep = "|---|---|---|"
@@ -452,8 +476,9 @@ def benchmark(args, bugs):
                     shutil.rmtree(work, ignore_errors=True)
                 t["seed"] = seed
                 have.append(t)
-                log("  %-4s %-14s trial %d: %s %.1f s%s" % (bid, fz, k + 1, "TRIGGERED" if t["triggered"] else "not found",
-                                                          t["time"], " (other crash)" if t["other_crash"] else ""))
+                log("  %-4s %-14s trial %d: %s %.1f s (wall %.1f s, %d execs)%s" % (
+                    bid, fz, k + 1, "TRIGGERED" if t["triggered"] else "not found", t["time"], t["wall"], t["execs"],
+                    " (other crash: exit %d)" % t["exit"] if t["other_crash"] else ""))
                 with open(results_path, "w") as f:
                     json.dump({"meta": meta, "trials": results}, f, indent=1)
     per_bug, totals, tcomp = summarize(results, bugs, fuzzers, args.trials, args.budget)
