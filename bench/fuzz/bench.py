@@ -120,6 +120,18 @@ def build_bug(bug, kind, base, jobs, cc=None):
     return paths
 
 
+def reused(bug, kind, base):
+    """--reuse-bins: the binaries an earlier run copied to base/bin/<id>/<kind>/, or {}."""
+    d = os.path.join(base, "bin", bug["id"], kind)
+    names = {"smoke": ["replay"], "libfuzzer": ["replay", "plain", "sa"], "afl": ["afl"]}[kind]
+    paths = {n: os.path.join(d, n) for n in names}
+    if not all(os.path.exists(p) for p in paths.values()):
+        return {}
+    if kind == "afl":
+        paths["afl_mutator"] = os.path.join(base, "afl", "mutators", "libtfs_afl_mutator.so")
+    return paths
+
+
 # ------------------------------------------------------------------ seeds
 
 def seed_files(fmt):
@@ -299,15 +311,16 @@ def afl_trial(binary, mutator, seeds_dir, dict_path, budget, seed, workdir, env_
 
 
 def fuzzer_spec(name):
-    """'plain', 'sa', 'afl', 'afl_sa', or 'sa-no-<family>' -> (binary key, env)."""
+    """'plain', 'sa', 'afl', 'afl_sa', or 'sa-no-<family>[+<family>...]' -> (binary key, env)."""
     if name in ("plain", "sa", "afl", "afl_sa"):
         return name, {}
     if name.startswith("sa-no-"):
-        fam = name[len("sa-no-"):]
-        if fam not in FAMILIES:
-            raise SystemExit("bench: unknown mutation family %s (%s)" % (fam, ", ".join(FAMILIES)))
-        return "sa", {"TFS_MUTATOR_DISABLE": fam}
-    raise SystemExit("bench: unknown fuzzer %s (plain, sa, afl, afl_sa, sa-no-<family>)" % name)
+        fams = name[len("sa-no-"):].split("+")
+        for fam in fams:
+            if fam not in FAMILIES:
+                raise SystemExit("bench: unknown mutation family %s (%s)" % (fam, ", ".join(FAMILIES)))
+        return "sa", {"TFS_MUTATOR_DISABLE": ",".join(fams)}
+    raise SystemExit("bench: unknown fuzzer %s (plain, sa, afl, afl_sa, sa-no-<family>[+<family>...])" % name)
 
 
 def summarize(results, bugs, fuzzers, trials, budget):
@@ -327,7 +340,9 @@ def summarize(results, bugs, fuzzers, trials, budget):
             row["fuzzers"][fz] = {"found": found, "trials": len(ts), "median": med,
                                   "median_censored": found * 2 <= len(ts) and med >= budget,
                                   "times": times, "other_crashes": sum(1 for t in ts if t["other_crash"]),
-                                  "execs": [t["execs"] for t in ts]}
+                                  "execs": [t["execs"] for t in ts],
+                                  "median_execs_found": stats.median([t["execs"] for t in ts if t["triggered"]])
+                                  if found else None}
         comps = {}
         base = "plain" if "plain" in row["fuzzers"] else None
         for fz in row["fuzzers"]:
@@ -447,7 +462,8 @@ def benchmark(args, bugs):
         bid, fmt = bug["id"], bug["format"]
         bins = {}
         for kind in sorted(kinds):
-            bins.update(build_bug(bug, kind, base, args.jobs))
+            got = reused(bug, kind, base) if args.reuse_bins else {}
+            bins.update(got or build_bug(bug, kind, base, args.jobs))
         seeds = seed_files(fmt)
         kept, dropped, reached = filter_seeds(bug, bins["replay"], seeds)
         seeds_dir = os.path.join(base, "seeds", bid)
@@ -501,14 +517,17 @@ def main(argv):
     ap.add_argument("--budget", type=int, default=120, help="seconds per trial (default 120)")
     ap.add_argument("--bugs", default="all", help="comma-separated bug ids of bench/fuzz/bugs.tsv (default all)")
     ap.add_argument("--fuzzers", default="plain,sa",
-                    help="comma-separated: plain, sa, afl, afl_sa, sa-no-<family> (default plain,sa)")
-    ap.add_argument("--ablation", default="", help="comma-separated mutation families: adds sa-no-<family> fuzzers")
+                    help="comma-separated: plain, sa, afl, afl_sa, sa-no-<family>[+<family>] (default plain,sa)")
+    ap.add_argument("--ablation", default="",
+                    help="comma-separated mutation families (a+b: both off together): adds sa-no-<family> fuzzers")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build", "bugbench"), help="build tree (default build/bugbench)")
     ap.add_argument("--out", default=None, help="results folder (default <build-dir>/results)")
     ap.add_argument("--jobs", type=int, default=2, help="build parallelism (default 2)")
     ap.add_argument("--cc", default=None, help="C compiler of the --quick builds (default: cmake's)")
     ap.add_argument("--no-dict", action="store_true", help="run without the fuzz/dict dictionaries")
     ap.add_argument("--resume", action="store_true", help="keep the trials already in <out>/results.json")
+    ap.add_argument("--reuse-bins", action="store_true",
+                    help="use the binaries of an earlier run in <build-dir>/bin/<id>/ (same sources) instead of building")
     args = ap.parse_args(argv)
     bugs = read_bugs()
     if args.bugs != "all":
