@@ -397,8 +397,8 @@ def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
     head = "| bug | buglog | rule |"
     sep = "|---|---|---|"
     for fz in fuzzers:
-        head += " %s found | %s median |" % (fz, fz)
-        sep += "---|---|"
+        head += " %s found | %s median | %s execs |" % (fz, fz, fz)
+        sep += "---|---|---|"
     comps = sorted({c for r in per_bug for c in r["compare"]})
     for c in comps:
         head += " %s p | %s A12 |" % (c, c)
@@ -408,7 +408,12 @@ def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
         line = "| %s | %s | %s |" % (r["id"], r["buglog"], r["rule"])
         for fz in fuzzers:
             f = r["fuzzers"].get(fz)
-            line += (" %d/%d | %s |" % (f["found"], f["trials"], fmt_time(f, budget))) if f else " | |"
+            if f:
+                ex = f.get("median_execs_found")
+                line += " %d/%d | %s | %s |" % (f["found"], f["trials"], fmt_time(f, budget),
+                                                "%d" % ex if ex is not None else "—")
+            else:
+                line += " | | |"
         for c in comps:
             v = r["compare"].get(c)
             line += (" %.3g | %.2f |" % (v["p"], v["A12"])) if v else " | |"
@@ -425,6 +430,9 @@ def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
         out.append("")
         out.append("Bugs found per trial, %s: Mann-Whitney U = %.1f, p = %.3g, A12 = %.2f." % (c, v["U"], v["p"], v["A12"]))
     out.append("")
+    out.append("found: trials that triggered the bug; median: time to trigger (censored at the budget); execs: "
+               "median executions until the trigger, over the trials that triggered it (the seeds' own runs "
+               "included).")
     out.append("A12 (per bug): probability that a trial of the first fuzzer triggers the bug sooner than one of the "
                "second (times censored at the budget); p: two-sided Mann-Whitney U, exact permutation distribution "
                "(bench/fuzz/stats.py).")
@@ -443,9 +451,24 @@ def benchmark(args, bugs):
     kinds.add("libfuzzer")  # the replay program filters seeds
     results_path = os.path.join(out_dir, "results.json")
     results = {}
-    if args.resume and os.path.exists(results_path):
+    if (args.resume or args.report) and os.path.exists(results_path):
         with open(results_path) as f:
-            results = json.load(f).get("trials", {})
+            old = json.load(f)
+        results = old.get("trials", {})
+        if args.report:  # the summary of what is there: every fuzzer with trials, the runs' meta
+            meta = old.get("meta", {})
+            seen = [fz for b in results.values() for fz in b]
+            fuzzers = [fz for fz in dict.fromkeys(["plain", "sa"] + seen) if fz in seen]
+            bugs = [b for b in bugs if b["id"] in results]
+            per_bug, totals, tcomp = summarize(results, bugs, fuzzers, args.trials, args.budget)
+            md = markdown(per_bug, totals, tcomp, fuzzers, args.trials, args.budget, meta)
+            with open(os.path.join(out_dir, "results.md"), "w") as f:
+                f.write(md)
+            with open(results_path, "w") as f:
+                json.dump({"meta": meta, "trials": results, "per_bug": per_bug, "totals": totals,
+                           "total_compare": tcomp}, f, indent=1)
+            sys.stdout.write(md)
+            return 0
     meta = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "budget": args.budget, "trials": args.trials,
             "fuzzers": fuzzers, "machine": "%s, %s, %d CPUs" % (platform.node(), platform.processor() or
                                                                  platform.machine(), os.cpu_count() or 0),
@@ -458,7 +481,7 @@ def benchmark(args, bugs):
                     break
     except OSError:
         pass
-    for bug in bugs:
+    for bug in ([] if args.report else bugs):
         bid, fmt = bug["id"], bug["format"]
         bins = {}
         for kind in sorted(kinds):
@@ -526,6 +549,8 @@ def main(argv):
     ap.add_argument("--cc", default=None, help="C compiler of the --quick builds (default: cmake's)")
     ap.add_argument("--no-dict", action="store_true", help="run without the fuzz/dict dictionaries")
     ap.add_argument("--resume", action="store_true", help="keep the trials already in <out>/results.json")
+    ap.add_argument("--report", action="store_true",
+                    help="no runs: summarize <out>/results.json again (every fuzzer and bug in it)")
     ap.add_argument("--reuse-bins", action="store_true",
                     help="use the binaries of an earlier run in <build-dir>/bin/<id>/ (same sources) instead of building")
     args = ap.parse_args(argv)
