@@ -389,35 +389,56 @@ def fmt_time(f, budget):
     return "%.2fs" % f["median"]
 
 
+MAIN = ("plain", "sa", "afl", "afl_sa")
+
+
+def _cell(f, budget):
+    ex = f.get("median_execs_found")
+    return "%d/%d | %s | %s" % (f["found"], f["trials"], fmt_time(f, budget), "%d" % ex if ex is not None else "—")
+
+
 def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
     out = []
-    out.append("Fuzzing benchmark: %d trials x %d CPU-seconds per bug and fuzzer (%s; libFuzzer times are CPU "
-               "seconds of the fuzzer process, AFL++ times wall seconds)." % (trials, budget, meta["when"]))
+    counts = sorted({f["trials"] for r in per_bug for f in r["fuzzers"].values()}) or [trials]
+    out.append("Fuzzing benchmark: %s trials x %d CPU-seconds per bug and fuzzer (%s; libFuzzer times are CPU "
+               "seconds of the fuzzer process, AFL++ times wall seconds)." % ("/".join(map(str, counts)), budget,
+                                                                               meta.get("when", "?")))
     out.append("")
+    main = [fz for fz in fuzzers if fz in MAIN]
     head = "| bug | buglog | rule |"
     sep = "|---|---|---|"
-    for fz in fuzzers:
+    for fz in main:
         head += " %s found | %s median | %s execs |" % (fz, fz, fz)
         sep += "---|---|---|"
-    comps = sorted({c for r in per_bug for c in r["compare"]})
+    comps = [c for c in ("sa_vs_plain", "afl_sa_vs_afl") if any(c in r["compare"] for r in per_bug)]
     for c in comps:
         head += " %s p | %s A12 |" % (c, c)
         sep += "---|---|"
     out += [head, sep]
     for r in per_bug:
         line = "| %s | %s | %s |" % (r["id"], r["buglog"], r["rule"])
-        for fz in fuzzers:
+        for fz in main:
             f = r["fuzzers"].get(fz)
-            if f:
-                ex = f.get("median_execs_found")
-                line += " %d/%d | %s | %s |" % (f["found"], f["trials"], fmt_time(f, budget),
-                                                "%d" % ex if ex is not None else "—")
-            else:
-                line += " | | |"
+            line += (" %s |" % _cell(f, budget)) if f else " | | |"
         for c in comps:
             v = r["compare"].get(c)
             line += (" %.3g | %.2f |" % (v["p"], v["A12"])) if v else " | |"
         out.append(line)
+    abl = [fz for fz in fuzzers if fz not in MAIN]
+    if abl:
+        out.append("")
+        out.append("Ablation (the structure-aware target with mutation families off, against `sa`):")
+        out.append("")
+        out.append("| bug | fuzzer | found | median | execs | p vs sa | A12 vs sa |")
+        out.append("|---|---|---|---|---|---|---|")
+        for r in per_bug:
+            for fz in abl:
+                f = r["fuzzers"].get(fz)
+                if not f:
+                    continue
+                v = r["compare"].get("%s_vs_sa" % fz)
+                out.append("| %s | %s | %s | %s |" % (r["id"], fz, _cell(f, budget),
+                                                      ("%.3g | %.2f" % (v["p"], v["A12"])) if v else " | "))
     out.append("")
     out.append("| fuzzer | bugs | found in >= 1 trial | found in >= half the trials | triggering trials | bugs per trial |")
     out.append("|---|---|---|---|---|---|")
@@ -433,9 +454,9 @@ def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
     out.append("found: trials that triggered the bug; median: time to trigger (censored at the budget); execs: "
                "median executions until the trigger, over the trials that triggered it (the seeds' own runs "
                "included).")
-    out.append("A12 (per bug): probability that a trial of the first fuzzer triggers the bug sooner than one of the "
-               "second (times censored at the budget); p: two-sided Mann-Whitney U, exact permutation distribution "
-               "(bench/fuzz/stats.py).")
+    out.append("A12: probability that a trial of the first fuzzer triggers the bug sooner than one of the second "
+               "(for an ablation: sooner than `sa`; below 0.5 = the family helped); p: two-sided Mann-Whitney U, "
+               "exact permutation distribution (bench/fuzz/stats.py).")
     return "\n".join(out) + "\n"
 
 
@@ -457,6 +478,8 @@ def benchmark(args, bugs):
         results = old.get("trials", {})
         if args.report:  # the summary of what is there: every fuzzer with trials, the runs' meta
             meta = old.get("meta", {})
+            args.budget = meta.get("budget", args.budget)  # censoring at the budget the trials ran with
+            args.trials = meta.get("trials", args.trials)
             seen = [fz for b in results.values() for fz in b]
             fuzzers = [fz for fz in dict.fromkeys(["plain", "sa"] + seen) if fz in seen]
             bugs = [b for b in bugs if b["id"] in results]
