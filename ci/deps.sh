@@ -8,6 +8,8 @@
 # for bench/sparse.sh.
 TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-dev pkg-config
     valgrind python3 python3-hypothesis time ca-certificates)
+# afl++ (afl-clang-fast, afl-fuzz): the AFL++ smoke run of mutators/ (tests/mutators/afl_smoke.sh)
+TFS_DEB_PACKAGES+=(afl++)
 
 tfs_log() { printf '== %s\n' "$*"; }
 
