@@ -4,12 +4,17 @@
 
 # Build and test tools.  clang + libclang-rt-14-dev: the asan-ubsan preset;
 # libcmocka-dev + pkg-config: unit tests; libssl-dev: SHA-256 of fixtures;
-# python3-hypothesis: generators; valgrind: memory checks; time: /usr/bin/time
-# for bench/sparse.sh.
-TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-dev pkg-config
-    valgrind python3 python3-hypothesis time ca-certificates)
+# libjansson-dev: `tfs conform` (adapters' JSON, expected contents); perl:
+# prove / TAP::Parser for the TAP report test; python3-hypothesis: generators;
+# valgrind: memory checks; time: /usr/bin/time for bench/sparse.sh.
+TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-dev libjansson-dev pkg-config
+    perl valgrind python3 python3-hypothesis time ca-certificates)
 # afl++ (afl-clang-fast, afl-fuzz): the AFL++ smoke run of mutators/ (tests/mutators/afl_smoke.sh)
 TFS_DEB_PACKAGES+=(afl++)
+# afl++ again (AFL++ builds of fuzz/), llvm (llvm-profdata, llvm-cov), zip, unzip:
+# the fuzz stage (ci/oss-fuzz-emulate.sh: AFL++ builds, OSS-Fuzz seed zips)
+# and fuzz/coverage.sh
+TFS_DEB_PACKAGES+=(llvm zip unzip)
 
 tfs_log() { printf '== %s\n' "$*"; }
 
@@ -57,13 +62,13 @@ tfs_npm_ggml() {
 }
 
 # tfs_install_i386_deps: what the m32 preset needs on an amd64 Debian 12:
-# gcc-multilib and the i386 development packages of cmocka and OpenSSL
+# gcc-multilib and the i386 development packages of cmocka, OpenSSL and jansson
 # (dpkg --add-architecture i386).  Nothing is downloaded when all are present.
 # A library that is Multi-Arch: same (libssl3, libssl-dev) must have one
 # version in both architectures; when a mirror's i386 index lags behind the
 # amd64 one, the plain install fails, and both architectures are then pinned
 # to the i386 candidate version.  Returns non-zero when it cannot install.
-TFS_I386_PACKAGES=(gcc-multilib libcmocka-dev:i386 libssl-dev:i386)
+TFS_I386_PACKAGES=(gcc-multilib libcmocka-dev:i386 libssl-dev:i386 libjansson-dev:i386)
 tfs_install_i386_deps() {
     local missing=() p
     for p in "${TFS_I386_PACKAGES[@]}"; do
@@ -93,5 +98,6 @@ tfs_install_i386_deps() {
         pins+=("$p=$v" "$p:i386=$v")
     done
     tfs_log "i386: pinning OpenSSL to one version in both architectures: ${pins[*]}"
-    "${sudo[@]}" apt-get install -y -q --no-install-recommends --allow-downgrades gcc-multilib libcmocka-dev:i386 "${pins[@]}"
+    "${sudo[@]}" apt-get install -y -q --no-install-recommends --allow-downgrades gcc-multilib libcmocka-dev:i386 \
+        libjansson-dev:i386 "${pins[@]}"
 }

@@ -16,7 +16,11 @@
 #   7. after the dev stage: mutation score, quick (tools/mutation_score.sh --quick --sanitize: 15
 #      rules, each switched off in a clang ASan + UBSan build of libtfs; one
 #      test: passes when every rule is killed with no defect of the switch);
-#   8. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
+#   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
+#   9. fuzz: ci/oss-fuzz-emulate.sh (OSS-Fuzz build.sh for libFuzzer + ASan
+#      + UBSan and AFL++, every target fuzzed a few seconds), each check one
+#      test;
+#  10. prints "N passed, N failed[, N skipped]" over all runs; exit 1 on any
 #      failure (a failed configure, build or package install counts as one
 #      failed test).
 # Fits CI: 2 cores, 90 minutes (all stages: a few minutes).
@@ -106,6 +110,23 @@ else
     total_fail=$((total_fail + 1))
 fi
 stage noposix
+# MemorySanitizer (clang; fuzz/ only: the fuzz replays of every seed and crasher)
+stage msan
+
+# fuzz: ci/oss-fuzz/build.sh under hand-set OSS-Fuzz variables, libFuzzer +
+# ASan + UBSan and AFL++ (incl. CMPLOG and the custom mutator alone), each
+# target > 100 edges and a few seconds of fuzzing (ci/oss-fuzz-emulate.sh)
+tfs_log "[fuzz] ci/oss-fuzz-emulate.sh"
+emu_log=$root/build/oss-fuzz-emulate.log
+bash "$root/ci/oss-fuzz-emulate.sh" 3 > "$emu_log" 2>&1
+emu_rc=$?
+emu_pass=$(grep -c '^ok ' "$emu_log" || true)
+emu_fail=$(grep -c '^FAIL ' "$emu_log" || true)
+grep -E '^FAIL ' "$emu_log" || true
+if ((emu_rc != 0 && emu_fail == 0)); then emu_fail=1; fi
+total_pass=$((total_pass + emu_pass))
+total_fail=$((total_fail + emu_fail))
+tfs_log "[fuzz] $emu_pass passed, $emu_fail failed (log: build/oss-fuzz-emulate.log; $((SECONDS - start)) s so far)"
 
 tfs_log "all runs: $((SECONDS - start)) s"
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"

@@ -10,6 +10,11 @@
 #                              tfsTargets*.cmake: find_package(tfs)
 #   lib/pkgconfig/tfs.pc       pkg-config --cflags --libs tfs (relocatable:
 #                              paths relative to the .pc file)
+#   share/tfs/conformance/     (TFS_BUILD_TOOLS) the conformance suite: gguf/,
+#                              safetensors/, real/ (MANIFEST.tsv, fixtures,
+#                              expected/), README.md, adapters/; with
+#                              lib/cmake/tfs/tfsConformance.cmake:
+#                              tfs_add_conformance_tests()
 # tests/install/test_install.sh installs into a temporary prefix and builds
 # examples/consumer against it (ctest test_install_consumer).
 include(CMakePackageConfigHelpers)
@@ -28,17 +33,37 @@ install(TARGETS tfs tfs_shared EXPORT tfsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_dev
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_runtime NAMELINK_COMPONENT tfs_dev
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_runtime)
+set(TFS_INSTALL_CONFORMANCEDIR ${CMAKE_INSTALL_DATADIR}/tfs/conformance CACHE STRING
+    "Where the conformance suite (fixtures, manifests, expected contents) is installed, relative to the prefix")
 if(TFS_BUILD_TOOLS)
   install(TARGETS tfs_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
   install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tfs_tools)
   install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.bash DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions
           RENAME tfs COMPONENT tfs_tools)
+  # the fixtures of the runner (tfs conform): an installed `tfs` finds them
+  # by default (conformance/runner/CMakeLists.txt: <bindir>/../share/tfs/conformance)
+  foreach(part gguf safetensors real)
+    install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/${part} DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}
+            COMPONENT tfs_conformance)
+  endforeach()
+  install(FILES ${PROJECT_SOURCE_DIR}/conformance/README.md DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}
+          COMPONENT tfs_conformance)
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/conformance/adapters/tfs-adapter
+                   ${PROJECT_SOURCE_DIR}/conformance/adapters/example_adapter.py
+          DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}/adapters COMPONENT tfs_conformance)
+  file(GLOB _tfs_xfail ${PROJECT_SOURCE_DIR}/conformance/adapters/*.xfail)
+  install(FILES ${PROJECT_SOURCE_DIR}/conformance/adapters/example_adapter.c ${_tfs_xfail}
+          DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}/adapters COMPONENT tfs_conformance)
+  install(FILES ${PROJECT_SOURCE_DIR}/conformance/package/tfsConformance.cmake
+          DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)
 endif()
 
 install(EXPORT tfsTargets NAMESPACE tfs:: DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)
+set(TFS_INSTALL_BINDIR ${CMAKE_INSTALL_BINDIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tfsConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/cmake/tfsConfig.cmake
-                              INSTALL_DESTINATION ${TFS_INSTALL_CMAKEDIR})
+                              INSTALL_DESTINATION ${TFS_INSTALL_CMAKEDIR}
+                              PATH_VARS TFS_INSTALL_BINDIR TFS_INSTALL_CONFORMANCEDIR)
 # 0.x: a minor release may change the API, so only the same MAJOR.MINOR matches.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/tfsConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)

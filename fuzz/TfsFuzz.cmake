@@ -11,6 +11,7 @@
 #                   afl: -fsanitize=fuzzer; with afl-clang-fast that links
 #                   AFL++'s libAFLDriver; ossfuzz: $LIB_FUZZING_ENGINE), by the
 #                   C++ compiler as OSS-Fuzz requires.
+#                   All engine forms: custom target tfs_fuzzers.
 #   NAME_sa_fuzzer  structure-aware engine form (libfuzzer, ossfuzz): the same
 #                   plus the object library tfs_mutator_libfuzzer
 #                   (LLVMFuzzerCustomMutator / CustomCrossOver from mutators/),
@@ -60,8 +61,12 @@ function(tfs_add_fuzz_target name)
   if(TARGET tfs_mutator_libfuzzer AND NOT TFS_FUZZ_ENGINE STREQUAL "afl")
     list(APPEND forms ${name}_sa_fuzzer)
   endif()
+  if(NOT TARGET tfs_fuzzers)
+    add_custom_target(tfs_fuzzers) # every engine form: cmake --build ... --target tfs_fuzzers
+  endif()
   foreach(t ${forms})
     add_executable(${t} ${F_SOURCES} ${common})
+    add_dependencies(tfs_fuzzers ${t})
     target_link_libraries(${t} PRIVATE tfs)
     target_include_directories(${t} PRIVATE ${TFS_FUZZ_DIR})
     target_compile_definitions(${t} PRIVATE TFS_FUZZ_FORMAT=${fmt})

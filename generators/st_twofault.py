@@ -47,8 +47,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fixturelib  # noqa: E402
-from st_fixtures import st_file  # noqa: E402  (the one safetensors file builder)
+from tfsgen.safetensors import Header, Member, st_file  # noqa: E402  (the one safetensors writer)
+from tfsgen.tables import ROOT  # noqa: E402
 
 # ---------------------------------------------------------------- crate message -> rule ids
 
@@ -133,36 +133,24 @@ def parse_oracle(line):
 
 # ---------------------------------------------------------------- header model
 
-class Tensor:
+class Tensor(Member):
     """A tensor entry: name (raw JSON string contents) and fields [(key, value text)] in order."""
 
     def __init__(self, name, start, size):
-        self.name = name
-        self.fields = [("dtype", '"U8"'), ("shape", "[%d]" % size), ("data_offsets", "[%d,%d]" % (start, start + size))]
-        self.raw = None  # whole value text, when a fault replaces it
-        self.name_bytes = None  # raw bytes replacing the name
-        self.sep = ","  # separator text after this member
-
-    def value(self):
-        if self.raw is not None:
-            return self.raw
-        return "{" + ",".join('"%s":%s' % kv for kv in self.fields) + "}"
+        super().__init__(name, [("dtype", '"U8"'), ("shape", "[%d]" % size),
+                                ("data_offsets", "[%d,%d]" % (start, start + size))])
 
 
-class Meta:
+class Meta(Member):
     def __init__(self, value='{"format":"pt"}'):
-        self.name = "__metadata__"
-        self.raw = value
-        self.name_bytes = None
-        self.sep = ","
-
-    def value(self):
-        return self.raw
+        super().__init__("__metadata__", raw=value)
 
 
-class Doc:
+class Doc(Header):
+    """A header (tfsgen.safetensors.Header: members, tail, cut) and its data length."""
+
     def __init__(self, rng):
-        self.members = []
+        super().__init__()
         start = 0
         for i in range(rng.randint(2, 4)):
             size = rng.randint(1, 4)
@@ -171,27 +159,6 @@ class Doc:
         self.data = start
         if rng.random() < 0.3:
             self.members.insert(rng.randint(0, len(self.members)), Meta())
-        self.tail = ""      # after the closing brace
-        self.cut = None     # (member, chars kept of that member's text)
-
-    def render(self):
-        """(header bytes, [(start, end)] per member: from its key to after its separator)."""
-        out = bytearray(b"{")
-        spans = []
-        for i, m in enumerate(self.members):
-            s = len(out)
-            name = m.name_bytes if m.name_bytes is not None else m.name.encode("utf-8")
-            text = b'"' + name + b'":' + m.value().encode("utf-8")
-            if self.cut is not None and self.cut[0] is m:
-                out += text[:self.cut[1]]
-                spans.append((s, len(out)))
-                return bytes(out), spans
-            out += text
-            if i + 1 < len(self.members):
-                out += m.sep.encode()
-            spans.append((s, len(out)))
-        out += b"}" + self.tail.encode("utf-8")
-        return bytes(out), spans
 
 
 # ---------------------------------------------------------------- faults
@@ -520,12 +487,12 @@ CLASS_RULES = {c[0]: c[1] for c in CLASSES}
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--oracle")
-    ap.add_argument("--tfs", default=os.path.join(fixturelib.ROOT, "build", "dev", "tools", "tfs"))
+    ap.add_argument("--tfs", default=os.path.join(ROOT, "build", "dev", "tools", "tfs"))
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--count", type=int, default=2400)
     ap.add_argument("--keep")
     ap.add_argument("--show", type=int, default=10)
-    ap.add_argument("--corpus", nargs="?", const=os.path.join(fixturelib.ROOT, "corpus", "safetensors", "MANIFEST.tsv"),
+    ap.add_argument("--corpus", nargs="?", const=os.path.join(ROOT, "corpus", "safetensors", "MANIFEST.tsv"),
                     help="check a fixture manifest against the crate instead (default corpus/safetensors)")
     args = ap.parse_args()
     oracle = find_oracle(args.oracle)

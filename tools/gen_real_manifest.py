@@ -22,7 +22,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "generators"))
-import fixturelib  # noqa: E402  (manifest columns and rows, shared with the fixture generators)
+from tfsgen import manifest as fixturelib  # noqa: E402  (manifest columns and rows, shared with the fixture generators)
 
 CORPUS = os.path.join(ROOT, "corpus", "real")
 FLAGS = {"default": [], "header-only": ["--header-only"], "strict": ["--strict"]}

@@ -1,13 +1,19 @@
 #!/usr/bin/python3
 """gguf_seeds.py: the synthetic seeds of mutate_gguf.py (every KV value type,
 every usable ggml type, alignment variants, v2, empty files) and the named
-divergence examples of docs/divergences.md (conformance/ggml/divergences/)."""
-from gguf_model import (GG_TYPES, U64, VALID_TYPES, VT_STRING, KV, Model, Tensor, kv_array, kv_scalar,
-                        serialize)
+divergence examples of docs/divergences.md (conformance/ggml/divergences/).
+Models and writer: generators/tfsgen (the one Python package that writes GGUF)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "generators"))
+from tfsgen.gguf import (GG_BLOCKS, U64, VALID_TYPES, VT_STRING, KV, Model, Tensor, kv_array,  # noqa: E402
+                         kv_scalar, serialize)
 
 
 def t_for(gtype, name, rows=1, nd=2):
-    blk = GG_TYPES[gtype][0]
+    blk = GG_BLOCKS[gtype][0]
     ne0 = blk if blk > 1 else 4
     dims = [ne0, rows][:nd] if nd <= 2 else [ne0, rows] + [2] * (nd - 2)
     return Tensor(name, dims, gtype)

@@ -14,7 +14,7 @@ mutant stays small; seeds that do not parse (GGUF v1, big-endian, damaged) are
 mutated as raw bytes (cut at 64 KiB).
 
 Every seed gets a fixed catalogue of mutations that know the layout (each
-field's byte offset is recorded when the seed is serialised, gguf_model.py):
+field's byte offset is recorded when the seed is serialised, generators/tfsgen/gguf.py):
 truncations at interesting points, header edits (magic, version, counts),
 KV edits (key/string lengths, value and element types, array counts, empty,
 duplicate and NUL-containing keys, alignment key values and types, bool
@@ -37,10 +37,12 @@ import re
 import struct
 import sys
 
-from gguf_model import (GG_TYPES, RAW_CAP, REMOVED, SIZE_MAX, U64, VALID_TYPES, VT_ARRAY, VT_SIZE, VT_STRING, KV,
-                        ParseError, Tensor, kv_array, kv_scalar, nbytes, p_i32, p_u32, p_u64, pad, parse, serialize,
-                        shrink)
-from gguf_seeds import examples, synthetic_seeds
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "generators"))
+from tfsgen.gguf import (GG_BLOCKS, RAW_CAP, REMOVED, SIZE_MAX, U64, VALID_TYPES, VT_ARRAY, VT_SIZE,  # noqa: E402
+                         VT_STRING, KV, ParseError, Tensor, align_up, kv_array, kv_scalar, nbytes, p_i32, p_u32,
+                         p_u64, parse, serialize, shrink)
+from gguf_seeds import examples, synthetic_seeds  # noqa: E402
 
 
 INT_EDGE = [0, 1, (1 << 30), (1 << 30) + 1, 1 << 32, 1 << 56, (1 << 63) - 1, 1 << 63, U64, U64 - 7]
@@ -242,7 +244,7 @@ def mutations_for_model(g, m, rng):
             def settype(mm, i=i, gt=gt):
                 t = mm.tensors[i]
                 t.gtype = gt
-                blk = GG_TYPES[gt][0]
+                blk = GG_BLOCKS[gt][0]
                 if t.dims and t.dims[0] % blk:
                     t.dims[0] = blk
             structural(g, m, f'ti{i}-type-relayout-{gt}', settype)
@@ -288,7 +290,7 @@ def mutations_for_model(g, m, rng):
                 offs = []
                 for t in mm.tensors:
                     offs.append(run)
-                    run = pad(run + (nbytes(t) or 0), al)
+                    run = align_up(run + (nbytes(t.gtype, t.dims) or 0), al)
                 for t, o in zip(mm.tensors, offs):
                     t.offset = o
                 a.offset, b.offset = b.offset, a.offset
@@ -297,7 +299,7 @@ def mutations_for_model(g, m, rng):
                 run, al = 0, mm.alignment()
                 for t in mm.tensors:
                     t.offset = run
-                    run = pad(run + (nbytes(t) or 0), al)
+                    run = align_up(run + (nbytes(t.gtype, t.dims) or 0), al)
                 mm.tensors[1].offset = mm.tensors[0].offset
             structural(g, m, 'ti-offsets-shared', share, packed=False)
             def reorder(mm):

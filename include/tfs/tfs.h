@@ -139,12 +139,13 @@ typedef struct tfs_tensor {
                                 the sum does not fit in 64 bits */
 } tfs_tensor;
 
-/* GGUF value types (spec/gguf.md). */
+/* GGUF value types (spec/gguf.md), from tfs/gg_vtypes.def: TFS_GG_U8 = 0 ...
+ * TFS_GG_F64 = 12, TFS_GG_VTYPE_COUNT = 13. */
 typedef enum tfs_gg_vtype {
-    TFS_GG_U8 = 0, TFS_GG_I8 = 1, TFS_GG_U16 = 2, TFS_GG_I16 = 3,
-    TFS_GG_U32 = 4, TFS_GG_I32 = 5, TFS_GG_F32 = 6, TFS_GG_BOOL = 7,
-    TFS_GG_STRING = 8, TFS_GG_ARRAY = 9, TFS_GG_U64 = 10, TFS_GG_I64 = 11,
-    TFS_GG_F64 = 12, TFS_GG_VTYPE_COUNT = 13,
+#define TFS_GG_VTYPE(sym, id, name, size) TFS_GG_##sym = id,
+#include "tfs/gg_vtypes.def"
+#undef TFS_GG_VTYPE
+    TFS_GG_VTYPE_COUNT = 13,
 } tfs_gg_vtype;
 
 /* One metadata entry, in file order: a GGUF KV pair or a safetensors

@@ -1,4 +1,4 @@
-/* types.c: safetensors dtype and ggml type tables (st_dtypes.def, gg_types.def). */
+/* types.c: safetensors dtype, ggml type and GGUF value type tables (st_dtypes.def, gg_types.def, gg_vtypes.def). */
 #include "internal.h"
 
 typedef struct st_dtype_row { const char *name; unsigned char len; unsigned char bits; } st_dtype_row;
@@ -35,9 +35,15 @@ uint32_t tfs_gg_type_block_size(uint32_t t) { return t < TFS_GG_TYPE_COUNT ? k_g
 uint32_t tfs_gg_type_size(uint32_t t) { return t < TFS_GG_TYPE_COUNT ? k_gg[t].size : 0; }
 
 static const char *const k_vt_names[TFS_GG_VTYPE_COUNT] = {
-    "u8", "i8", "u16", "i16", "u32", "i32", "f32", "bool", "string", "array", "u64", "i64", "f64",
+#define TFS_GG_VTYPE(sym, id, name, size) [id] = name,
+#include "tfs/gg_vtypes.def"
+#undef TFS_GG_VTYPE
 };
-static const unsigned char k_vt_size[TFS_GG_VTYPE_COUNT] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
+static const unsigned char k_vt_size[TFS_GG_VTYPE_COUNT] = {
+#define TFS_GG_VTYPE(sym, id, name, size) [id] = size,
+#include "tfs/gg_vtypes.def"
+#undef TFS_GG_VTYPE
+};
 
 const char *tfs_gg_vtype_name(uint32_t v) { return v < TFS_GG_VTYPE_COUNT ? k_vt_names[v] : NULL; }
 size_t tfs_gg_vtype_size(uint32_t v) { return v < TFS_GG_VTYPE_COUNT ? k_vt_size[v] : 0; }

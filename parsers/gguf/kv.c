@@ -58,15 +58,19 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
         /* A stream cannot test n x 8 first without discarding the elements:
          * it reads them, and judges GG130 once its size is known (at a
          * failure): the same verdict as a file. */
-        if (TFS_RULE_HIT(TFS_GG130, c->src->size_known && !gg_has(c, body))) return gg_short(c, TFS_GG130, count_off, i);
+        bool size_known = c->src->size_known; /* before the strings: reading them may learn it */
+        if (TFS_RULE_HIT(TFS_GG130, size_known && !gg_has(c, body))) return gg_short(c, TFS_GG130, count_off, i);
         st = parse_strings(c, r, i);
-        if (st == TFS_INVALID && !c->src->size_known) {
+        if (st == TFS_INVALID && !size_known) {
             uint64_t end;
-            if (TFS_RULE_HIT(TFS_GG130, !tfs_add_overflow_u64(r->value_off, body, &end) &&
-                                            !tfs__src_has(c->src, end) && !tfs_src_failed(c->src)))
+            bool past = !tfs_add_overflow_u64(r->value_off, body, &end) && !tfs__src_has(c->src, end) &&
+                        !tfs_src_failed(c->src);
+            if (TFS_RULE_HIT(TFS_GG130, past)) {
                 st = tfs__fail(c->err, TFS_GG130, count_off, i);
-            else if (tfs_src_failed(c->src))
+                c->off = r->value_off; /* where a file stops: a partial view ends at the count */
+            } else if (tfs_src_failed(c->src)) {
                 st = tfs__fail_src(c->err, c->src);
+            }
         }
     } else if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL) {
         uint64_t bad;

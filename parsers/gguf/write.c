@@ -429,13 +429,13 @@ tfs_status tfs_gg_model_from_view(const tfs_header *h, tfs_gg_model **out)
         o->value.elem_type = kv->elem_type;
         o->value.count = kv->count;
         if (kv->elem_type == TFS_GG_STRING) {
-            o->value.strs = &b->strs[s];
+            o->value.strs = b->strs ? &b->strs[s] : NULL; /* NULL: no string anywhere (count 0) */
             o->value.n_strs = (size_t)kv->count;
             for (uint64_t k = 0; k < kv->count && st == TFS_OK; k++)
                 st = take_string(h, kv, k, b->arena, &at, cap, &b->strs[s++]);
         } else if (kv->type == TFS_GG_ARRAY) {
             size_t size = tfs_gg_vtype_size(kv->elem_type);
-            o->value.raw = b->arena + at;
+            o->value.raw = b->arena ? b->arena + at : NULL; /* NULL: no value bytes anywhere (count 0) */
             o->value.raw_len = (size_t)kv->value_len;
             for (uint64_t k = 0; k < kv->count && st == TFS_OK; k++) {
                 tfs_value v;

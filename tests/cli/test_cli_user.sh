@@ -72,7 +72,7 @@ has 'v.backslash (string) = "c:\\new"' "backslash in a value"
 
 # ---- 4.4 help and rules to a full disk: exit 2 with a message
 if [ -w /dev/full ]; then
-    for args in "check --help" "rules --help" "rules" "dump --help" "help" "help check" "--version" "rules --json"; do
+    for args in "check --help" "rules --help" "rules" "dump --help" "help" "help check" "--version" "rules --json" "mutate --help" "mutate --list"; do
         "$tfs" $args > /dev/full 2> "$tmp/stderr"; rc=$?
         expect_rc 2 "tfs $args > /dev/full"
         err_has "cannot write output" "tfs $args > /dev/full"

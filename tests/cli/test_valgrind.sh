@@ -7,7 +7,7 @@
 set -u
 tfs=$1
 src=$2
-files=$(find "$src/corpus" -type f ! -name MANIFEST.tsv ! -name '*.md' | sort)
+files=$(find "$src/corpus" -type f ! -name MANIFEST.tsv ! -name '*.md' ! -path '*/expected/*' | sort)
 n=$(printf '%s\n' "$files" | wc -l)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -9,85 +9,16 @@
  * refused), then the parser's verdict, rule id and canonical category must
  * match the line.  Prints one line per failure and "N passed, N failed".
  * Exit 0 all passed, 1 any failed, 77 (ctest skip) when the manifest is absent,
- * 2 usage / unreadable manifest.
+ * 2 usage / unreadable manifest.  Manifests are read, and fixture bytes
+ * verified, by the one manifest reader (conformance/runner/manifest.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
+#include "manifest.h"
 #include "tfs/tfs.h"
-
-#define MAX_COLS 16
-
-typedef struct table {
-    char *cols[MAX_COLS];
-    int n;
-} table;
-
-static int split(char *line, table *t) {
-    t->n = 0;
-    char *p = line;
-    for (;;) {
-        if (t->n == MAX_COLS) return -1;
-        t->cols[t->n++] = p;
-        char *tab = strchr(p, '\t');
-        if (!tab) break;
-        *tab = '\0';
-        p = tab + 1;
-    }
-    size_t len = strlen(t->cols[t->n - 1]);
-    while (len && (t->cols[t->n - 1][len - 1] == '\n' || t->cols[t->n - 1][len - 1] == '\r'))
-        t->cols[t->n - 1][--len] = '\0';
-    return 0;
-}
-
-static int col_index(const table *hdr, const char *name) {
-    for (int i = 0; i < hdr->n; i++)
-        if (strcmp(hdr->cols[i], name) == 0) return i;
-    return -1;
-}
-
-/* SHA-256 (hex) and size of a file; 0 on success. */
-static int hash_file(const char *path, char hex[65], unsigned long long *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    unsigned char buf[1 << 16], md[32];
-    unsigned mdlen = 0;
-    int rc = -1;
-    *size = 0;
-    if (ctx && EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) == 1) {
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-            EVP_DigestUpdate(ctx, buf, n);
-            *size += n;
-        }
-        if (!ferror(f) && EVP_DigestFinal_ex(ctx, md, &mdlen) == 1 && mdlen == 32) {
-            for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", md[i]);
-            rc = 0;
-        }
-    }
-    EVP_MD_CTX_free(ctx);
-    fclose(f);
-    return rc;
-}
-
-/* Is `word` one of the '|'-separated alternatives in `list`? */
-static int in_alternatives(const char *word, const char *list) {
-    size_t n = strlen(word);
-    const char *p = list;
-    while (*p) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == n && strncmp(p, word, n) == 0) return 1;
-        if (!bar) break;
-        p = bar + 1;
-    }
-    return 0;
-}
 
 static int passed, failed;
 
@@ -96,12 +27,6 @@ static void fail(const char *id, const char *fmt, const char *a, const char *b) 
     printf("FAIL %s: ", id);
     printf(fmt, a, b);
     printf("\n");
-}
-
-static tfs_format parse_format(const char *s) {
-    if (strcmp(s, "gguf") == 0) return TFS_FORMAT_GGUF;
-    if (strcmp(s, "safetensors") == 0) return TFS_FORMAT_SAFETENSORS;
-    return TFS_FORMAT_UNKNOWN;
 }
 
 /* Run the parser; returns "valid", "parser_error" or "error" (I/O, ...). */
@@ -126,7 +51,7 @@ static void check(const char *id, const char *path, tfs_format fmt, const char *
         if (strcmp(rule, "-") != 0) { /* strict must reject with the rule */
             v = verdict(path, fmt, flags | TFS_STRICT, &err);
             if (strcmp(v, "parser_error") != 0) { fail(id, "strict verdict %s, want parser_error%s", v, ""); return; }
-            if (!in_alternatives(tfs_rule_id(err.rule), rule)) { fail(id, "strict rule %s, want %s", tfs_rule_id(err.rule), rule); return; }
+            if (!cf_in_alternatives(tfs_rule_id(err.rule), rule)) { fail(id, "strict rule %s, want %s", tfs_rule_id(err.rule), rule); return; }
         }
         passed++;
         return;
@@ -139,30 +64,16 @@ static void check(const char *id, const char *path, tfs_format fmt, const char *
         return;
     }
     if (strcmp(expect, "parser_error") == 0) {
-        if (strcmp(rule, "-") != 0 && !in_alternatives(tfs_rule_id(err.rule), rule)) {
+        if (strcmp(rule, "-") != 0 && !cf_in_alternatives(tfs_rule_id(err.rule), rule)) {
             fail(id, "rule %s, want %s", tfs_rule_id(err.rule), rule);
             return;
         }
-        if (strcmp(category, "-") != 0 && !in_alternatives(tfs_rule_category(err.rule), category)) {
+        if (strcmp(category, "-") != 0 && !cf_in_alternatives(tfs_rule_category(err.rule), category)) {
             fail(id, "category %s, want %s", tfs_rule_category(err.rule), category);
             return;
         }
     }
     passed++;
-}
-
-/* Join dir + "/" + rel into out. */
-static void join(char *out, size_t n, const char *dir, const char *rel) { snprintf(out, n, "%s/%s", dir, rel); }
-
-static int verify_bytes(const char *id, const char *path, const char *want_sha, const char *want_size) {
-    char hex[65];
-    unsigned long long size;
-    if (hash_file(path, hex, &size) != 0) { fail(id, "cannot read %s (%s)", path, strerror(errno)); return -1; }
-    char sz[32];
-    snprintf(sz, sizeof sz, "%llu", size);
-    if (strcmp(sz, want_size) != 0) { fail(id, "size %s, manifest says %s: fixture refused", sz, want_size); return -1; }
-    if (strcmp(hex, want_sha) != 0) { fail(id, "sha256 %s, manifest says %s: fixture refused", hex, want_sha); return -1; }
-    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -173,42 +84,39 @@ int main(int argc, char **argv) {
         else manifest = argv[i];
     }
     if (!manifest) { fprintf(stderr, "usage: run_manifest [--shared-real] MANIFEST.tsv\n"); return 2; }
-    FILE *f = fopen(manifest, "r");
-    if (!f) {
-        if (errno == ENOENT) { printf("SKIP: %s not found\n", manifest); return 77; }
-        perror(manifest);
-        return 2;
-    }
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", manifest);
-    char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0'; else snprintf(dir, sizeof dir, ".");
-
-    static char line[1 << 16], hdrline[1 << 16];
-    table hdr;
-    if (!fgets(hdrline, sizeof hdrline, f) || split(hdrline, &hdr) != 0) { fprintf(stderr, "%s: no header row\n", manifest); fclose(f); return 2; }
-    const char *need_fix[] = {"id", "path", "sha256", "size", "format", "expect", "rule", "category", "mode"};
-    const char *need_real[] = {"file", "size", "sha256", "canonical_verdict", "ggml_data_mode_verdict"};
-    int idx[9];
-    int nneed = shared ? 5 : 9;
-    for (int i = 0; i < nneed; i++) {
-        idx[i] = col_index(&hdr, shared ? need_real[i] : need_fix[i]);
-        if (idx[i] < 0) { fprintf(stderr, "%s: missing column %s\n", manifest, shared ? need_real[i] : need_fix[i]); fclose(f); return 2; }
-    }
+    char err[1024];
     int lines = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '\n' || line[0] == '#') continue;
-        table row;
-        if (split(line, &row) != 0 || row.n != hdr.n) { fail("?", "malformed line %s%s", line, ""); continue; }
-        lines++;
-        char path[8192];
-        if (shared) {
-            const char *file = row.cols[idx[0]];
-            join(path, sizeof path, dir, file);
-            if (verify_bytes(file, path, row.cols[idx[2]], row.cols[idx[1]]) != 0) continue;
+    if (shared) {
+        cf_tsv t;
+        if (cf_tsv_read(manifest, &t, err, sizeof err) != 0) {
+            if (errno == ENOENT) { printf("SKIP: %s not found\n", manifest); return 77; }
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        static const char *const need[] = {"file", "size", "sha256", "canonical_verdict", "ggml_data_mode_verdict"};
+        int idx[5];
+        for (int i = 0; i < 5; i++)
+            if ((idx[i] = cf_tsv_col(&t, need[i])) < 0) {
+                fprintf(stderr, "%s: missing column %s\n", manifest, need[i]);
+                cf_tsv_free(&t);
+                return 2;
+            }
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", manifest);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = '\0'; else snprintf(dir, sizeof dir, ".");
+        for (size_t r = 0; r < t.n_rows; r++) {
+            char **row = t.rows[r];
+            const char *file = row[idx[0]];
+            char path[8192], id[600];
+            snprintf(path, sizeof path, "%s/%s", dir, file);
+            lines++;
+            /* the same integrity check as a fixture line */
+            cf_line l = {.id = file, .sha256 = row[idx[2]], .path = path, .manifest = manifest};
+            l.size = strtoull(row[idx[1]], NULL, 10);
+            if (cf_verify_line(&l, err, sizeof err) != 0) { fail(file, "%s%s", err, ""); continue; }
             tfs_format fmt = strncmp(file, "safetensors/", 12) == 0 ? TFS_FORMAT_SAFETENSORS : TFS_FORMAT_GGUF;
-            const char *canon = row.cols[idx[3]], *data = row.cols[idx[4]];
-            char id[600];
+            const char *canon = row[idx[3]], *data = row[idx[4]];
             snprintf(id, sizeof id, "%s [default]", file);
             check(id, path, fmt, "default", *data ? data : canon, "-", "-");
             if (fmt == TFS_FORMAT_GGUF) {
@@ -219,16 +127,24 @@ int main(int argc, char **argv) {
                 snprintf(id, sizeof id, "%s [strict]", file);
                 check(id, path, fmt, "strict", "valid", "-", "-");
             }
-        } else {
-            const char *id = row.cols[idx[0]];
-            join(path, sizeof path, dir, row.cols[idx[1]]);
-            if (verify_bytes(id, path, row.cols[idx[2]], row.cols[idx[3]]) != 0) continue;
-            tfs_format fmt = parse_format(row.cols[idx[4]]);
-            if (fmt == TFS_FORMAT_UNKNOWN) { fail(id, "unknown format %s%s", row.cols[idx[4]], ""); continue; }
-            check(id, path, fmt, row.cols[idx[8]], row.cols[idx[5]], row.cols[idx[6]], row.cols[idx[7]]);
         }
+        cf_tsv_free(&t);
+    } else {
+        cf_manifest m;
+        if (cf_manifest_read(manifest, &m, err, sizeof err) != 0) {
+            if (errno == ENOENT) { printf("SKIP: %s not found\n", manifest); return 77; }
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        for (size_t i = 0; i < m.n; i++) {
+            const cf_line *l = &m.lines[i];
+            lines++;
+            if (cf_verify_line(l, err, sizeof err) != 0) { fail(l->id, "%s%s", err, ""); continue; }
+            tfs_format fmt = strcmp(l->format, "gguf") == 0 ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
+            check(l->id, l->path, fmt, l->mode, l->expect, l->rule, l->category);
+        }
+        cf_manifest_free(&m);
     }
-    fclose(f);
     if (lines == 0) { printf("FAIL: %s has no fixture lines\n", manifest); failed++; }
     printf("%s: %d passed, %d failed\n", manifest, passed, failed);
     return failed ? 1 : 0;

@@ -9,7 +9,12 @@
 #      built (tfs::tfs and tfs::tfs_static) and run on fixtures: the verdicts
 #      it prints are checked;
 #   4. pkg-config (PKG_CONFIG_PATH=TMP/.../pkgconfig): --modversion, --cflags,
-#      --libs, and a one-file program compiled with nothing else, then run.
+#      --libs, and a one-file program compiled with nothing else, then run;
+#   5. (tools, POSIX) the conformance suite from the package: the installed
+#      share/tfs/conformance, tfs_add_conformance_tests() in examples/consumer
+#      (its toy reader and toy.xfail): its ctests all pass, `ctest -L GG304`
+#      selects the toy's expected failures, --output-junit has one testcase per
+#      fixture, and without toy.xfail those fixtures fail.
 set -eu
 build=$1 src=$2 cc=$3 posix=$4 tools=$5
 shift 5
@@ -87,6 +92,38 @@ if cmake -S "$src/examples/consumer" -B "$cb" -DCMAKE_PREFIX_PATH="$prefix" -DCM
 else
     cat "$tmp/cfg.log" "$tmp/build.log" 2> /dev/null | tail -40
     ko "examples/consumer configure/build"
+fi
+
+# ---- the conformance suite through the package (needs `tfs conform`: tools + POSIX)
+if [ "$tools" = ON ] && [ "$posix" = ON ] && [ -f "$cb/CTestTestfile.cmake" ]; then
+    cdir=$prefix/share/tfs/conformance
+    if [ -f "$cdir/gguf/MANIFEST.tsv" ] && [ -f "$cdir/README.md" ] && [ -d "$cdir/gguf/expected" ] \
+       && [ -f "$libdir/cmake/tfs/tfsConformance.cmake" ]; then ok "installed share/tfs/conformance and tfsConformance.cmake"
+    else ko "conformance suite not installed"; fi
+    n=$(ctest --test-dir "$cb" -N -R '^toy/' | sed -n 's/^Total Tests: //p')
+    # the same selection as the runner's: its --list of the GGUF cases in the default profile
+    want=$("$prefix/bin/tfs" conform --fixtures "$cdir" --format gguf --profile default --list | wc -l)
+    if [ "${n:-0}" -gt 100 ] && [ "$n" -eq "$want" ]; then ok "tfs_add_conformance_tests: $n toy/ tests (the runner selects $want GGUF cases)"
+    else ko "tfs_add_conformance_tests registered ${n:-0} tests, want $want"; fi
+    if ctest --test-dir "$cb" -j2 --output-junit "$tmp/junit.xml" > "$tmp/ctest.log" 2>&1; then
+        ok "consumer ctest: $(grep 'tests passed' "$tmp/ctest.log")"
+    else
+        grep -E 'Failed|\*\*\*' "$tmp/ctest.log" | head -20
+        ko "consumer ctest"
+    fi
+    if /usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot()
+cases = r.iter("testcase")
+names = [c.get("name") for c in cases]
+sys.exit(0 if len(names) == int(sys.argv[2]) and "toy/default/gguf/parser_error/GG304-no-data" in names else 1)' "$tmp/junit.xml" "$n"
+    then ok "--output-junit: $n testcases, named by profile/format/expectation/id"; else ko "JUnit from the consumer's ctest"; fi
+    l=$(ctest --test-dir "$cb" -N -L GG304 | sed -n 's/^Total Tests: //p')
+    if [ "$l" = "$(grep -c '^GG304' "$src/examples/consumer/toy.xfail")" ]; then ok "ctest -L GG304: $l tests (the toy's gap)"; else ko "ctest -L GG304: $l tests"; fi
+    # the gap is real: without toy.xfail the runner fails those fixtures
+    if "$prefix/bin/tfs" conform --fixtures "$cdir" --id GG304-no-data --adapter "$cb/toy_adapter {file}" > "$tmp/x.log" 2>&1; then
+        ko "the toy passes GG304-no-data without toy.xfail"
+    elif grep -q false_accept "$tmp/x.log"; then ok "without toy.xfail GG304-no-data fails (false_accept)"
+    else cat "$tmp/x.log"; ko "GG304-no-data without toy.xfail"; fi
 fi
 
 # ---- pkg-config against the prefix

@@ -15,6 +15,7 @@
  *   out_json.c   one JSON object per file
  *   json.c       JSON string escaping
  *   rules_cmd.c  `tfs rules`: the rules table (text, TSV, JSON)
+ *   conform_cmd.c `tfs conform`: the conformance runner (conformance/runner)
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -122,6 +123,14 @@ int walk_dir(walk_list *l, const char *dir);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
+/* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
+int cmd_conform(int argc, char **argv, int first);
+/* dump.c: the expected-content JSON of a parse (what `tfs dump --json`
+ * prints), one line; not_model: NULL, or what a file that is no model looks
+ * like (sniff.c); *unavailable counts values a stream cannot give again.
+ * Returns 0, or -1 when a value could not be read. */
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       size_t *unavailable);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

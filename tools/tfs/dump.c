@@ -8,7 +8,8 @@
  * (exact in every JSON reader); f32/f64 as a readable number (null for NaN
  * and infinities) plus "bits", the exact bit pattern in hex; arrays as
  * {"type":"array","elem_type":T,"value":[...]} (float arrays add "bits":
- * [...]).  On an invalid file: what was read before the violation
+ * [...]); shape dims and offsets above 2^53 - 1 (beyond what a double
+ * holds exactly) as decimal strings too.  On an invalid file: what was read before the violation
  * (TFS_PARTIAL), "complete": false and the error. */
 #include <errno.h>
 #include <inttypes.h>
@@ -148,13 +149,19 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t 
     return rc;
 }
 
+/* A size or offset: a JSON number up to 2^53 - 1, beyond that a decimal
+ * string, so that every JSON reader (doubles, int64) keeps it exact. */
+static void put_u64_exact(FILE *out, uint64_t v) {
+    fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
+}
+
 static const char *type_name(const tfs_header *h, uint32_t type) {
     const char *n = h->format == TFS_FORMAT_GGUF ? tfs_gg_type_name(type) : tfs_st_dtype_name(type);
     return n ? n : "?";
 }
 
-static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e,
-                              const char *not_model, size_t *unavailable) {
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       size_t *unavailable) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
@@ -208,9 +215,16 @@ static int print_content_json(FILE *out, const tfs_header *h, tfs_status st, con
         fputs(",\"type\":", out);
         json_cstr(out, type_name(h, t->type));
         fputs(",\"shape\":[", out);
-        for (uint32_t d = 0; d < t->n_dims; d++) fprintf(out, "%s%" PRIu64, d ? "," : "", t->shape[d]);
+        for (uint32_t d = 0; d < t->n_dims; d++) {
+            if (d) fputc(',', out);
+            put_u64_exact(out, t->shape[d]);
+        }
         uint64_t end = t->offset + t->n_bytes < t->offset ? UINT64_MAX : t->offset + t->n_bytes;
-        fprintf(out, "],\"offsets\":[%" PRIu64 ",%" PRIu64 "]}", t->offset, end);
+        fputs("],\"offsets\":[", out);
+        put_u64_exact(out, t->offset);
+        fputc(',', out);
+        put_u64_exact(out, end);
+        fputs("]}", out);
     }
     fputs("],\"kv\":[", out);
     for (size_t i = 0; h && i < h->n_kv; i++) {

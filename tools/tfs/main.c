@@ -18,6 +18,9 @@ static void usage(FILE *f) {
             "                 all valid, 1 any invalid or not a model file, 2 usage or I/O error\n"
             "  dump [--json] [--full] [--strict] [--header-only] [--format F] FILE\n"
             "                 what a file holds: header, every KV / __metadata__ value, every tensor\n"
+            "  conform [--adapter 'CMD {file}'] [-j N] [--profile P] [--json|--tap|--junit FILE] ...\n"
+            "                 run the conformance suite in process or through an adapter\n"
+            "                 (`tfs conform --help`); exit 0 no failure, 1 failures, 2 usage/fixtures\n"
             "  rules [--json|--tsv]\n"
             "                 list every rule: id, canonical category, profile, message, reference\n"
             "  mutate --seed N [--mutation NAME] [--list] IN OUT\n"
@@ -69,6 +72,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc, argv, 2);
     if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);
     if (strcmp(cmd, "mutate") == 0) return cmd_mutate(argc, argv, 2);
+    if (strcmp(cmd, "conform") == 0) return cmd_conform(argc, argv, 2);
     fprintf(stderr, "tfs: unknown command '%s'\n", cmd);
     usage(stderr);
     return 2;

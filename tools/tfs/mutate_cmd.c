@@ -98,8 +98,8 @@ int cmd_mutate(int argc, char **argv, int first) {
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         int has_val = i + 1 < argc;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
-        if (strcmp(a, "--list") == 0) { list(); return 0; }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return stdout_done("mutate", 0); }
+        if (strcmp(a, "--list") == 0) { list(); return stdout_done("mutate", 0); }
         if (strcmp(a, "--seed") == 0 && has_val) {
             if (parse_u64(argv[++i], &seed) != 0) { fprintf(stderr, "tfs mutate: bad --seed '%s'\n", argv[i]); return 2; }
             have_seed = 1;

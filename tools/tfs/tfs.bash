@@ -5,7 +5,7 @@ _tfs() {
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "check dump rules help --help --version" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "check dump rules mutate conform help --help --version" -- "$cur")
         return
     fi
     cmd=${COMP_WORDS[1]}
@@ -13,13 +13,33 @@ _tfs() {
         mapfile -t COMPREPLY < <(compgen -W "safetensors gguf" -- "$cur")
         return
     fi
+    if [[ $cmd == mutate && $prev == --mutation ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(tfs mutate --list 2> /dev/null | cut -d' ' -f1)" -- "$cur")
+        return
+    fi
     local opts=""
     case $cmd in
     check) opts="--json --strict --header-only --format -r --recursive --help" ;;
     dump) opts="--json --full --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
+    mutate) opts="--seed --mutation --max-size --crossover --list --help" ;;
+    conform)
+        case $prev in
+        --profile) mapfile -t COMPREPLY < <(compgen -W "default strict header-only" -- "$cur"); return ;;
+        --expect) mapfile -t COMPREPLY < <(compgen -W "valid parser_error implementation_defined" -- "$cur"); return ;;
+        --fixtures) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+        --adapter | -j | --jobs | --timeout | --output-cap | --rule | --id | --tag) return ;;
+        esac
+        opts="--adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
+              --rule --expect --id --tag --expected-failures --write-expected-failures --json --tap --junit -q --quiet
+              --list --help"
+        if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur"); return; fi
+        compopt -o filenames 2> /dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+        return
+        ;;
     help)
-        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check dump rules" -- "$cur")
+        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check conform dump mutate rules" -- "$cur")
         return
         ;;
     *) return ;;

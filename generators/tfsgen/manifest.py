@@ -1,26 +1,18 @@
-"""fixturelib.py: what the fixture generators share: the rules table, the
-manifest format of docs/fixtures.md, and writing a corpus folder (fixture
-files + sorted MANIFEST.tsv) or checking that it is up to date."""
+"""manifest.py: the fixture manifest format of docs/fixtures.md, and writing a
+corpus folder (fixture files + sorted MANIFEST.tsv) or checking that it is
+up to date.  Rules and categories come from tables.py (include/tfs/rules.def)."""
 import hashlib
 import os
-import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RULES = os.path.join(ROOT, "include", "tfs", "rules.def")
+from .tables import ROOT, RULES
+
 COLUMNS = ["id", "path", "sha256", "size", "format", "expect", "rule", "category", "mode", "description",
            "provenance"]
 
 
-def read_rules(path=RULES):
+def read_rules():
     """rule id -> (profile, category), from include/tfs/rules.def."""
-    out = {}
-    pat = re.compile(r'^TFS_RULE\((\w+), *\d+, *\w+, *(\w+), *\w+, *"([^"]*)"')  # ID, CODE, FORMAT, PROFILE, INDEX, CATEGORY
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            m = pat.match(line)
-            if m:
-                out[m.group(1)] = (m.group(2), m.group(3))
-    return out
+    return {r: (v.profile, v.category) for r, v in RULES.items()}
 
 
 def manifest_row(fid, name, data, fmt, expect, rule, category, mode, desc, prov):

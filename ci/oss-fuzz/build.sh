@@ -1,0 +1,60 @@
+#!/bin/bash -eu
+# ci/oss-fuzz/build.sh: builds the tfs fuzz targets under the OSS-Fuzz build
+# contract (also used by .clusterfuzzlite/build.sh and, with the variables
+# set by hand, by ci/oss-fuzz-emulate.sh).
+#
+# In:  $CC $CXX $CFLAGS $CXXFLAGS (sanitizer and coverage flags included),
+#      $LIB_FUZZING_ENGINE (the engine's link flags or archive), $SRC (the
+#      project is $SRC/tfs, or $TFS_SRC), $OUT, $WORK, optional
+#      $FUZZING_ENGINE (libfuzzer, afl, honggfuzz, centipede; AFL++ gets no
+#      structure-aware libFuzzer forms: it uses the tfs_afl_mutator library).
+# Out: $OUT/fuzz_<format>_<kind> for every target of fuzz/ (libFuzzer
+#      ABI, linked with $CXX), $OUT/fuzz_<format>_<kind>_sa (the same with
+#      tfs's LLVMFuzzerCustomMutator), and beside each binary X:
+#      X_seed_corpus.zip (fuzz/seed_corpus.sh: the format's fixtures and real
+#      files up to 1 MiB), X.dict (fuzz/dict/), X.options (max_len).
+#      With FUZZING_ENGINE=afl, $OUT/libtfs_afl_mutator.so: the AFL++ custom
+#      mutator (AFL_CUSTOM_MUTATOR_LIBRARY), built without instrumentation.
+src=${TFS_SRC:-$SRC/tfs}
+build=$WORK/tfs-fuzz-build
+engine=${FUZZING_ENGINE:-libfuzzer}
+tfs_engine=ossfuzz
+[[ $engine == afl ]] && tfs_engine=afl # no _sa forms
+jobs=$(nproc 2> /dev/null || echo 2)
+
+cmake -S "$src" -B "$build" \
+    -DCMAKE_BUILD_TYPE= \
+    -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
+    -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
+    -DTFS_BUILD_TESTS=OFF -DTFS_BUILD_TOOLS=OFF -DTFS_BUILD_BENCH=OFF -DTFS_INSTALL=OFF \
+    -DTFS_WERROR=OFF -DTFS_SANITIZE=OFF \
+    -DTFS_FUZZ_ENGINE=$tfs_engine -DTFS_FUZZ_ENGINE_FLAGS="$LIB_FUZZING_ENGINE"
+cmake --build "$build" -j "$jobs" --target tfs_fuzzers
+
+max_len=65536 # bytes: headers of real files are larger, but the rules live in the first KiB
+for bin in "$build"/fuzzers/*_fuzzer; do
+    name=$(basename "$bin" _fuzzer) # fuzz_gguf_buffer, fuzz_gguf_buffer_sa
+    case $name in
+    fuzz_gguf_*) fmt=gguf ;;
+    fuzz_st_*) fmt=safetensors ;;
+    *) continue ;;
+    esac
+    cp "$bin" "$OUT/$name"
+    cp "$src/fuzz/dict/$fmt.dict" "$OUT/$name.dict"
+    printf '[libfuzzer]\nmax_len = %d\ndict = %s.dict\n' "$max_len" "$name" > "$OUT/$name.options"
+    seeds=$WORK/seeds-$fmt
+    if [[ ! -d $seeds ]]; then
+        TFS_SEED_COPY=1 "$src/fuzz/seed_corpus.sh" "$fmt" "$seeds" 1048576 > /dev/null
+    fi
+    rm -f "$OUT/${name}_seed_corpus.zip"
+    (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+done
+# AFL++: the custom mutator is loaded by afl-fuzz itself, so it is built
+# without the target's instrumentation or sanitizers (plain clang or cc)
+if [[ $engine == afl ]]; then
+    mcc=$(command -v clang || command -v cc)
+    cmake -S "$src" -B "$WORK/tfs-mutator-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$mcc" \
+        -DTFS_BUILD_TESTS=OFF -DTFS_BUILD_TOOLS=OFF -DTFS_BUILD_BENCH=OFF -DTFS_BUILD_FUZZ=OFF -DTFS_INSTALL=OFF
+    cmake --build "$WORK/tfs-mutator-build" -j "$jobs" --target tfs_afl_mutator
+    cp "$WORK/tfs-mutator-build/mutators/libtfs_afl_mutator.so" "$OUT/"
+fi

@@ -1,0 +1,26 @@
+# `tfs conform` (conformance/runner), ctest label conform:
+#   test_conform_inprocess_*  the whole corpus through our parsers, in every profile
+#   test_conform_runner       tests/conform/test_conform.py: hostile adapters
+#                             (hostile.c), reports, expected failures, SIGINT
+if(TARGET tfs_conform AND TARGET tfs_cli)
+  add_executable(conform_hostile ${CMAKE_CURRENT_LIST_DIR}/hostile.c)
+  target_link_libraries(conform_hostile PRIVATE tfs)
+  # (in sanitizer builds it is instrumented too: its abort() is still SIGABRT,
+  # and its fake reports are text on stderr)
+
+  add_test(NAME test_conform_inprocess COMMAND tfs_cli conform --fixtures ${PROJECT_SOURCE_DIR}/corpus -q)
+  foreach(p default header-only)
+    add_test(NAME test_conform_inprocess_${p} COMMAND tfs_cli conform --fixtures ${PROJECT_SOURCE_DIR}/corpus --profile ${p} -q)
+  endforeach()
+  # strict: default-profile valid lines stand for strict unless the file has a
+  # strict line; the listed ones lack it (corpus gap, see the file)
+  add_test(NAME test_conform_inprocess_strict
+           COMMAND tfs_cli conform --fixtures ${PROJECT_SOURCE_DIR}/corpus --profile strict -q
+                   --expected-failures ${CMAKE_CURRENT_LIST_DIR}/strict-gaps.xfail)
+  add_test(NAME test_conform_runner
+           COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_conform.py $<TARGET_FILE:tfs_cli>
+                   $<TARGET_FILE:conform_hostile> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_conform_inprocess test_conform_inprocess_default test_conform_inprocess_header-only
+                       test_conform_inprocess_strict test_conform_runner PROPERTIES LABELS "conform")
+  set_tests_properties(test_conform_runner PROPERTIES TIMEOUT 600)
+endif()
