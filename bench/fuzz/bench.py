@@ -98,8 +98,7 @@ def build_bug(bug, kind, base, jobs, cc=None):
         want = {"replay": t, "plain": t + "_fuzzer", "sa": t + "_sa_fuzzer"}
     else:
         want = {"afl": t + "_fuzzer"}
-    targets = list(want.values()) + (["tfs_afl_mutator"] if kind == "afl" else [])
-    build(bdir, targets, jobs)
+    build(bdir, list(want.values()), jobs)
     out = os.path.join(base, "bin", bug["id"], kind)
     os.makedirs(out, exist_ok=True)
     paths = {}
@@ -115,9 +114,21 @@ def build_bug(bug, kind, base, jobs, cc=None):
         shutil.copy2(src, dst)
         paths[name] = dst
     if kind == "afl":
-        so = os.path.join(bdir, "mutators", "libtfs_afl_mutator.so")
-        paths["afl_mutator"] = so
+        paths["afl_mutator"] = afl_mutator(base, jobs)
     return paths
+
+
+def afl_mutator(base, jobs):
+    """The AFL++ custom mutator, built once without AFL++ instrumentation (an
+    instrumented .so cannot be loaded by afl-fuzz: __afl_area_ptr)."""
+    bdir = os.path.join(base, "aflmut")
+    so = os.path.join(bdir, "mutators", "libtfs_afl_mutator.so")
+    if not os.path.exists(os.path.join(bdir, "CMakeCache.txt")):
+        run(["cmake", "-S", ROOT, "-B", bdir, "-DCMAKE_BUILD_TYPE=Release", "-DTFS_BUILD_TESTS=OFF",
+             "-DTFS_BUILD_TOOLS=OFF", "-DTFS_BUILD_BENCH=OFF", "-DTFS_BUILD_FUZZ=OFF", "-DTFS_INSTALL=OFF"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    build(bdir, ["tfs_afl_mutator"], jobs)
+    return so
 
 
 def reused(bug, kind, base):
@@ -128,7 +139,9 @@ def reused(bug, kind, base):
     if not all(os.path.exists(p) for p in paths.values()):
         return {}
     if kind == "afl":
-        paths["afl_mutator"] = os.path.join(base, "afl", "mutators", "libtfs_afl_mutator.so")
+        paths["afl_mutator"] = os.path.join(base, "aflmut", "mutators", "libtfs_afl_mutator.so")
+        if not os.path.exists(paths["afl_mutator"]):
+            return {}
     return paths
 
 
@@ -293,6 +306,9 @@ def afl_trial(binary, mutator, seeds_dir, dict_path, budget, seed, workdir, env_
     with open(os.path.join(workdir, "afl.log"), "w") as lf:
         p = subprocess.run(cmd, stdout=lf, stderr=subprocess.STDOUT, env=env, timeout=budget + 120)
     elapsed = time.monotonic() - t0
+    if p.returncode != 0 and not os.path.isdir(os.path.join(out, "default")):
+        with open(os.path.join(workdir, "afl.log"), errors="replace") as lf:
+            raise SystemExit("bench: afl-fuzz did not start (exit %d): %s" % (p.returncode, lf.read()[-600:]))
     crashes = os.path.join(out, "default", "crashes")
     found = sorted(f for f in os.listdir(crashes) if f.startswith("id:")) if os.path.isdir(crashes) else []
     triggered, other, t_found = False, False, elapsed
