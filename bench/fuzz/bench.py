@@ -321,9 +321,17 @@ def afl_trial(binary, mutator, seeds_dir, dict_path, budget, seed, workdir, env_
                     t_found = int(part[5:]) / 1000.0
             break
         other = True
+    execs = 0
+    try:
+        with open(os.path.join(out, "default", "fuzzer_stats")) as sf:
+            for line in sf:
+                if line.startswith("execs_done"):
+                    execs = int(line.split(":", 1)[1])
+    except (OSError, ValueError):
+        pass
     # AFL++: wall-clock seconds (afl-fuzz's own -V budget and the crash's time: field)
     return {"triggered": triggered, "time": round(t_found if triggered else elapsed, 3), "wall": round(elapsed, 3),
-            "other_crash": other, "exit": p.returncode, "execs": 0, "tail": ""}
+            "other_crash": other, "exit": p.returncode, "execs": execs, "tail": ""}
 
 
 def fuzzer_spec(name):
@@ -357,8 +365,10 @@ def summarize(results, bugs, fuzzers, trials, budget):
                                   "median_censored": found * 2 <= len(ts) and med >= budget,
                                   "times": times, "other_crashes": sum(1 for t in ts if t["other_crash"]),
                                   "execs": [t["execs"] for t in ts],
-                                  "median_execs_found": stats.median([t["execs"] for t in ts if t["triggered"]])
-                                  if found else None}
+                                  # 0: not known (an AFL++ run stopped before writing its stats)
+                                  "median_execs_found": stats.median([t["execs"] for t in ts
+                                                                      if t["triggered"] and t["execs"]])
+                                  if any(t["triggered"] and t["execs"] for t in ts) else None}
         comps = {}
         base = "plain" if "plain" in row["fuzzers"] else None
         for fz in row["fuzzers"]:
