@@ -60,6 +60,7 @@ void *afl_custom_init(void *afl, unsigned int seed)
         return NULL;
     m->rng = 0x61666c2bu ^ ((uint64_t)seed << 20);
     m->last = -1;
+    tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE")); /* ablation: family[,family...] off */
     return m;
 }
 

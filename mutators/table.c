@@ -73,17 +73,49 @@ int tfs_mutation_find(const char *name)
     return -1;
 }
 
+/* Families switched off (tfs_mutation_disable): one flag per table entry. */
+#define MAX_MUTATIONS 1024
+static unsigned char g_off[MAX_MUTATIONS];
+static int g_any_off;
+
+static int is_off(int i)
+{
+    return g_any_off && i >= 0 && i < MAX_MUTATIONS && g_off[i];
+}
+
+int tfs_mutation_disable(const char *list)
+{
+    int n = tfs_mutation_count(), off = 0;
+    memset(g_off, 0, sizeof g_off);
+    g_any_off = 0;
+    for (const char *p = list; p && *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t len = strcspn(p, ", ");
+        for (int i = 0; len > 0 && i < n && i < MAX_MUTATIONS; i++) {
+            const char *name = tfs__mut_def(i)->name;
+            if (strncmp(name, p, len) == 0 && name[len] == '.' && !g_off[i]) {
+                g_off[i] = 1;
+                off++;
+            }
+        }
+        p += len;
+    }
+    g_any_off = off > 0;
+    return off;
+}
+
 /* A random mutation for format f (MUT_* bit), or -1. */
 static int pick(mut_rng *r, unsigned fbit)
 {
     int n = tfs_mutation_count();
     for (int tries = 0; tries < 64; tries++) {
         int i = (int)tfs__mut_below(r, (uint64_t)n);
-        if (tfs__mut_def(i)->formats & fbit)
+        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i))
             return i;
     }
     for (int i = 0; i < n; i++)
-        if (tfs__mut_def(i)->formats & fbit)
+        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i))
             return i;
     return -1;
 }
@@ -96,7 +128,7 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, in
         return 0;
     if (size > max_size)
         size = max_size;
-    if (mutation < -1 || mutation >= tfs_mutation_count())
+    if (mutation < -1 || mutation >= tfs_mutation_count() || is_off(mutation))
         return size;
     mut_ctx c;
     memset(&c, 0, sizeof c);

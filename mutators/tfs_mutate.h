@@ -78,6 +78,17 @@ int tfs_mutation_find(const char *name);
 unsigned tfs_mutation_formats(int i);
 const char *tfs_mutation_doc(int i);
 
+/* Switch mutation families off (ablation, bench/fuzz/run.sh): `list` is
+ * a list of family names (the part of a mutation's name before the '.',
+ * e.g. "bug" or "bug,json") separated by ',' or ' '; NULL or "" switches all
+ * back on.  A random pick (mutation -1) then never chooses a mutation of a
+ * family that is off, and tfs_mutate with such a mutation leaves the input
+ * unchanged (returns size).  Process-wide, not thread-safe; the front ends
+ * (tfs_mutator_libfuzzer, tfs_afl_mutator) call it once with the environment
+ * variable TFS_MUTATOR_DISABLE.  Returns the number of table entries now
+ * off (0 when a name matches no family). */
+int tfs_mutation_disable(const char *list);
+
 #ifdef __cplusplus
 }
 #endif

@@ -40,6 +40,9 @@
 #endif
 #define TFS_RULE_HIT(rule, cond) ((cond) && !TFS_RULE_IS_OFF(rule))
 
+/* Fuzzing-benchmark builds (cmake -DTFS_BUG=<id>): TFS_BUG_CHECK, TFS_BUG_CANARY. */
+#include "bug.h"
+
 /* Checked arithmetic: return true on overflow (like the builtins). */
 static inline bool tfs_add_overflow_u64(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_add_overflow(a, b, r); }
 static inline bool tfs_mul_overflow_u64(uint64_t a, uint64_t b, uint64_t *r) { return __builtin_mul_overflow(a, b, r); }

@@ -38,7 +38,10 @@ tfs_status tfs__gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uin
     const uint8_t *p = gg_take(c, 8);
     if (!p && !(p = gg_past_end(c, 8, trunc_rule))) return gg_short(c, trunc_rule, at, index);
     *len = tfs_le64(p);
-    if (TFS_RULE_HIT(TFS_GG101, *len > GG_MAX_STRING_LENGTH)) return tfs__fail(c->err, TFS_GG101, at, index);
+    /* planted G5: a KV key's length used unchecked (no cap, no bytes-left test) */
+    TFS_BUG_CANARY(G5, c->stage == GG_STAGE_KVS && c->kv_len > 0 && c->kv[c->kv_len - 1u].field_off == at,
+                   c->src->size_known && *len > c->src->file_size - c->off);
+    if (TFS_RULE_HIT(TFS_GG101, TFS_BUG_CHECK(G16, *len > GG_MAX_STRING_LENGTH, false))) return tfs__fail(c->err, TFS_GG101, at, index);
     return TFS_OK;
 }
 

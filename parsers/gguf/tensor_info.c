@@ -38,7 +38,7 @@ static bool name_eq(const void *ctx, uint64_t idx) {
 static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     tfs_status st = tfs__gg_string_len(c, TFS_GG201, i, &r->name_len);
     if (st != TFS_OK) return st;
-    if (TFS_RULE_HIT(TFS_GG202, r->name_len >= GG_MAX_NAME)) { /* not kept: GG102 still comes first */
+    if (TFS_RULE_HIT(TFS_GG202, TFS_BUG_CHECK(X1, r->name_len >= GG_MAX_NAME, r->name_len > GG_MAX_NAME))) { /* not kept: GG102 still comes first */
         if ((st = tfs__gg_string_skip(c, r->field_off, r->name_len, i)) != TFS_OK) return st;
         return tfs__fail(c->err, TFS_GG202, r->field_off, i);
     }
@@ -74,7 +74,10 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
     if (!p && !(p = gg_past_end(c, 4, TFS_GG201))) return gg_short(c, TFS_GG201, at, i);
     r->n_dims = tfs_le32(p);
     /* GG204 off (TFS_RULE_OFF): the first 4 dimensions are read, n_dims kept */
-    if (TFS_RULE_HIT(TFS_GG204, r->n_dims > GG_MAX_DIMS)) return tfs__fail(c->err, TFS_GG204, at, i);
+    /* planted G1: no bound; G13: the bound as a signed int32 (bench/fuzz/bugs.tsv) */
+    if (TFS_RULE_HIT(TFS_GG204, TFS_BUG_CHECK(G13, TFS_BUG_CHECK(G1, r->n_dims > GG_MAX_DIMS, false),
+                                              (int32_t)r->n_dims > (int32_t)GG_MAX_DIMS)))
+        return tfs__fail(c->err, TFS_GG204, at, i);
     for (uint32_t j = 0; j < GG_MAX_DIMS; j++) {
         r->ne[j] = 1;
         if (j >= r->n_dims) continue;
@@ -84,13 +87,15 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
         if (TFS_RULE_HIT(TFS_GG205, v > (uint64_t)INT64_MAX)) return tfs__fail(c->err, TFS_GG205, ne_off[j], i);
         r->ne[j] = v;
     }
-    if (r->ne[0] == 0 || r->ne[1] == 0 || r->ne[2] == 0 || r->ne[3] == 0) {
+    /* planted G7: the shortcut taken only when ne[0] alone is 0, so INT64_MAX / ne[j] divides by zero */
+    if (TFS_BUG_CHECK(G7, r->ne[0] == 0 || r->ne[1] == 0 || r->ne[2] == 0 || r->ne[3] == 0,
+                      r->ne[0] == 0 && r->ne[1] != 0 && r->ne[2] != 0 && r->ne[3] != 0)) {
         r->n_elements = 0;
         return TFS_OK;
     }
     uint64_t prod = r->ne[0];
     for (uint32_t j = 1; j < GG_MAX_DIMS; j++) {
-        if ((uint64_t)INT64_MAX / r->ne[j] <= prod) {
+        if (TFS_BUG_CHECK(G12, (uint64_t)INT64_MAX / r->ne[j] <= prod, false)) { /* planted G12: unchecked product */
             uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3]; /* unsigned: wraps */
             uint64_t off = ne_off[j < r->n_dims ? j : r->n_dims - 1u];
             if (TFS_RULE_HIT(TFS_GG206, wrapped != 0 && wrapped <= (uint64_t)INT64_MAX))
@@ -137,7 +142,7 @@ static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i, const gg_wrap *
         /* GG207 or GG211 off (TFS_RULE_OFF): the wrapped count is taken as 0 elements */
     }
     uint64_t blocks = r->n_elements / blck;
-    if (TFS_RULE_HIT(TFS_GG211, blocks > UINT64_MAX / ts)) return tfs__fail(c->err, TFS_GG211, at, i);
+    if (TFS_RULE_HIT(TFS_GG211, TFS_BUG_CHECK(G4, blocks > UINT64_MAX / ts, false))) return tfs__fail(c->err, TFS_GG211, at, i);
     if (TFS_RULE_HIT(TFS_GG212, blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts))
         return tfs__fail(c->err, TFS_GG212, at, i);
     r->n_bytes = blocks * ts;

@@ -70,7 +70,7 @@ tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_err
 #endif
     if (!p && (tfs_src_failed(src) || TFS_RULE_HIT(TFS_ST001, true)))
         st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST001, 0, -1);
-    else if (TFS_RULE_HIT(TFS_ST002, n > ST_MAX_HEADER)) st = tfs__fail(err, TFS_ST002, 0, -1);
+    else if (TFS_RULE_HIT(TFS_ST002, TFS_BUG_CHECK(S3, n > ST_MAX_HEADER, n > ST_MAX_HEADER + 1u))) st = tfs__fail(err, TFS_ST002, 0, -1);
     else if (TFS_RULE_HIT(TFS_ST003, src->size_known && 8u + n > src->file_size)) st = tfs__fail(err, TFS_ST003, 0, -1);
     else st = TFS_OK;
 #ifdef TFS_RULE_OFF

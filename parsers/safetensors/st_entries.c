@@ -430,6 +430,8 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
         if ((st = tfs__st_skip_value(c, 1)) != TFS_OK) return st;
     }
     int64_t dup = tfs__st_names_find_or_add(c, &c->tnames, false, &e->name, (uint32_t)c->n_ents);
+    /* planted S1: a duplicate name let through in the strict profile */
+    TFS_BUG_CANARY(S1, true, dup >= 0 && (c->flags & TFS_STRICT) != 0);
     if (dup >= 0) { /* the crate's HashMap: the last entry wins */
         tfs__st_strict(c, TFS_ST501, kpos, dup);
         st_ent *first = &c->ents[dup];

@@ -276,7 +276,7 @@ value:
     switch (j[c->pos]) {
     case '{':
     case '[':
-        if (depth + sp + 1 >= ST_MAX_DEPTH) return tfs__st_err(c, TFS_ST113, c->pos);
+        if (TFS_BUG_CHECK(S7, depth + sp + 1 >= ST_MAX_DEPTH, false)) return tfs__st_err(c, TFS_ST113, c->pos);
         stack[sp++] = j[c->pos] == '{';
         c->pos++;
         st_ws(c);

@@ -35,10 +35,10 @@ static tfs_status fail_at(st_ctx *c, tfs_rule rule, uint32_t pos, uint32_t index
 }
 
 static tfs_status check(st_ctx *c, const st_rec *r, uint64_t *running) {
-    if (TFS_RULE_HIT(TFS_ST301, r->start != *running)) return fail_at(c, TFS_ST301, c->ents[r->index].offs_pos, r->index);
-    if (TFS_RULE_HIT(TFS_ST302, r->end < r->start)) return fail_at(c, TFS_ST302, c->ents[r->index].offs_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST301, TFS_BUG_CHECK(S2, r->start != *running, r->start > *running))) return fail_at(c, TFS_ST301, c->ents[r->index].offs_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST302, TFS_BUG_CHECK(S5, r->end < r->start, false))) return fail_at(c, TFS_ST302, c->ents[r->index].offs_pos, r->index);
     *running = r->end;
-    if (TFS_RULE_HIT(TFS_ST303, r->shape_ovf != 0)) return fail_at(c, TFS_ST303, c->ents[r->index].shape_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST303, TFS_BUG_CHECK(S8, r->shape_ovf != 0, false))) return fail_at(c, TFS_ST303, c->ents[r->index].shape_pos, r->index);
     uint64_t nbits;
     if (TFS_RULE_HIT(TFS_ST304, tfs_mul_overflow_u64(r->n_elements, r->bits, &nbits))) return fail_at(c, TFS_ST304, c->ents[r->index].val_pos, r->index);
     if (TFS_RULE_HIT(TFS_ST305, nbits % 8u != 0)) return fail_at(c, TFS_ST305, c->ents[r->index].val_pos, r->index);
@@ -102,7 +102,7 @@ tfs_status tfs__st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) 
     }
     if (st != TFS_OK) return st;
     *buffer_end = running;
-    if (TFS_RULE_HIT(TFS_ST307, running < data_len)) return tfs__fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);
-    if (TFS_RULE_HIT(TFS_ST308, running > data_len)) return fail_at(c, TFS_ST308, c->ents[last].offs_pos, last);
+    if (TFS_RULE_HIT(TFS_ST307, TFS_BUG_CHECK(S6, running < data_len, false))) return tfs__fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);
+    if (TFS_RULE_HIT(TFS_ST308, TFS_BUG_CHECK(S5b, running > data_len, false))) return fail_at(c, TFS_ST308, c->ents[last].offs_pos, last);
     return TFS_OK;
 }

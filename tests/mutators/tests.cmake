@@ -23,3 +23,6 @@ if(TFS_POSIX AND TFS_AFL_CLANG_FAST AND TFS_AFL_FUZZ AND NOT TFS_SANITIZE AND CM
                    $<TARGET_FILE:tfs_afl_mutator> 5)
   set_tests_properties(test_afl_smoke PROPERTIES LABELS "mutators;afl" TIMEOUT 180)
 endif()
+# tfs_mutation_disable: the mutation-family switch of the fuzzing benchmark's ablation
+tfs_add_test(test_mutation_disable SOURCES mutators/test_mutation_disable.c mutators/mut_seeds.c LABELS mutators bugs)
+target_link_libraries(test_mutation_disable PRIVATE tfs_mutators)
