@@ -227,5 +227,76 @@ case $prev in
 *) ko "GG304 marker not under a tensor line: '$prev'" ;;
 esac
 
+# ---- review 1: a closed pipe (`tfs rules | head -1`): exit 2 and a message,
+# not a silent death by SIGPIPE (141).  The reader end is closed before tfs
+# starts (python: deterministic), and SIGPIPE is at its default in tfs.
+closed_pipe() { # args of tfs: sets rc, stderr in $tmp/stderr
+    /usr/bin/python3 -c '
+import os, subprocess, sys
+r, w = os.pipe()
+os.close(r)
+p = subprocess.run(sys.argv[1:], stdout=w, stderr=open(os.environ["ERRF"], "wb"), restore_signals=True)
+sys.exit(p.returncode if p.returncode >= 0 else 128 - p.returncode)' "$tfs" "$@"
+    rc=$?
+}
+if [ -x /usr/bin/python3 ]; then
+    export ERRF="$tmp/stderr"
+    for args in "rules" "rules --json" "help" "--version" "check --help" "check $real/gguf/ratchet-test.gguf" \
+        "check -r $src/corpus/gguf" "check --json $tmp/image.png" "dump $real/gguf/ratchet-test.gguf" \
+        "dump --json $real/gguf/ratchet-test.gguf" "mutate --list" "mutate --help" \
+        "mutate --seed 1 $real/gguf/ratchet-test.gguf -"; do
+        closed_pipe $args
+        expect_rc 2 "tfs $args | (closed)"
+        err_has "cannot write output" "tfs $args | (closed)"
+    done
+fi
+
+# ---- review 2: a file parsed for its model name that is really something
+# else: the canonical verdict, plus what it looks like
+printf 'version https://git-lfs.github.com/spec/v1\noid sha256:0000\nsize 12\n' > "$tmp/lfs.safetensors"
+run check "$tmp/lfs.safetensors"; expect_rc 1 "lfs .safetensors"
+has "rule        ST002 (HeaderTooLarge)" "lfs .safetensors keeps its rule"
+has "looks like  a Git LFS pointer" "lfs .safetensors hint"
+run check --json "$tmp/lfs.safetensors"
+has '"verdict":"parser_error","rule":"ST002"' "lfs json verdict"
+has '"looks_like":"a Git LFS pointer' "lfs json looks_like"
+cp "$tmp/image.png" "$tmp/img.gguf"
+run check "$tmp/img.gguf"; expect_rc 1 "png .gguf"
+has "rule        GG002" "png .gguf rule"; has "looks like  a PNG image" "png .gguf hint"
+run check --json "$tmp/x.safetensors"; has '"looks_like":"a PNG image"' "png .safetensors json hint"
+run check --json --format safetensors "$tmp/image.png"; has '"looks_like":"a PNG image"' "--format hint"
+# no hint for a damaged model file (its rule says it) or a damaged GGUF magic
+head -c 100 "$real/safetensors/hf-samples-overall.safetensors" > "$tmp/cut.safetensors"
+run check --json "$tmp/cut.safetensors"; expect_rc 1 "cut safetensors"; has '"looks_like":null' "cut safetensors: no hint"
+run check "$tmp/M.GGUF"; hasnt "looks like" "damaged GGUF magic: no hint"
+run check --json "$real/gguf/ratchet-test.gguf"; has '"looks_like":null' "valid: no hint"
+# dump: the header size field was rejected: no "header 0 bytes of JSON"
+run dump "$tmp/lfs.safetensors"; expect_rc 1 "dump lfs"
+hasnt "header 0 bytes" "dump lfs header"; has "header not read (its size field was rejected)" "dump lfs header"
+has "looks like  a Git LFS pointer" "dump lfs hint"
+run dump --json "$tmp/lfs.safetensors"; has '"looks_like":"a Git LFS pointer' "dump --json lfs hint"
+run dump --json "$real/gguf/ratchet-test.gguf"; hasnt "looks_like" "dump --json valid: no hint"
+
+# ---- review 3: tfs mutate on a directory or a device says so
+mkdir -p "$tmp/adir"
+run mutate --seed 1 "$tmp/adir" "$tmp/m.out"; expect_rc 2 "mutate a directory"
+err_has "is a directory" "mutate a directory"
+if grep -q "too large" "$tmp/stderr"; then ko "mutate a directory: 'too large'"; else ok; fi
+run mutate --seed 1 --max-size 100 "$tmp/adir" "$tmp/m.out"; expect_rc 2 "mutate a directory --max-size"
+err_has "is a directory" "mutate a directory --max-size"
+run mutate --seed 1 /dev/null "$tmp/m.out"; expect_rc 2 "mutate /dev/null"
+err_has "not a regular file" "mutate /dev/null"
+run mutate --help; has "small valid skeleton" "mutate --help: skeleton"
+has "tfs mutate --list" "mutate --help: --list"
+run mutate --seed 1 "$tmp/lfs.safetensors" "$tmp/m.out"; expect_rc 0 "mutate an LFS pointer"
+run check --format gguf "$tmp/m.out"; rc1=$rc; run check --format safetensors "$tmp/m.out"
+if [ "$rc1" -le 1 ] && [ "$rc" -le 1 ]; then ok; else ko "mutant of an LFS pointer not checkable"; fi
+run help; has "--max-size BYTES" "help: mutate --max-size"; has "--crossover IN2" "help: mutate --crossover"
+
+# ---- review 4: a directory without -r: a hint
+run check "$tmp/adir"; expect_rc 2 "check a directory"
+has "Is a directory (use -r to walk a folder)" "check a directory hint"
+run check -r "$tmp/adir"; expect_rc 0 "check -r an empty directory"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -16,7 +16,7 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->flags = o->flags;
     r->format = o->format;
     r->err.index = -1;
-    r->status = parse_one(path, o, o->flags, h, &r->err, &r->not_model);
+    r->status = parse_one(path, o, o->flags, h, &r->err, &r->not_model, &r->hint);
     /* the parser that ran: the header's format, or the rule's (FORMAT column) */
     if (r->status == TFS_OK) r->format = (*h)->format;
     else if (r->status == TFS_INVALID && !r->not_model) r->format = tfs_rule_format(r->err.rule);

@@ -62,12 +62,14 @@ typedef struct check_result {
     int sys_errno;         /* errno of a failed open/read, else 0 */
     const tfs_header *h;   /* on V_VALID, the parsed header; else NULL */
     const char *not_model; /* V_NOT_MODEL: what the file looks like (static) */
+    const char *hint;      /* V_PARSER_ERROR: what the content looks like, or NULL (parse_one) */
     int header_only_ignored; /* --header-only given, but the file is safetensors */
 } check_result;
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
 /* Text for check_result.sys_errno: strerror, except EINVAL, which the
- * library reports for a path that is not a regular file (tfs.h). */
+ * library reports for a path that is not a regular file (tfs.h), and
+ * EISDIR, which adds "(use -r to walk a folder)" (`tfs check`). */
 const char *io_error_text(int sys_errno);
 const char *profile_name(unsigned flags);  /* "default", "strict", ... */
 /* What the error index counts for this rule: "tensor", "kv", ... */
@@ -86,9 +88,12 @@ int cmd_dump(int argc, char **argv, int first);
  * instead of o->flags; *h receives the header (free it).  Without
  * o->format, a file that is not a model file (sniff.c) is not parsed:
  * TFS_INVALID with err->rule = TFS_RULE_NONE, *h = NULL and *not_model =
- * what it looks like (a static string); otherwise *not_model = NULL. */
+ * what it looks like (a static string); otherwise *not_model = NULL.
+ * hint (may be NULL): on a rule violation of a file parsed because of its
+ * name or --format, what its content looks like when that is a known kind
+ * (error_hint: "a Git LFS pointer ...", "a PNG image"); else NULL. */
 tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err,
-                     const char **not_model);
+                     const char **not_model, const char **hint);
 
 /* ---- sniff.c ---- */
 /* The format a file name promises: .gguf / .safetensors in any case, also
@@ -103,6 +108,11 @@ tfs_format sniff_format(const uint8_t *p, size_t n, uint64_t size, int size_know
 /* What a file that is not a model file looks like, from its first bytes:
  * "a zip archive ...", "an HTML page ...", "text", ... (static strings). */
 const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known);
+/* looks_like for a file that was parsed anyway (a model name, --format):
+ * NULL when the content is a GGUF magic or plausibly safetensors, of no
+ * known kind, or a damaged GGUF magic (the parser's rule says it all);
+ * else what it looks like (static). */
+const char *error_hint(const uint8_t *p, size_t n, uint64_t size, int size_known);
 
 /* ---- walk.c ---- */
 /* One file found by a walk, or a directory that could not be read. */
@@ -131,6 +141,9 @@ int cmd_conform(int argc, char **argv, int first);
  * Returns 0, or -1 when a value could not be read. */
 int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
                        size_t *unavailable);
+/* print_content_json with the hint (`tfs dump --json`). */
+int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                            const char *hint, size_t *unavailable);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

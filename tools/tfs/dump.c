@@ -162,6 +162,13 @@ static const char *type_name(const tfs_header *h, uint32_t type) {
 
 int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
                        size_t *unavailable) {
+    return print_content_json_hint(out, h, st, e, not_model, NULL, unavailable);
+}
+
+/* hint: NULL, or what an invalid file looks like ("looks_like" in the error
+ * object; parse_one) */
+int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                            const char *hint, size_t *unavailable) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
@@ -197,7 +204,12 @@ int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_
             fprintf(out, ",\"record\":%" PRId32 ",\"sub\":%" PRIu32 ",\"offset\":%" PRIu64 ",\"width\":%" PRIu64 "}",
                     f->record, f->sub, f->offset, f->width);
         }
-        fputs("]}", out);
+        fputs("]", out);
+        if (hint) {
+            fputs(",\"looks_like\":", out);
+            json_cstr(out, hint);
+        }
+        fputc('}', out);
     } else if (st != TFS_OK) {
         fputs("{\"status\":", out);
         json_cstr(out, tfs_status_name(st));
@@ -285,7 +297,7 @@ static void put_violation(FILE *out, const tfs_error *e) {
 #define ELEMS_SHORT 8      /* array elements shown without --full */
 
 static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st,
-                                const tfs_error *e, const char *not_model, int full) {
+                                const tfs_error *e, const char *not_model, const char *hint, int full) {
     size_t max_str = full ? SIZE_MAX : STR_SHORT;
     uint64_t max_elems = full ? UINT64_MAX : ELEMS_SHORT;
     int64_t mkv = -1, mt = -1;
@@ -304,7 +316,10 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
             if (h->complete) fprintf(out, ", alignment %" PRIu32, h->alignment);
             fputc('\n', out);
         } else {
-            fprintf(out, "  format      safetensors, header %" PRIu64 " bytes of JSON\n", h->header_size);
+            if (h->header_size || h->complete)
+                fprintf(out, "  format      safetensors, header %" PRIu64 " bytes of JSON\n", h->header_size);
+            else /* the 8-byte size field was missing or rejected: no JSON read */
+                fputs("  format      safetensors, header not read (its size field was rejected)\n", out);
         }
         if (h->complete) {
             uint64_t extent = data_extent(h);
@@ -364,8 +379,11 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
                     i ? "              " : "  read        ", tfs_field_kind_name(f->kind), f->offset,
                     f->offset + f->width < f->offset ? UINT64_MAX : f->offset + f->width, f->width);
         }
+        if (hint) fprintf(out, "  looks like  %s\n", hint);
     } else if (st != TFS_OK) {
-        fprintf(out, "  error       %s\n", st == TFS_EIO    ? io_error_text(e->sys_errno)
+        fprintf(out, "  error       %s\n", st == TFS_EIO && e->sys_errno == EISDIR
+                                               ? "Is a directory (tfs dump reads one file; tfs check -r walks a folder)"
+                                           : st == TFS_EIO    ? io_error_text(e->sys_errno)
                                            : st == TFS_ENOMEM ? "out of memory"
                                                               : tfs_status_name(st));
     }
@@ -394,13 +412,13 @@ int cmd_dump(int argc, char **argv, int first) {
     const char *file = argv[o.first_file];
     tfs_header *h = NULL;
     tfs_error e;
-    const char *not_model;
-    tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e, &not_model);
+    const char *not_model, *hint;
+    tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e, &not_model, &hint);
     int bad = 0;
     size_t unavailable = 0;
-    if (json) bad = print_content_json(stdout, h, st, &e, not_model, &unavailable);
+    if (json) bad = print_content_json_hint(stdout, h, st, &e, not_model, hint, &unavailable);
     else {
-        print_content_human(stdout, file, h, st, &e, not_model, full);
+        print_content_human(stdout, file, h, st, &e, not_model, hint, full);
         for (size_t i = 0; h && i < h->n_kv; i++) unavailable += !available(h, &h->kv[i]);
     }
     tfs_header_free(h);

@@ -66,23 +66,28 @@ static tfs_status io_fail(tfs_error *err, int e) {
  * TFS_FORMAT_UNKNOWN means "not a model file" (*not_model says what it
  * looks like). */
 static tfs_format decide(const check_opts *o, const uint8_t *p, size_t n, uint64_t size, int size_known,
-                         const char *path, const char **not_model) {
-    if (o->format != TFS_FORMAT_UNKNOWN) return o->format;
-    tfs_format f = sniff_format(p, n, size, size_known, path);
-    if (f == TFS_FORMAT_UNKNOWN) *not_model = looks_like(p, n, size, size_known);
+                         const char *path, const char **not_model, const char **hint) {
+    tfs_format f = o->format;
+    if (f == TFS_FORMAT_UNKNOWN) {
+        f = sniff_format(p, n, size, size_known, path);
+        if (f == TFS_FORMAT_UNKNOWN) { *not_model = looks_like(p, n, size, size_known); return f; }
+    }
+    /* parsed because of its name or --format: what the content alone looks
+     * like, kept only for an error verdict (parse_one) */
+    *hint = error_hint(p, n, size, size_known);
     return f;
 }
 
 /* A stream (pipe, terminal, or a regular file that says it is empty but is
  * not, as /proc files): the prefix, then forward-only reads. */
 static tfs_status parse_stream(int fd, const char *path, const check_opts *o, unsigned flags, tfs_header **h,
-                               tfs_error *err, const char **not_model) {
+                               tfs_error *err, const char **not_model, const char **hint) {
     stream s = {.fd = fd};
     int e = read_full(fd, s.pre, sizeof s.pre, &s.pre_len);
     if (e) return io_fail(err, e);
     /* a stream shorter than the prefix has a known size */
     int known = s.pre_len < sizeof s.pre;
-    tfs_format f = decide(o, s.pre, s.pre_len, s.pre_len, known, path, not_model);
+    tfs_format f = decide(o, s.pre, s.pre_len, s.pre_len, known, path, not_model, hint);
     if (f == TFS_FORMAT_UNKNOWN) return TFS_INVALID;
     tfs_source src = {.read = stream_read, .ctx = &s, .size = TFS_SIZE_UNKNOWN, .forward = 1};
     return tfs_parse_source(&src, path, f, flags, h, err);
@@ -91,13 +96,13 @@ static tfs_status parse_stream(int fd, const char *path, const check_opts *o, un
 /* An open descriptor: a regular file by positioned reads, anything else as
  * a stream (only standard input gets here with a non-regular file). */
 static tfs_status parse_open(int fd, const char *path, const check_opts *o, unsigned flags, tfs_header **h,
-                             tfs_error *err, const char **not_model) {
+                             tfs_error *err, const char **not_model, const char **hint) {
     struct stat st;
     if (fstat(fd, &st) != 0) return io_fail(err, errno);
     if (!S_ISREG(st.st_mode)) {
         if (path) /* a named FIFO, device, directory: refused without a read (tfs.h) */
             return tfs_parse_fd(fd, path, o->format, flags, h, err);
-        return parse_stream(fd, NULL, o, flags, h, err, not_model);
+        return parse_stream(fd, NULL, o, flags, h, err, not_model, hint);
     }
     uint8_t pre[PREFIX_MAX];
     size_t n = 0;
@@ -118,26 +123,33 @@ static tfs_status parse_open(int fd, const char *path, const check_opts *o, unsi
         if (e) return io_fail(err, e);
         if (k == 1) {
             if (lseek(fd, 0, SEEK_SET) != 0) return io_fail(err, errno);
-            return parse_stream(fd, path, o, flags, h, err, not_model);
+            return parse_stream(fd, path, o, flags, h, err, not_model, hint);
         }
     }
-    tfs_format f = decide(o, pre, n, (uint64_t)st.st_size, 1, path, not_model);
+    tfs_format f = decide(o, pre, n, (uint64_t)st.st_size, 1, path, not_model, hint);
     if (f == TFS_FORMAT_UNKNOWN) return TFS_INVALID;
     return tfs_parse_fd(fd, path, f, flags, h, err);
 }
 
 tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err,
-                     const char **not_model) {
+                     const char **not_model, const char **hint) {
+    const char *hint_local = NULL;
+    if (hint) *hint = NULL;
     *h = NULL;
     *not_model = NULL;
     memset(err, 0, sizeof *err);
     err->index = -1;
-    if (strcmp(path, "-") == 0) return parse_open(STDIN_FILENO, NULL, o, flags, h, err, not_model);
-    /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
-     * anything that is not a regular file (EISDIR / EINVAL) without reading. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return io_fail(err, errno);
-    tfs_status st = parse_open(fd, path, o, flags, h, err, not_model);
-    close(fd);
+    tfs_status st;
+    if (strcmp(path, "-") == 0) {
+        st = parse_open(STDIN_FILENO, NULL, o, flags, h, err, not_model, &hint_local);
+    } else {
+        /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
+         * anything that is not a regular file (EISDIR / EINVAL) without reading. */
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        if (fd < 0) return io_fail(err, errno);
+        st = parse_open(fd, path, o, flags, h, err, not_model, &hint_local);
+        close(fd);
+    }
+    if (hint) *hint = st == TFS_INVALID && !*not_model ? hint_local : NULL;
     return st;
 }

@@ -1,5 +1,6 @@
 /* main.c: `tfs` entry point: subcommand dispatch, `tfs help [COMMAND]`,
  * --help, --version. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,8 +24,9 @@ static void usage(FILE *f) {
             "                 (`tfs conform --help`); exit 0 no failure, 1 failures, 2 usage/fixtures\n"
             "  rules [--json|--tsv]\n"
             "                 list every rule: id, canonical category, profile, message, reference\n"
-            "  mutate --seed N [--mutation NAME] [--list] IN OUT\n"
-            "                 write a structure-aware mutant of IN (docs/mutators.md)\n"
+            "  mutate --seed N [--mutation NAME] [--max-size BYTES] [--crossover IN2] IN OUT\n"
+            "                 write a structure-aware mutant of IN; `tfs mutate --list`\n"
+            "                 names the mutations\n"
             "  help [COMMAND] this help, or the options of COMMAND (as `tfs COMMAND --help`)\n"
             "\n"
             "options:\n"
@@ -42,6 +44,12 @@ static int no_extra(int argc, const char *cmd) {
 }
 
 int main(int argc, char **argv) {
+#ifdef SIGPIPE
+    /* a closed pipe (`tfs rules | head -1`): writes fail with EPIPE and
+     * stdout_done reports it with exit status 2, instead of a silent death
+     * by SIGPIPE (status 141) */
+    signal(SIGPIPE, SIG_IGN);
+#endif
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "tfs_mutate.h"
@@ -16,8 +17,12 @@ static void usage(FILE *f) {
                "Writes to OUT ('-': standard output) a mutant of the model file IN: IN is parsed\n"
                "tolerantly, the named mutation (default: 1 to 3 picked from the seed) is applied\n"
                "to its model or to the written bytes, and the C writer serialises the result.\n"
-               "Same IN, seed, mutation and max size: same bytes.  docs/mutators.md lists the\n"
-               "mutations.\n"
+               "Same IN, seed, mutation and max size: same bytes.  `tfs mutate --list` lists\n"
+               "the mutations (docs/mutators.md in the source tree explains them).\n"
+               "An IN with no records to work on (not a model file: an empty file, an image,\n"
+               "a Git LFS pointer) becomes a small valid skeleton of the format the mutation\n"
+               "needs (for the default or a two-format mutation, either format, picked from\n"
+               "the seed whatever IN is named), which is then mutated; exit status 0.\n"
                "  --seed N          seed of every random choice (decimal or 0x hex, 64 bits)\n"
                "  --mutation NAME   one named mutation (see --list)\n"
                "  --max-size BYTES  largest output (default: IN's size + 65536); IN may not be larger\n"
@@ -32,6 +37,12 @@ static int slurp(const char *path, size_t cap, uint8_t **out, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "tfs mutate: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        fprintf(stderr, "tfs mutate: %s: is a directory (IN is one model file)\n", path);
         return -1;
     }
     uint8_t *buf = malloc(cap ? cap : 1);
@@ -53,20 +64,24 @@ static int slurp(const char *path, size_t cap, uint8_t **out, size_t *len) {
     return 0;
 }
 
+/* The size of the regular file at path in bytes; -1 with a message for a
+ * directory (or any other file that is not a regular file: its size says
+ * nothing, --max-size is needed) or a path that cannot be read. */
 static int file_size(const char *path, uint64_t *size) {
-    FILE *f = fopen(path, "rb");
-    if (!f || fseek(f, 0, SEEK_END) != 0) {
+    struct stat st;
+    if (stat(path, &st) != 0) {
         fprintf(stderr, "tfs mutate: %s: %s\n", path, strerror(errno));
-        if (f) fclose(f);
         return -1;
     }
-    long n = ftell(f);
-    fclose(f);
-    if (n < 0) {
-        fprintf(stderr, "tfs mutate: %s: cannot tell its size\n", path);
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "tfs mutate: %s: is a directory (IN is one model file)\n", path);
         return -1;
     }
-    *size = (uint64_t)n;
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "tfs mutate: %s: not a regular file (give --max-size to read it anyway)\n", path);
+        return -1;
+    }
+    *size = (uint64_t)st.st_size;
     return 0;
 }
 
@@ -161,8 +176,11 @@ int cmd_mutate(int argc, char **argv, int first) {
     FILE *f = strcmp(files[1], "-") == 0 ? stdout : fopen(files[1], "wb");
     if (!f) { fprintf(stderr, "tfs mutate: %s: %s\n", files[1], strerror(errno)); goto done; }
     size_t w = fwrite(other ? out : buf, 1, n, f);
-    int bad = f == stdout ? fflush(f) != 0 : fclose(f) != 0;
-    if (w != n || bad) { fprintf(stderr, "tfs mutate: %s: write error\n", files[1]); goto done; }
+    if (f == stdout) { /* a full disk, a closed pipe: "cannot write output" */
+        rc = stdout_done("mutate", 0);
+        goto done;
+    }
+    if (fclose(f) != 0 || w != n) { fprintf(stderr, "tfs mutate: %s: write error\n", files[1]); goto done; }
     rc = 0;
 done:
     free(buf);

@@ -39,6 +39,7 @@ const char *index_kind(tfs_rule rule) {
 
 const char *io_error_text(int sys_errno) {
     if (sys_errno == EINVAL) return "not a regular file (FIFO, device or socket): not read";
+    if (sys_errno == EISDIR) return "Is a directory (use -r to walk a folder)";
     return strerror(sys_errno);
 }
 

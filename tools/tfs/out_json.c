@@ -4,7 +4,8 @@
  * data_offset, data_size, file_size, alignment, params, types {name: count},
  * data_extent (bytes from data_offset to the end of the last tensor's data;
  * data_size counts GGUF's padding after it), looks_like (not_a_model: what
- * the file looks like); fields that do not apply are null. */
+ * the file looks like; parser_error: what its content looks like when that
+ * is a known kind, sniff.c error_hint, else null); fields that do not apply are null. */
 #include <inttypes.h>
 #include <string.h>
 
@@ -69,6 +70,6 @@ void print_json(FILE *out, const check_result *r) {
     }
     u64_or_null(out, "data_extent", h != NULL, h ? data_extent(h) : 0);
     fputs(",\"looks_like\":", out);
-    json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : NULL);
+    json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : bad ? r->hint : NULL);
     fputs("}\n", out);
 }

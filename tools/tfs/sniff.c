@@ -112,6 +112,14 @@ const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known
     return "binary data of no known kind";
 }
 
+const char *error_hint(const uint8_t *p, size_t n, uint64_t size, int size_known) {
+    if (sniff_format(p, n, size, size_known, NULL) != TFS_FORMAT_UNKNOWN) return NULL;
+    const char *k = looks_like(p, n, size, size_known);
+    /* no kind; or advice to give --format, which was in effect */
+    if (strcmp(k, "binary data of no known kind") == 0 || strstr(k, "--format")) return NULL;
+    return k;
+}
+
 /* The library's little-endian reader is internal; eight bytes by shifts. */
 static uint64_t le64(const uint8_t *p) {
     uint64_t v = 0;
