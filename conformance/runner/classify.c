@@ -1,4 +1,5 @@
 /* classify.c: what a reader said -> the case's result (design.md). */
+#include <stdarg.h>
 #include <string.h>
 
 #include "conform.h"
@@ -81,4 +82,15 @@ void cf_classify(cf_case *c, const cf_outcome *o) {
         return;
     }
     c->result = CF_PASS;
+}
+
+void cf_detail_note(cf_case *c, const char *fmt, ...) {
+    char note[sizeof c->detail];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note, sizeof note, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(c->detail);
+    if (len + 3 >= sizeof c->detail) return;
+    snprintf(c->detail + len, sizeof c->detail - len, "%s%s", len ? "; " : "", note);
 }

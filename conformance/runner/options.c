@@ -37,8 +37,12 @@ void cf_usage(FILE *f) {
             "  -q, --quiet        no summary table (failures and the last line only)\n"
             "  --list             print the selected cases and exit\n"
             "\n"
-            "exit status: 0 no required failure, 1 some, 2 usage or fixture integrity,\n"
-            "130 interrupted (the partial report is printed)\n");
+            "SIGINT, SIGTERM, SIGHUP: the running adapters' process groups are killed and\n"
+            "the partial report is printed.\n"
+            "\n"
+            "exit status: 0 no required failure, 1 some, 2 usage, fixture integrity or a\n"
+            "report that cannot be written, 128+signal when stopped: 130 SIGINT, 143 SIGTERM,\n"
+            "129 SIGHUP\n");
 }
 
 /* --name VALUE or --name=VALUE; *i advanced past the value. */
