@@ -90,7 +90,14 @@ void cf_detail_note(cf_case *c, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(note, sizeof note, fmt, ap);
     va_end(ap);
-    size_t len = strlen(c->detail);
-    if (len + 3 >= sizeof c->detail) return;
-    snprintf(c->detail + len, sizeof c->detail - len, "%s%s", len ? "; " : "", note);
+    size_t len = strlen(c->detail), room;
+    if (len && len + 2 < sizeof c->detail) {
+        memcpy(c->detail + len, "; ", 2);
+        len += 2;
+    }
+    room = sizeof c->detail - 1 - len; /* what fits, cut there */
+    size_t nl = strlen(note);
+    if (nl > room) nl = room;
+    memcpy(c->detail + len, note, nl);
+    c->detail[len + nl] = '\0';
 }
