@@ -26,6 +26,10 @@
 # per line, optional TAB and result; `tfs conform --write-expected-failures`
 # writes one); TIMEOUT (default 30) is the per-case timeout of the runner; the
 # ctest TIMEOUT is that plus 30.  FIXTURES overrides tfs_CONFORMANCE_DIR.
+# Relative paths all mean the same folder, the calling CMakeLists.txt's
+# (CMAKE_CURRENT_SOURCE_DIR): EXPECTED_FAILURES and FIXTURES are resolved
+# from it, and each test runs there (WORKING_DIRECTORY), so an adapter word
+# such as ./my_adapter.py or adapters/x.py is found in the source folder too.
 #
 # Test names: <name>/<profile>/<format>/<expect>/<fixture id>
 #   e.g. toy/default/gguf/parser_error/GG204-G1-n-dims-5
@@ -56,7 +60,9 @@ function(tfs_add_conformance_tests)
     message(FATAL_ERROR "tfs_add_conformance_tests: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
   endif()
   set(dir "${arg_FIXTURES}")
-  if(NOT dir)
+  if(dir)
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  else()
     set(dir "${tfs_CONFORMANCE_DIR}")
   endif()
   if(NOT tfs_EXECUTABLE OR NOT EXISTS "${tfs_EXECUTABLE}")
@@ -172,7 +178,8 @@ function(tfs_add_conformance_tests)
         set(test "${arg_NAME}/${profile}/${format}/${expect}/${id}")
         add_test(NAME "${test}"
                  COMMAND "${tfs_EXECUTABLE}" conform --fixtures "${dir}" --id "${id}" --profile ${profile}
-                         --timeout ${arg_TIMEOUT} ${xfail_args} --adapter "${command}")
+                         --timeout ${arg_TIMEOUT} ${xfail_args} --adapter "${command}"
+                 WORKING_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}")
         set(labels ${arg_NAME} conformance ${format} ${expect} ${profile} ${arg_LABELS})
         if(NOT rule STREQUAL "-")
           string(REPLACE "|" ";" rules "${rule}")

@@ -8,7 +8,7 @@ tfs-conformance-<version>/ with
     README.md                 conformance/README.md (the protocol)
     gguf/ safetensors/ real/  corpus/<folder>/: MANIFEST.tsv, the fixtures,
                               expected/<id>.json (expected contents)
-    adapters/                 the example adapters (C, Python) and tfs-adapter
+    adapters/                 the example adapters (C, Python), tfs-adapter and every *.xfail
     SHA256SUMS                `sha256sum -c SHA256SUMS` inside the folder checks
                               every other file
 so that `tfs conform --fixtures tfs-conformance-<version>` runs it.
@@ -53,8 +53,10 @@ def release_files(src):
             for n in names:
                 path = os.path.join(root, n)
                 files.append((folder + "/" + os.path.relpath(path, base).replace(os.sep, "/"), path))
-    for n in ADAPTERS:
-        files.append(("adapters/" + n, os.path.join(src, "conformance", "adapters", n)))
+    adapters = os.path.join(src, "conformance", "adapters")
+    xfails = sorted(n for n in os.listdir(adapters) if n.endswith(".xfail"))  # every expected-failures file
+    for n in ADAPTERS + tuple(xfails):
+        files.append(("adapters/" + n, os.path.join(adapters, n)))
     return sorted(files)
 
 

@@ -1,4 +1,5 @@
 /* classify.c: what a reader said -> the case's result (design.md). */
+#include <stdarg.h>
 #include <string.h>
 
 #include "conform.h"
@@ -81,4 +82,22 @@ void cf_classify(cf_case *c, const cf_outcome *o) {
         return;
     }
     c->result = CF_PASS;
+}
+
+void cf_detail_note(cf_case *c, const char *fmt, ...) {
+    char note[sizeof c->detail];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note, sizeof note, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(c->detail), room;
+    if (len && len + 2 < sizeof c->detail) {
+        memcpy(c->detail + len, "; ", 2);
+        len += 2;
+    }
+    room = sizeof c->detail - 1 - len; /* what fits, cut there */
+    size_t nl = strlen(note);
+    if (nl > room) nl = room;
+    memcpy(c->detail + len, note, nl);
+    c->detail[len + nl] = '\0';
 }

@@ -1,5 +1,6 @@
 /* conform.c: `tfs conform`, the driver (docs/conform.md). */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,12 +18,76 @@
 #define TFS_CONFORMANCE_DIR_INSTALLED "" /* CMake: ${prefix}/share/tfs/conformance */
 #endif
 
-static volatile int stop_flag;
+static volatile int stop_flag; /* the signal that stopped the run (SIGINT, SIGTERM, SIGHUP), or 0 */
 
-static void on_sigint(int sig) {
-    (void)sig;
-    stop_flag = 1;
+static void on_stop_signal(int sig) {
+    if (!stop_flag) stop_flag = sig;
     cf_spawn_wake();
+}
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+enum { N_STOP_SIGNALS = sizeof stop_signals / sizeof stop_signals[0] };
+
+/* Standard output flushed and error-free: rc; else the message every tfs
+ * command prints (tools/tfs/names.c stdout_done) and 2. */
+static int stdout_done(int rc) {
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout)) return rc;
+    fprintf(stderr, "tfs conform: cannot write output%s%s\n", errno ? ": " : "", errno ? strerror(errno) : "");
+    return 2;
+}
+
+/* A report path ('-' aside) we can write: an existing regular file we may
+ * write, or a new name in a folder we may write.  Checked before any case
+ * runs, without creating the file.  0 ok; -1 with a message printed. */
+static int check_writable(const char *opt, const char *path) {
+    if (!path || strcmp(path, "-") == 0) return 0;
+    struct stat st;
+    const char *why = NULL;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) why = "is a folder";
+        else if (access(path, W_OK) != 0) why = strerror(errno);
+    } else if (errno != ENOENT) {
+        why = strerror(errno);
+    } else {
+        char dir[PATH_MAX];
+        const char *slash = strrchr(path, '/');
+        if (!slash) snprintf(dir, sizeof dir, ".");
+        else if (slash == path) snprintf(dir, sizeof dir, "/");
+        else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+        if (stat(dir, &st) != 0) why = strerror(errno);
+        else if (!S_ISDIR(st.st_mode)) why = "its folder is not a folder";
+        else if (access(dir, W_OK | X_OK) != 0) why = strerror(errno);
+    }
+    if (!why) return 0;
+    fprintf(stderr, "tfs conform: %s %s: cannot write there: %s\n", opt, path, why);
+    return -1;
+}
+
+/* Which selector of an empty selection matches no fixture at all. */
+static void explain_empty(const cf_suite *s, const cf_options *o) {
+    int said = 0;
+    for (int i = 0; i < o->n_rules; i++) {
+        int hit = 0;
+        for (size_t m = 0; m < s->n_manifests && !hit; m++)
+            for (size_t k = 0; k < s->manifests[m].n && !hit; k++)
+                hit = strcmp(s->manifests[m].lines[k].rule, "-") != 0 && cf_rule_matches(o->rules[i], s->manifests[m].lines[k].rule);
+        if (!hit && ++said) fprintf(stderr, "tfs conform: --rule %s: no fixture has this rule (unknown rule id?)\n", o->rules[i]);
+    }
+    for (int i = 0; i < o->n_tags; i++) {
+        int hit = 0;
+        for (size_t m = 0; m < s->n_manifests && !hit; m++)
+            for (size_t k = 0; k < s->manifests[m].n && !hit; k++) hit = cf_line_has_tag(&s->manifests[m].lines[k], o->tags[i]);
+        if (!hit && ++said) fprintf(stderr, "tfs conform: --tag %s: no fixture has this tag (unknown tag?)\n", o->tags[i]);
+    }
+    for (int i = 0; i < o->n_ids; i++) {
+        int hit = 0;
+        for (size_t m = 0; m < s->n_manifests && !hit; m++)
+            for (size_t k = 0; k < s->manifests[m].n && !hit; k++) hit = fnmatch(o->ids[i], s->manifests[m].lines[k].id, 0) == 0;
+        if (!hit && ++said) fprintf(stderr, "tfs conform: --id %s: matches no fixture id\n", o->ids[i]);
+    }
+    fprintf(stderr, "tfs conform: no case selected (%s)%s\n", s->dir,
+            said ? "" : ": each selector matches fixtures, but not together (or not in this profile)");
 }
 
 static int is_dir(const char *p) {
@@ -53,15 +118,20 @@ static const char *fixtures_dir(const cf_options *o, char *buf, size_t n) {
 }
 
 /* The adapter's program: a path, or found on PATH. */
+static int is_program(const char *p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
 static int program_exists(const char *prog) {
-    if (strchr(prog, '/')) return access(prog, X_OK) == 0;
+    if (strchr(prog, '/')) return is_program(prog);
     const char *path = getenv("PATH");
     if (!path) path = "/usr/bin:/bin";
     char buf[PATH_MAX];
     while (*path) {
         size_t len = strcspn(path, ":");
         snprintf(buf, sizeof buf, "%.*s/%s", (int)len, len ? path : ".", prog);
-        if (access(buf, X_OK) == 0) return 1;
+        if (is_program(buf)) return 1;
         path += len + (path[len] == ':');
     }
     return 0;
@@ -103,8 +173,12 @@ static int write_report(const char *path, writer w, const cf_case *cases, size_t
 int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_content_fn content) {
     cf_options o;
     int prc = cf_parse_options(argc, argv, first, &o);
-    if (prc == 1) return fflush(stdout) == 0 ? 0 : 2;
+    if (prc == 1) return stdout_done(0);
     if (prc != 0) return 2;
+    /* report files: refused now, not after the whole run */
+    if (check_writable("--json", o.json) || check_writable("--tap", o.tap) || check_writable("--junit", o.junit) ||
+        check_writable("--write-expected-failures", o.write_expected_failures))
+        return 2;
     char dirbuf[PATH_MAX + 64], err[1024];
     const char *dir = fixtures_dir(&o, dirbuf, sizeof dirbuf);
     if (!dir) {
@@ -126,14 +200,14 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
         goto out;
     }
     if (s.n_cases == 0) {
-        fprintf(stderr, "tfs conform: no case selected (%s)\n", dir);
+        explain_empty(&s, &o);
         goto out;
     }
     if (o.list) {
         for (size_t i = 0; i < s.n_cases; i++)
             printf("%s\t%s\t%s\t%s\t%s\n", s.cases[i].line->id, s.cases[i].line->format,
                    cf_profile_name(s.cases[i].profile), s.cases[i].expect, s.cases[i].line->rule);
-        rc = fflush(stdout) == 0 ? 0 : 2;
+        rc = stdout_done(0);
         goto out;
     }
     /* integrity first: nothing runs when one selected fixture is not what its manifest says */
@@ -164,7 +238,7 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
             goto out;
         }
         if (!o.shell && !program_exists(words[0])) {
-            fprintf(stderr, "tfs conform: adapter program '%s' not found or not executable\n", words[0]);
+            fprintf(stderr, "tfs conform: adapter program '%s' not found, not a file or not executable\n", words[0]);
             goto out;
         }
     }
@@ -181,25 +255,27 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     gmtime_r(&t, &tm);
     strftime(ri.started, sizeof ri.started, "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-    struct sigaction sa, old_int;
+    /* SIGINT, SIGTERM, SIGHUP: stop, kill the running adapters' process
+     * groups, print the partial report, exit 128 + signal */
+    struct sigaction sa, old_sig[N_STOP_SIGNALS];
     memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
+    sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     stop_flag = 0;
-    sigaction(SIGINT, &sa, &old_int);
+    for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &sa, &old_sig[k]);
     double t0 = now_s();
     if (o.adapter) {
         cf_spawn_opts so = {o.jobs, o.timeout, o.output_cap};
         if (cf_run_adapter(s.cases, s.n_cases, words, o.adapter, o.shell, &so, &stop_flag) != 0) {
             fprintf(stderr, "tfs conform: running the adapter failed: %s\n", strerror(errno));
-            sigaction(SIGINT, &old_int, NULL);
+            for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
             goto out;
         }
     } else {
         for (size_t i = 0; i < s.n_cases && !stop_flag; i++) cf_run_inprocess(&s.cases[i], content);
     }
     ri.seconds = now_s() - t0;
-    sigaction(SIGINT, &old_int, NULL);
+    for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
     for (size_t i = 0; i < s.n_cases; i++) ri.not_run += !s.cases[i].done;
     ri.interrupted = stop_flag != 0;
 
@@ -222,8 +298,8 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     }
     FILE *human = o.quiet == 2 ? stderr : stdout;
     cf_report_human(human, s.cases, s.n_cases, &ri, o.quiet);
-    if (fflush(stdout) != 0) werr = 1;
-    if (ri.interrupted) rc = 130;
+    if (stdout_done(0) != 0) werr = 1;
+    if (ri.interrupted) rc = 128 + stop_flag;
     else if (werr) rc = 2;
     else rc = failures || n_prob ? 1 : 0;
 out:

@@ -129,6 +129,12 @@ typedef struct cf_outcome {
 } cf_outcome;
 /* Fill c->result, c->got, got_rule, got_category, detail. */
 void cf_classify(cf_case *c, const cf_outcome *out);
+/* Append a note to c->detail ("; " between notes), cut to its size. */
+void cf_detail_note(cf_case *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* ---- content (content.c) ---- */
 /* Compare a reported content JSON text (or parsed object, see below) with
@@ -168,8 +174,9 @@ typedef struct cf_spawn_opts {
 } cf_spawn_opts;
 /* Run cases[0..n) through the adapter, at most jobs at once; each finished
  * case is classified (done = 1).  Stops launching when *stop becomes
- * non-zero (SIGINT), kills what runs and returns.  0 ok, -1 setup failure. */
-/* Async-signal-safe: wake cf_run_adapter from a signal handler (SIGINT). */
+ * non-zero (SIGINT, SIGTERM, SIGHUP), kills what runs and returns.  0 ok,
+ * -1 setup failure. */
+/* Async-signal-safe: wake cf_run_adapter from a signal handler. */
 void cf_spawn_wake(void);
 int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd, int shell,
                    const cf_spawn_opts *so, volatile int *stop);
@@ -215,7 +222,9 @@ void cf_xml_str(FILE *out, const char *s);
 
 /* ---- driver (conform.c) ---- */
 /* `tfs conform`: argv[first..argc) are its options.  Exit status:
- * 0 no required failure, 1 some, 2 usage or fixture integrity, 130 SIGINT. */
+ * 0 no required failure, 1 some, 2 usage, fixture integrity, an unwritable
+ * report or standard output, 128 + signal when SIGINT (130), SIGTERM (143)
+ * or SIGHUP (129) stopped the run. */
 int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_content_fn content);
 
 #endif

@@ -19,7 +19,8 @@ void cf_usage(FILE *f) {
             "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
             "  --output-cap BYTES kept of each adapter stream (default 16777216; the rest is read and dropped)\n"
             "  --fixtures DIR     folder with MANIFEST.tsv, itself or in direct subfolders\n"
-            "                     (default: $TFS_CONFORMANCE_DIR, else the built-in corpus)\n"
+            "                     (default: $TFS_CONFORMANCE_DIR, else <bindir>/../share/tfs/conformance,\n"
+            "                     else the source tree's corpus/, else <prefix>/share/tfs/conformance)\n"
             "selection (repeatable options: a case matches any of the values):\n"
             "  --format safetensors|gguf\n"
             "  --profile default|strict|header-only   (adapters: default; in process: every\n"
@@ -37,8 +38,12 @@ void cf_usage(FILE *f) {
             "  -q, --quiet        no summary table (failures and the last line only)\n"
             "  --list             print the selected cases and exit\n"
             "\n"
-            "exit status: 0 no required failure, 1 some, 2 usage or fixture integrity,\n"
-            "130 interrupted (the partial report is printed)\n");
+            "SIGINT, SIGTERM, SIGHUP: the running adapters' process groups are killed and\n"
+            "the partial report is printed.\n"
+            "\n"
+            "exit status: 0 no required failure, 1 some, 2 usage, fixture integrity or a\n"
+            "report that cannot be written, 128+signal when stopped: 130 SIGINT, 143 SIGTERM,\n"
+            "129 SIGHUP\n");
 }
 
 /* --name VALUE or --name=VALUE; *i advanced past the value. */

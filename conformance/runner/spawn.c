@@ -203,7 +203,7 @@ oom:
 
 /* Start one run with posix_spawnp (vfork speed): a new process group,
  * stdin /dev/null, stdout and stderr to our pipes, default SIGPIPE / SIGINT
- * / SIGCHLD, empty signal mask.  0 ok; -1 (errno) when it could not start. */
+ * / SIGTERM / SIGHUP / SIGCHLD, empty signal mask.  0 ok; -1 (errno) when it could not start. */
 static int start(slot *sl, cf_case *c, char *const *words, const char *cmd, int shell, const cf_spawn_opts *so,
                  char **env) {
     memset(sl, 0, sizeof *sl);
@@ -230,6 +230,8 @@ static int start(slot *sl, cf_case *c, char *const *words, const char *cmd, int 
     sigemptyset(&def);
     sigaddset(&def, SIGPIPE);
     sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
     sigaddset(&def, SIGCHLD);
     sigemptyset(&none);
     if ((e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)) ||
@@ -271,9 +273,12 @@ static const char *signal_name(int sig, char *buf, size_t n) {
 }
 
 /* The optional first stdout line: {"rule", "category", "content"}.
- * *cut = 1 when it looks like one but the output cap cut it. */
-static json_t *first_line_json(const stream *st, int *cut) {
+ * *cut = 1 when it looks like one but the output cap cut it; *bad = why a
+ * line starting with '{' is not a usable one (not JSON, not an object), or
+ * NULL. */
+static json_t *first_line_json(const stream *st, int *cut, const char **bad) {
     *cut = 0;
+    *bad = NULL;
     if (!st->len) return NULL;
     const char *nl = memchr(st->data, '\n', st->len);
     size_t len = nl ? (size_t)(nl - st->data) : st->len;
@@ -284,7 +289,9 @@ static json_t *first_line_json(const stream *st, int *cut) {
     if (len == 0 || st->data[0] != '{') return NULL;
     json_error_t je;
     json_t *j = cf_json_loadb(st->data, len, 0, &je);
+    if (!j) *bad = "is not valid JSON";
     if (j && !json_is_object(j)) {
+        *bad = "is not a JSON object";
         json_decref(j);
         j = NULL;
     }
@@ -300,6 +307,7 @@ static void finish(slot *sl) {
     char why[400] = "", sigbuf[24];
     json_t *j = NULL;
     int st = sl->status, cut = 0;
+    const char *bad_line = NULL;
     if (sl->timed_out) {
         o.kind = CF_GOT_TIMEOUT;
         snprintf(c->exit_desc, sizeof c->exit_desc, "timeout");
@@ -317,10 +325,12 @@ static void finish(slot *sl) {
             snprintf(why, sizeof why, "sanitizer report on stderr (%s), exit %d", sl->san, code);
         } else if (code == 0 || code == 1) {
             o.kind = code == 0 ? CF_GOT_ACCEPT : CF_GOT_REJECT;
-            j = first_line_json(&sl->s[0], &cut);
+            j = first_line_json(&sl->s[0], &cut, &bad_line);
             json_t *r = json_object_get(j, "rule"), *k = json_object_get(j, "category");
             if (json_is_string(r)) o.rule = json_string_value(r);
+            else if (r && !json_is_null(r)) bad_line = "has a \"rule\" that is not a string";
             if (json_is_string(k)) o.category = json_string_value(k);
+            else if (k && !json_is_null(k) && !bad_line) bad_line = "has a \"category\" that is not a string";
             json_t *content = json_object_get(j, "content");
             if (code == 0 && content && c->expected_content && strcmp(c->expect, "valid") == 0) {
                 o.misread = cf_content_compare_json(content, c->expected_content, why, sizeof why) != 0;
@@ -334,7 +344,7 @@ static void finish(slot *sl) {
         } else {
             o.kind = CF_GOT_CRASH;
             snprintf(why, sizeof why, "exit %d is outside the protocol (0 accept, 1 reject, 77 unsupported)%s", code,
-                     code == 127 ? ": adapter not found or not executable" : "");
+                     code == 127 ? ": the adapter was not found, or a library it needs could not be loaded" : "");
         }
     }
     if (!o.why && why[0]) o.why = why;
@@ -344,6 +354,20 @@ static void finish(slot *sl) {
         snprintf(c->detail, sizeof c->detail,
                  "first stdout line longer than --output-cap (%zu bytes): rule, category and content not compared",
                  sl->s[0].len);
+    if (bad_line) /* the same: said, and the verdict is the exit code's */
+        cf_detail_note(c, "first stdout line starts with '{' but %s: ignored", bad_line);
+    if (c->result == CF_CRASH && sl->s[1].len) { /* why it crashed, often on stderr's first line */
+        const char *p = sl->s[1].data, *end = p + sl->s[1].len;
+        while (p < end && (*p == '\n' || *p == '\r' || *p == ' ' || *p == '\t')) p++;
+        size_t ll = 0;
+        while (p + ll < end && p[ll] != '\n' && p[ll] != '\r') ll++;
+        char line[164];
+        size_t k = 0;
+        for (; k < ll && k < 160; k++) /* control bytes (a terminal's escapes) shown as '?' */
+            line[k] = (unsigned char)p[k] < 0x20 || p[k] == 0x7f ? '?' : p[k];
+        line[k] = '\0';
+        if (ll) cf_detail_note(c, "stderr: %s%s", line, ll > 160 ? "..." : "");
+    }
     if (c->result != CF_PASS && c->result != CF_IMPL && sl->s[1].len) {
         size_t n = sl->s[1].len < 2048 ? sl->s[1].len : 2048;
         c->stderr_text = malloc(n + 1);

@@ -20,6 +20,10 @@
  *   envcheck   the truth if ASAN_OPTIONS and UBSAN_OPTIONS carry exitcode=86,
  *              else exit 5
  *   slow       sleep 0.5 s, then the truth
+ *   badjson    first line "{not json", then the truth's exit
+ *   badrule    first line {"rule":5,"category":["x"]}, then the truth's exit
+ *   noload     a dynamic loader's "cannot open shared object" line on
+ *              stderr, exit 127
  */
 #include <signal.h>
 #include <stdio.h>
@@ -112,6 +116,19 @@ int main(int argc, char **argv) {
     if (!strcmp(m, "slow")) {
         sleep_ms(500);
         return truth(file, 0, 0);
+    }
+    if (!strcmp(m, "badjson") || !strcmp(m, "badrule")) {
+        size_t n = strlen(file);
+        tfs_error e;
+        tfs_format f = n > 5 && strcmp(file + n - 5, ".gguf") == 0 ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
+        int rc = tfs_parse_file(file, f, 0, NULL, &e) == TFS_OK ? 0 : 1;
+        puts(!strcmp(m, "badjson") ? "{not json" : "{\"rule\":5,\"category\":[\"x\"]}");
+        return rc;
+    }
+    if (!strcmp(m, "noload")) {
+        fputs("\n./reader: error while loading shared libraries: libnosuch.so.1: cannot open shared object file: "
+              "No such file or directory\n", stderr);
+        return 127;
     }
     fprintf(stderr, "hostile: unknown mode %s\n", m);
     return 2;

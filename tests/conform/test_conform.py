@@ -6,7 +6,9 @@ manifest lines, expected contents made with `tfs dump --json`), then runs the
 runner in process and through the hostile adapters of hostile.c, and checks
 every case's result in the JSON report, the count of cases (none lost), the
 exit status, TAP (TAP::Parser / prove) and JUnit (XML structure), the
-expected-failures file's strictness and SIGINT's partial report.
+expected-failures file's strictness, the partial report after SIGINT /
+SIGTERM / SIGHUP, what is refused before any case runs, and the notes in a
+case's detail (a crash's stderr, an unusable first line).
 """
 import json
 import os
@@ -292,21 +294,66 @@ if scenario("select"):
     p = subprocess.run([TFS, "conform", "--fixtures", suite, "--list", "--profile", "default", "--id", "GG501*"], capture_output=True, text=True)
     check(p.stdout.split("\t")[3] == "implementation_defined", "--profile default: an implementation_defined line takes either verdict")
 
-if scenario("sigint"):
+if scenario("upfront"):
+    # report paths that cannot be written: refused before any case runs
+    for opt in ("--json", "--tap", "--junit", "--write-expected-failures"):
+        t0 = time.monotonic()
+        p = subprocess.run([TFS, "conform", "--fixtures", suite, "--adapter", hostile("slow"), opt, "/nonexistent/dir/x"],
+                           capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and opt in p.stderr and "cannot write" in p.stderr and "passed" not in p.stdout
+              and time.monotonic() - t0 < 2, f"{opt} /nonexistent/dir/x: refused up front (exit {p.returncode}, {p.stderr.strip()!r})")
+    p = subprocess.run([TFS, "conform", "--fixtures", suite, "--junit", tmp], capture_output=True, text=True)
+    check(p.returncode == 2 and "is a folder" in p.stderr, f"--junit FOLDER: refused up front (exit {p.returncode})")
+    # a folder as the adapter program: refused like a missing one
+    p = subprocess.run([TFS, "conform", "--fixtures", suite, "--adapter", "/"], capture_output=True, text=True)
+    check(p.returncode == 2 and "adapter program '/'" in p.stderr and "passed" not in p.stdout,
+          f"--adapter /: refused up front (exit {p.returncode}, {p.stderr.strip()!r})")
+    # standard output that cannot be written: the message every tfs command prints
+    with open("/dev/full", "w") as full:
+        for args in (["-q"], ["--list"], ["--help"]):
+            p = subprocess.run([TFS, "conform", "--fixtures", suite, *args], stdout=full, stderr=subprocess.PIPE, text=True)
+            check(p.returncode == 2 and "tfs conform: cannot write output: No space left on device" in p.stderr,
+                  f"{' '.join(args)} > /dev/full: exit {p.returncode}, {p.stderr.strip()!r}")
+    # a selector that matches no fixture is named
+    for args, want_msg in ((["--rule", "ZZ999"], "--rule ZZ999: no fixture has this rule"),
+                           (["--tag", "nosuchtag"], "--tag nosuchtag: no fixture has this tag"),
+                           (["--id", "no-such-*"], "--id no-such-*: matches no fixture id")):
+        p = subprocess.run([TFS, "conform", "--fixtures", suite, *args], capture_output=True, text=True)
+        check(p.returncode == 2 and want_msg in p.stderr, f"{args[0]} {args[1]}: says which selector matched nothing ({p.stderr.strip()!r})")
+
+if scenario("notes"):
+    # a crash's first stderr line in the console line and the report's detail
+    rc, rep, out, _ = conform("--adapter", hostile("noload"), "--id", "GG00*")
+    line = next((l for l in out.splitlines() if l.startswith("  GG001-empty-file ")), "")
+    check(rc == 1 and "stderr: ./reader: error while loading shared libraries: libnosuch.so.1" in line,
+          f"crash: stderr's first line on the console ({line!r})")
+    check(rep and all(c["result"] == "crash" and "libnosuch.so.1" in c["detail"] for c in rep["cases"]),
+          "crash: stderr's first line in each case's detail")
+    # a first line that looks like JSON but is not usable: said in the detail, the verdict is the exit code's
+    for mode, why in (("badjson", "is not valid JSON"), ("badrule", "\"rule\" that is not a string")):
+        rc, rep, out, _ = conform("--adapter", hostile(mode), "--id", "GG00*", "--id", "valid-n-dims-4")
+        check(rc == 0 and rep and all(c["result"] == "pass" and why in (c["detail"] or "") for c in rep["cases"]),
+              f"adapter {mode}: cases pass by exit code, detail says the first line {why}")
+
+for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
+    if not scenario("sigint") and not scenario(sig.name.lower()):
+        continue
     rep_path = os.path.join(tmp, "int.json")
+    if os.path.exists(rep_path):
+        os.remove(rep_path)
     p = subprocess.Popen([TFS, "conform", "--fixtures", suite, "--adapter", hostile("slow"), "-j", "2", "--json", rep_path],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.5)  # 20 cases of 0.5 s on 2 jobs take 5 s
-    p.send_signal(signal.SIGINT)
+    p.send_signal(sig)
     out, err = p.communicate(timeout=30)
     rep = json.load(open(rep_path)) if os.path.exists(rep_path) else None
     done = len(rep["cases"]) if rep else -1
-    check(p.returncode == 130, f"SIGINT: exit {p.returncode}")
+    check(p.returncode == code, f"{sig.name}: exit {p.returncode}, want {code}")
     check(rep and rep["interrupted"] and 0 < done < N and rep["not_run"] == N - done and
-          all(c["result"] == truth_result(expect_of[c["id"]]) for c in rep["cases"]), f"SIGINT: partial report, {done} finished cases kept, {N - done} not run")
-    check("interrupted" in out, "SIGINT: the summary says interrupted")
+          all(c["result"] == truth_result(expect_of[c["id"]]) for c in rep["cases"]), f"{sig.name}: partial report, {done} finished cases kept, {N - done} not run")
+    check("interrupted" in out, f"{sig.name}: the summary says interrupted")
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    check(f"{HOSTILE} slow" not in ps, "SIGINT: running adapters killed")
+    check(f"{HOSTILE} slow" not in ps, f"{sig.name}: running adapters killed")
 
 shutil.rmtree(tmp, ignore_errors=True)
 print(f"{passed} passed, {failed} failed")
