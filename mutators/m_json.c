@@ -185,6 +185,18 @@ static int array_form_m(mut_ctx *c)
     return 1;
 }
 
+/* data_offsets of the wrong arity or element type (the crate's (usize, usize)) */
+static int offsets_shape_m(mut_ctx *c)
+{
+    tfs_st_wentry *e = one(c);
+    if (!e)
+        return 0;
+    static const char *const v[] = {"[0]", "[]", "[0,4,8]", "0", "null", "[0,-4]", "[0,\"4\"]", "[0,4.5]",
+                                    "[[0],[4]]", "{\"begin\":0,\"end\":4}"};
+    e->offsets_raw = v[tfs__mut_below(&c->rng, 10)];
+    return 1;
+}
+
 static int map_dtype_m(mut_ctx *c)
 {
     tfs_st_wentry *e = one(c);
@@ -273,6 +285,7 @@ const mut_def tfs__mut_json[] = {
     {"json.unknown_field", MUT_ST, unknown_m, NULL, "an entry with an unknown member"},
     {"json.array_form", MUT_ST, array_form_m, NULL, "an entry written as [dtype, shape, offsets]"},
     {"json.map_dtype", MUT_ST, map_dtype_m, NULL, "a dtype written as {\"F32\":null}"},
+    {"json.offsets_shape", MUT_ST, offsets_shape_m, NULL, "data_offsets of 1 or 3 numbers, empty, not an array, negative, a string, a float, nested"},
     {"json.control", MUT_ST, control_m, NULL, "a raw control character inside a name string"},
     {"json.utf8", MUT_ST, utf8_m, NULL, "invalid UTF-8 inside a name string"},
     {"json.not_object", MUT_ST, not_object_m, NULL, "the header is [], null, 1, a string, true or empty"},

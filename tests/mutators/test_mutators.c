@@ -116,6 +116,7 @@ static const claim claims[] = {
     {"json.unknown_field", NULL, "strict:ST504"},
     {"json.array_form", NULL, "strict:ST505"},
     {"json.map_dtype", NULL, "strict:ST506"},
+    {"json.offsets_shape", NULL, "ST221|ST222"},
     {"json.control", NULL, "ST114"},
     {"json.utf8", NULL, "ST101"},
     {"json.not_object", NULL, "ST118|ST111"},
