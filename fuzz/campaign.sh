@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# fuzz/campaign.sh SECONDS [JOBS] [FORM]: a fuzzing campaign over every
-# target: each libFuzzer binary of the fuzz preset (FORM: plain (default),
-# sa, or both) fuzzes SECONDS from its seeds (fuzz/seed_corpus.sh, up to
+# fuzz/campaign.sh SECONDS [JOBS] [FORM] [TARGET...]: a fuzzing campaign over
+# every target (or only the TARGETs named, e.g. fuzz_st_strict_sa): each
+# libFuzzer binary of the fuzz preset (FORM: plain (default), sa, or both)
+# fuzzes SECONDS from its seeds (fuzz/seed_corpus.sh, up to
 # 64 KiB) with its dictionary, -max_len=65536, -timeout=10 (a hang),
 # -rss_limit_mb=2560, ASan (leaks too) + UBSan; JOBS targets at a time
 # (default 1).  Corpora grow in build/campaign/corpus-TARGET (kept between
 # runs); crashes, leaks, timeouts and invariant violations land in
 # build/campaign/artifacts-TARGET/.  Prints one line per target (execs,
 # exec/s, coverage, artifacts) and exits 1 when any target left an artifact.
+# TFS_FUZZ_BUILD (default build/fuzz) and TFS_CAMPAIGN_DIR (default
+# build/campaign) move the binaries and the work folder, e.g. to keep a long
+# campaign on a copy of the binaries while the build tree is rebuilt.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:?usage: campaign.sh SECONDS [JOBS] [plain|sa|both]}
 jobs=${2:-1}
 form=${3:-plain}
-build=$root/build/fuzz
-work=$root/build/campaign
+shift $(($# < 3 ? $# : 3))
+build=${TFS_FUZZ_BUILD:-$root/build/fuzz}
+work=${TFS_CAMPAIGN_DIR:-$root/build/campaign}
 if [[ ! -d $build/fuzzers ]]; then
     (cd "$root" && cmake --preset fuzz > /dev/null && cmake --build --preset fuzz -j2 > /dev/null) || exit 2
 fi
@@ -40,8 +45,8 @@ run() {
     printf '%-26s execs %10s  exec/s %7s  %-10s artifacts %s\n' "$t" "${execs:-?}" "${rate:-?}" "$cov" "$arts"
 }
 
-names=()
-for short in gguf st; do
+names=("$@")
+((${#names[@]})) || for short in gguf st; do
     for kind in buffer source strict roundtrip diff; do
         [[ $form == plain || $form == both ]] && names+=("fuzz_${short}_$kind")
         [[ $form == sa || $form == both ]] && names+=("fuzz_${short}_${kind}_sa")

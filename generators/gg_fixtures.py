@@ -118,6 +118,11 @@ def build():
     # mutation score (docs/mutation-score.md): the --strict path that reads bool bodies for GG501
     add("GG130-bool-array-past-eof-strict", header(0, 1) + kv_arr("k", BOOL, 3, b"\0" * 2),
         "bool array of 3 with 2 bytes left, --strict (bool bodies are read there)", "GG130", mode="strict")
+    # found by fuzz_gguf_strict_sa (-max_len=262144): the --strict bool scan stopped at the first
+    # byte above 1 inside its first 64 KiB window and took the rest of the body as there
+    add("GG130-bool-array-past-eof-window-strict", header(0, 1) + kv_arr("k", BOOL, 65536 + 64, u8(2) + b"\0" * 65535),
+        "bool array of 65,600 with 65,536 bytes left, the first 2, --strict (the scan's first window fits)", "GG130",
+        mode="strict")
     add("GG140-G8-alignment-i32", header(0, 1) + kv("general.alignment", I32, u32(32)),
         "general.alignment stored as i32", "GG140", prov=bug("G8"))
     add("GG140-G8-alignment-string", header(0, 1) + kv_str("general.alignment", "32"),

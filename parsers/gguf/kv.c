@@ -85,17 +85,20 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
                 st = tfs__fail_src(c->err, c->src);
             }
         }
-    } else if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL) {
+    } else {
+        /* under TFS_STRICT, bool values are read first (GG501, recorded);
+         * the scan stops at the first bad byte, so the body must still be
+         * skipped whole: a body past the end is GG130 under every profile */
         uint64_t bad;
-        if (!tfs__gg_scan_above(c, c->off, body, 1, &bad) && (TFS_RULE_HIT(TFS_GG130, true) || tfs_src_failed(c->src)))
-            return gg_short(c, TFS_GG130, count_off, i); /* GG130 off: as below */
-        if (bad != UINT64_MAX) gg_strict(c, TFS_GG501, bad, i);
-        c->off += body;
-    } else if (!gg_skip(c, body)) {
-        /* GG130 off (TFS_RULE_OFF): the body is taken as there, the cursor
-         * moves past the end of the file */
-        if (TFS_RULE_HIT(TFS_GG130, true) || tfs_src_failed(c->src)) return gg_short(c, TFS_GG130, count_off, i);
-        c->off += body;
+        if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL && tfs__gg_scan_above(c, c->off, body, 1, &bad) &&
+            bad != UINT64_MAX)
+            gg_strict(c, TFS_GG501, bad, i);
+        if (!gg_skip(c, body)) {
+            /* GG130 off (TFS_RULE_OFF): the body is taken as there, the
+             * cursor moves past the end of the file */
+            if (TFS_RULE_HIT(TFS_GG130, true) || tfs_src_failed(c->src)) return gg_short(c, TFS_GG130, count_off, i);
+            c->off += body;
+        }
     }
     if (st != TFS_OK) return st;
     r->value_len = c->off - r->value_off;
