@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# bench/fuzz/rule_race.sh [SECONDS] [KIND]: structure-aware versus plain.
+# bench/fuzz/rule_race.sh [SECONDS] [KIND] [MAX_LEN]: structure-aware versus plain.
 # For each format, the plain libFuzzer form and the structure-aware one
 # (+ tfs_mutator_libfuzzer) of target fuzz_<format>_KIND (default buffer)
 # fuzz from an EMPTY corpus for SECONDS (default 120), side by side, with the
-# same settings (dictionary, -max_len=65536); then the replay form runs over each
+# same settings (dictionary, -max_len=MAX_LEN, default 131072: GG505 needs a
+# key over 65,535 bytes); then the replay form runs over each
 # grown corpus with --rules (every variant: default, strict, header-only,
 # partial) and the rule ids the corpus triggers are counted.
 # Prints a table (rules of the format, retired left out; rules triggered by
 # plain, by structure-aware, only by one of them) and the ids neither reached.
-# Needs the fuzz preset (built when build/fuzz is missing).  The issue's
+# Needs the fuzz preset (built when build/fuzz is missing; TFS_FUZZ_BUILD and
+# TFS_RACE_DIR move the binaries and the work folder).  The issue's
 # figure is SECONDS=600.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-120}
 kind=${2:-buffer}
-build=$root/build/fuzz
+max_len=${3:-131072}
+build=${TFS_FUZZ_BUILD:-$root/build/fuzz}
 if [[ ! -d $build/fuzzers ]]; then
     (cd "$root" && cmake --preset fuzz > /dev/null && cmake --build --preset fuzz -j2 > /dev/null)
 fi
-work=$root/build/rule-race
+work=${TFS_RACE_DIR:-$root/build/rule-race}
 rm -rf "$work"
 mkdir -p "$work"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
@@ -33,7 +36,7 @@ for fmt in gguf safetensors; do
         bin=$build/fuzzers/${t}_fuzzer
         [[ $form == sa ]] && bin=$build/fuzzers/${t}_sa_fuzzer
         mkdir -p "$work/$t-$form"
-        ("$bin" -max_total_time="$seconds" -max_len=65536 -dict="$root/fuzz/dict/$fmt.dict" -print_final_stats=1 \
+        ("$bin" -max_total_time="$seconds" -max_len="$max_len" -dict="$root/fuzz/dict/$fmt.dict" -print_final_stats=1 \
             -artifact_prefix="$work/$t-$form-" "$work/$t-$form" > "$work/$t-$form.log" 2>&1 ||
             echo "rule_race: $t $form stopped early (see $work/$t-$form.log)") &
     done

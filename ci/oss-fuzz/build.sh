@@ -31,7 +31,10 @@ cmake -S "$src" -B "$build" \
     -DTFS_FUZZ_ENGINE=$tfs_engine -DTFS_FUZZ_ENGINE_FLAGS="$LIB_FUZZING_ENGINE"
 cmake --build "$build" -j "$jobs" --target tfs_fuzzers
 
-max_len=65536 # bytes: headers of real files are larger, but the rules live in the first KiB
+# bytes: past the 64 KiB read window (TFS_WINDOW), so window edges are reached
+# (corpus/gguf/GG130-bool-array-past-eof-window-strict, found at 262,144), and
+# GG505 (a key over 65,535 bytes) can be; the mutator keeps most inputs small
+max_len=131072
 for bin in "$build"/fuzzers/*_fuzzer; do
     name=$(basename "$bin" _fuzzer) # fuzz_gguf_buffer, fuzz_gguf_buffer_sa
     case $name in
