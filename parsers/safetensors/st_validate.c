@@ -55,9 +55,28 @@ static inline unsigned key_byte(const st_rec *r, unsigned b) {
     return b < 8 ? (unsigned)(r->end >> (8 * b)) & 0xFFu : (unsigned)(r->start >> (8 * (b - 8))) & 0xFFu;
 }
 
+/* Stable insertion sort of n records on (start, end), in place: for a few
+ * records, cheaper than the radix sort's 32 KiB of counters. */
+static st_rec *insertion_sort(st_rec *a, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        st_rec r = a[i];
+        size_t j = i;
+        while (j > 0 && (a[j - 1].start > r.start || (a[j - 1].start == r.start && a[j - 1].end > r.end))) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = r;
+    }
+    return a;
+}
+
+#define ST_INSERTION_SORT_MAX 32u /* records */
+
 /* Stable LSD radix sort of n records on (start, end); tmp holds n records.
- * Returns the array holding the result (a or tmp). */
+ * Returns the array holding the result (a or tmp).  Few records: insertion
+ * sort (the same order: both are stable on the same key). */
 static st_rec *radix_sort(st_rec *a, st_rec *tmp, size_t n) {
+    if (n <= ST_INSERTION_SORT_MAX) return insertion_sort(a, n);
     static const unsigned n_bytes = 16;
     size_t (*count)[256] = calloc(n_bytes, sizeof *count);
     if (!count) return NULL;

@@ -278,6 +278,43 @@ static void test_many_tensors_large_header(void **state) {
     free(j);
 }
 
+/* Offsets out of file order are sorted before the checks: insertion sort
+ * up to 32 records, radix sort above (st_validate.c).  Both paths give the
+ * same verdicts: every tensor in reverse order is valid; one range moved 2
+ * bytes back overlaps its predecessor in offset order (ST301 there). */
+static void test_sort_paths_agree(void **state) {
+    (void)state;
+    static const int sizes[] = {2, 5, 31, 32, 33, 34, 100};
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int nt = sizes[s];
+        for (int bad = -1; bad < nt; bad += (bad < 1 ? 2 : nt / 2)) { /* -1: none; else tensor `bad` overlaps */
+            size_t cap = (size_t)nt * 96 + 64, n = 0;
+            char *j = malloc(cap);
+            assert_non_null(j);
+            n += (size_t)snprintf(j + n, cap - n, "{");
+            for (int i = nt - 1; i >= 0; i--) {
+                int b = 4 * i - (i == bad ? 2 : 0);
+                n += (size_t)snprintf(j + n, cap - n, "%s\"t%d\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[%d,%d]}",
+                                      i == nt - 1 ? "" : ",", i, b, b + 4);
+            }
+            n += (size_t)snprintf(j + n, cap - n, "}");
+            stt_buf b = stt_json(j, 4 * (size_t)nt);
+            if (bad < 0) {
+                tfs_header *h = stt_expect_ok(&b, TFS_STRICT, 1);
+                assert_int_equal(h->n_tensors, nt);
+                assert_int_equal(h->data_size, 4 * nt);
+                tfs_header_free(h);
+            } else {
+                char needle[32];
+                snprintf(needle, sizeof needle, "[%d,%d]", 4 * bad - 2, 4 * bad + 2);
+                stt_expect_rule(&b, 0, TFS_ST301, stt_at(j, needle, 0), nt - 1 - bad);
+            }
+            stt_free(&b);
+            free(j);
+        }
+    }
+}
+
 static void test_validate_only_and_args(void **state) {
     (void)state;
     const char *j = "{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
@@ -383,6 +420,7 @@ int main(void) {
         cmocka_unit_test(test_duplicates_last_wins),
         cmocka_unit_test(test_tied_offsets_nondeterministic),
         cmocka_unit_test(test_many_tensors_large_header),
+        cmocka_unit_test(test_sort_paths_agree),
         cmocka_unit_test(test_validate_only_and_args),
         cmocka_unit_test(test_real_files_default_and_strict),
         cmocka_unit_test(test_shared_real_files_default_and_strict),
