@@ -502,6 +502,13 @@ def valid():
     add("valid-key-order-not-offsets", st_file(obj(("z", ent("F16", [2], 0, 4)), ("a", ent("F32", [1], 8, 12)),
                                                    ("m", ent("I32", [1], 4, 8))), 12),
         "JSON key order differs from offset order (MLX)")
+    # more than 32 entries out of offset order: the radix sort of st_validate.c (32 or fewer: insertion sort)
+    rev = [("t%02d" % i, ent("U8", [1], 39 - i, 40 - i)) for i in range(40)]
+    add("valid-offsets-reverse-40", st_file(obj(*rev), 40),
+        "40 one-byte tensors whose offsets run backwards (sorted by the radix sort, not the insertion sort)")
+    rev[20] = ("t20", ent("U8", [2], 18, 20))
+    add("ST301-overlap-reverse-40", st_file(obj(*rev), 40),
+        "40 tensors backwards, t20 [18,20] overlaps t21 [18,19] in offset order (radix sort path)", "ST301")
     unaligned = obj(("ab", ent("U8", [3], 0, 3)))
     assert len(unaligned) % 8 != 0
     add("valid-header-unaligned", st_file(unaligned, 3),
