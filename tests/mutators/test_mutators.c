@@ -434,6 +434,42 @@ static void test_crossover(void **state)
     free(out);
 }
 
+/* Length control (mutators/libfuzzer.c): from a small input, outputs stay
+ * within 4 KiB (1.5 x the input when that is more), except the calls whose
+ * seed lets them use all of max_size (one in 16: (seed >> 8) % 16 == 0). */
+static void test_libfuzzer_length_control(void **state)
+{
+    (void)state;
+    uint8_t *buf = malloc(CAP), *out = malloc(CAP);
+    for (int fmt = 0; fmt < 2; fmt++) {
+        size_t len;
+        uint8_t *seed = fmt ? mut_seed_gguf("a", &len) : mut_seed_st("a", &len);
+        size_t budget = len + len / 2 > 4096 ? len + len / 2 : 4096;
+        size_t longest = 0, longest_free = 0;
+        for (unsigned s = 0; s < 8u * 16u * 256u; s += 5) {
+            memcpy(buf, seed, len);
+            size_t n = LLVMFuzzerCustomMutator(buf, len, CAP, s);
+            size_t m = LLVMFuzzerCustomCrossOver(seed, len, seed, len, out, CAP, s);
+            assert_true(n > 0 && n <= CAP && m <= CAP);
+            if ((s >> 8) % 16u != 0) {
+                assert_true(n <= budget);
+                assert_true(m <= budget);
+                if (n > longest) longest = n;
+            } else if (n > longest_free) {
+                longest_free = n;
+            }
+        }
+        /* the cap binds: without it, outputs get larger (safetensors: bug.S4,
+         * a header of max_size / 2) */
+        assert_true(longest > len);
+        if (fmt == 0)
+            assert_true(longest_free > budget);
+        free(seed);
+    }
+    free(buf);
+    free(out);
+}
+
 static void test_libfuzzer_front_end(void **state)
 {
     (void)state;
@@ -462,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_claims),        cmocka_unit_test(test_max_size),
         cmocka_unit_test(test_random_inputs), cmocka_unit_test(test_crossover),
         cmocka_unit_test(test_libfuzzer_front_end),
+        cmocka_unit_test(test_libfuzzer_length_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
