@@ -262,12 +262,13 @@ TFS_API tfs_status tfs_gg_put_tensor_info(tfs_wbuf *w, int32_t record, const tfs
 /* Build the model of a parsed GGUF file (view -> model), so that
  * tfs_gg_write(model) parses to an equal view.  Tensor offsets are left to
  * be computed (offset_set = 0); data is a hole; alignment is h->alignment.
- *   h        : a parsed GGUF header (TFS_OK), from any API; values are read
- *              with the accessors (tfs_kv_get*), copied into the model
- *              where they are not in memory.
+ *   h        : a parsed GGUF header (TFS_OK), from any API; array values
+ *              are taken whole as stored, other values with the accessors
+ *              (tfs_kv_get*), copied into the model where they are not in
+ *              memory.
  *   out      : receives the model, freed with tfs_gg_model_free.  It borrows
- *              key and tensor names (and, for tfs_parse_buffer, strings) from
- *              h and its buffer: free it before them.
+ *              key and tensor names (and, for tfs_parse_buffer, strings and
+ *              arrays) from h and its buffer: free it before them.
  * Returns TFS_OK, TFS_EARG (NULL argument, not GGUF, n_dims above
  * TFS_GG_WMAX_DIMS, a key longer than TFS_KEY_KEEP parsed from a file or
  * reader, of which the view holds only the first bytes), TFS_ENOMEM, or an accessor's TFS_EIO (a forward-only

@@ -94,6 +94,24 @@ static bool kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx) {
     return true;
 }
 
+/* The value of a GGUF KV as stored (kv->value_len bytes at value_offset):
+ * in buffer mode a pointer into the caller's bytes, else read into dst
+ * (cap bytes) through the reader.  TFS_EARG: not a GGUF KV of h, or cap too
+ * small for a read; TFS_EIO: a forward-only reader, or the read failed. */
+tfs_status tfs__kv_stored(const tfs_header *h, const tfs_kv *kv, uint8_t *dst, size_t cap, const uint8_t **out) {
+    size_t idx = 0;
+    if (!out || !kv_index(h, kv, &idx) || h->format != TFS_FORMAT_GGUF) return TFS_EARG;
+    const tfs_priv *p = h->priv_;
+    if (p->buf) {
+        *out = p->buf + kv->value_offset;
+        return TFS_OK;
+    }
+    if (kv->value_len > cap || (kv->value_len && !dst)) return TFS_EARG;
+    tfs_status st = kv->value_len ? read_at(p, kv->value_offset, dst, (size_t)kv->value_len) : TFS_OK;
+    if (st == TFS_OK) *out = dst;
+    return st;
+}
+
 /* Decode element i of kv (i = 0 for a scalar) into v. */
 tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *v) {
     size_t idx = 0;

@@ -204,6 +204,15 @@ typedef struct tfs_kvx {
     const uint8_t *str; /* GGUF string scalar of at most GG_STR_KEEP bytes: its bytes, kept by the parser */
 } tfs_kvx;
 
+/* Writers (wbuf.c): room for `bytes` more materialised bytes and `fields`
+ * more fields of the map, in one allocation each; a hint only. */
+struct tfs_wbuf;
+void tfs__wbuf_reserve(struct tfs_wbuf *w, size_t bytes, size_t fields);
+
+/* A GGUF KV's value as stored, in one piece (access.c): for whole-value
+ * copies (tfs_gg_model_from_view) instead of one accessor call per element. */
+tfs_status tfs__kv_stored(const tfs_header *h, const tfs_kv *kv, uint8_t *dst, size_t cap, const uint8_t **out);
+
 /* Allocate a zeroed header with its priv (NULL on ENOMEM); priv->fd = -1. */
 tfs_header *tfs__header_new(tfs_format format, uint64_t file_size);
 

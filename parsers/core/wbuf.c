@@ -48,9 +48,45 @@ static tfs_status add_seg(tfs_wbuf *w, uint64_t n, int hole)
     return TFS_OK;
 }
 
+/* Grow p to hold `bytes` more materialised bytes and the field map `fields`
+ * more fields, in one step each, before a writer appends them piece by piece
+ * (no chain of doublings).  Only a hint: on failure nothing changes and the
+ * appends grow the buffer as usual. */
+void tfs__wbuf_reserve(tfs_wbuf *w, size_t bytes, size_t fields)
+{
+    size_t need;
+    if (!w || w->err != TFS_OK)
+        return;
+    if (!__builtin_add_overflow(w->len, bytes, &need) && need > w->cap) {
+        uint8_t *p = realloc(w->p, need);
+        if (p) {
+            w->p = p;
+            w->cap = need;
+        }
+    }
+    if (!__builtin_add_overflow(w->n_fields, fields, &need) && need > w->fields_cap &&
+        need <= SIZE_MAX / sizeof *w->fields) {
+        tfs_field *f = realloc(w->fields, need * sizeof *f);
+        if (f) {
+            w->fields = f;
+            w->fields_cap = need;
+        }
+    }
+}
+
 /* Room for n more materialised bytes; returns where they go, or NULL. */
 static uint8_t *room(tfs_wbuf *w, size_t n)
 {
+    /* the common case first (a writer appends many small pieces): the bytes
+     * fit and extend the last segment, materialised */
+    if (w->err == TFS_OK && n <= w->cap - w->len && w->n_segs && !w->segs[w->n_segs - 1].hole &&
+        n <= UINT64_MAX - w->size) {
+        uint8_t *at = w->p + w->len;
+        w->segs[w->n_segs - 1].len += n;
+        w->len += n;
+        w->size += n;
+        return at;
+    }
     if (w->err != TFS_OK)
         return NULL;
     uint64_t size;
@@ -130,7 +166,16 @@ static tfs_status put_le(tfs_wbuf *w, uint64_t v, unsigned n)
     return tfs_wbuf_bytes(w, b, n);
 }
 
-tfs_status tfs_wbuf_u8(tfs_wbuf *w, uint8_t v) { return put_le(w, v, 1); }
+tfs_status tfs_wbuf_u8(tfs_wbuf *w, uint8_t v)
+{
+    if (!w)
+        return TFS_EARG;
+    uint8_t *at = room(w, 1);
+    if (!at)
+        return w->err;
+    *at = v;
+    return TFS_OK;
+}
 tfs_status tfs_wbuf_u16(tfs_wbuf *w, uint16_t v) { return put_le(w, v, 2); }
 tfs_status tfs_wbuf_u32(tfs_wbuf *w, uint32_t v) { return put_le(w, v, 4); }
 tfs_status tfs_wbuf_u64(tfs_wbuf *w, uint64_t v) { return put_le(w, v, 8); }

@@ -382,6 +382,49 @@ static tfs_status take_string(const tfs_header *h, const tfs_kv *kv, uint64_t i,
     return TFS_OK;
 }
 
+/* An array value in one piece (tfs__kv_stored: borrowed from the caller's
+ * buffer, else read into the arena at *at): fixed-size elements as stored,
+ * string elements walked once in order (element by element through the
+ * accessors, each string is found from the nearest mark: up to 63 length
+ * fields read per element).  Returns false, with *s and *at unchanged, when
+ * the value cannot be had that way (a forward-only reader); the caller then
+ * reads it element by element. */
+static bool take_array(const tfs_header *h, const tfs_kv *kv, gg_model_box *b, size_t *s, size_t *at, size_t cap,
+                       tfs_gg_wvalue *o)
+{
+    const uint8_t *raw = NULL;
+    if (tfs__kv_stored(h, kv, b->arena ? b->arena + *at : NULL, cap - *at, &raw) != TFS_OK)
+        return false;
+    size_t len = (size_t)kv->value_len, k = *s;
+    if (kv->elem_type == TFS_GG_STRING) {
+        size_t pos = 0;
+        for (uint64_t i = 0; i < kv->count; i++) {
+            uint64_t n = 0;
+            if (len - pos < 8u)
+                return false; /* cannot happen for a parsed array */
+            for (int j = 0; j < 8; j++)
+                n |= (uint64_t)raw[pos + (size_t)j] << (8 * j);
+            pos += 8u;
+            if (n > len - pos)
+                return false;
+            b->strs[k++] = tfs_wstr_n(raw + pos, (size_t)n);
+            pos += (size_t)n;
+        }
+        o->strs = kv->count ? &b->strs[*s] : NULL;
+        o->n_strs = (size_t)kv->count;
+    } else {
+        size_t size = tfs_gg_vtype_size(kv->elem_type);
+        if (size == 0 || kv->count > len / size || kv->count * size != len)
+            return false;
+        o->raw = len ? raw : NULL;
+        o->raw_len = len;
+    }
+    *s = k;
+    if (b->arena && raw == b->arena + *at)
+        *at += len;
+    return true;
+}
+
 tfs_status tfs_gg_model_from_view(const tfs_header *h, tfs_gg_model **out)
 {
     if (out)
@@ -428,6 +471,8 @@ tfs_status tfs_gg_model_from_view(const tfs_header *h, tfs_gg_model **out)
         o->value.type = kv->type;
         o->value.elem_type = kv->elem_type;
         o->value.count = kv->count;
+        if (kv->type == TFS_GG_ARRAY && take_array(h, kv, b, &s, &at, cap, &o->value))
+            continue;
         if (kv->elem_type == TFS_GG_STRING) {
             o->value.strs = b->strs ? &b->strs[s] : NULL; /* NULL: no string anywhere (count 0) */
             o->value.n_strs = (size_t)kv->count;

@@ -8,7 +8,6 @@
 #include "internal.h"
 #include "tfs/write.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,9 +55,9 @@ static void comma_in_array(stw *s) { text(s, s->m->indent ? ", " : ","); }
 
 static void u_escape(stw *s, uint32_t u)
 {
-    char e[16];
-    snprintf(e, sizeof e, "\\u%04x", (unsigned)(u & 0xFFFFu)); /* callers pass UTF-16 units */
-    text(s, e);
+    static const char hex[] = "0123456789abcdef"; /* lower case, as serde_json */
+    char e[6] = {'\\', 'u', hex[(u >> 12) & 15u], hex[(u >> 8) & 15u], hex[(u >> 4) & 15u], hex[u & 15u]};
+    tfs_wbuf_bytes(s->w, e, sizeof e); /* callers pass UTF-16 units */
 }
 
 /* A JSON string token for `len` bytes at `p`, escaped as serde_json does
@@ -73,6 +72,12 @@ static void jstring(stw *s, const tfs_wstr *str)
     size_t run = 0; /* bytes copied verbatim, pending */
     for (size_t i = 0; i < n;) {
         uint8_t c = p[i];
+        if (c >= 0x20 && c != '"' && c != '\\' && (c < 0x80 || !s->m->ascii)) { /* verbatim */
+            if (run == 0)
+                run = i + 1;
+            i++;
+            continue;
+        }
         const char *esc = NULL;
         switch (c) {
         case '"': esc = "\\\""; break;
@@ -130,12 +135,24 @@ static void token_str(stw *s, uint32_t kind, int32_t record, uint32_t sub, const
     close_field(s, f);
 }
 
+/* v in decimal, no leading zeros (as serde_json's u64); returns the digits'
+ * start in buf[24]. */
+static const char *decimal(char buf[24], uint64_t v)
+{
+    char *p = buf + 23;
+    *p = 0;
+    do {
+        *--p = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    return p;
+}
+
 static void token_u64(stw *s, uint32_t kind, int32_t record, uint32_t sub, const char *raw, uint64_t v)
 {
     char num[24];
-    snprintf(num, sizeof num, "%llu", (unsigned long long)v);
     size_t f = open_field(s, kind, record, sub);
-    text(s, raw ? raw : num);
+    text(s, raw ? raw : decimal(num, v));
     close_field(s, f);
 }
 
@@ -321,6 +338,25 @@ static tfs_status data(stw *s, uint64_t size, const uint64_t *begin, const uint6
     return TFS_OK;
 }
 
+/* Bytes of the header as written compactly, roughly (a reservation hint;
+ * escapes, indentation and raw tokens may need more): 0 when it would
+ * overflow. */
+static size_t header_estimate(const tfs_st_model *m)
+{
+    size_t n = 64u + m->raw_json_len;
+    if (m->raw_json)
+        return n;
+    for (size_t i = 0; i < m->n_entries; i++) {
+        const tfs_st_wentry *e = &m->entries[i];
+        if (__builtin_add_overflow(n, e->name.len + 80u + 21u * (size_t)e->n_dims, &n))
+            return 0;
+    }
+    for (size_t i = 0; i < m->n_meta; i++)
+        if (__builtin_add_overflow(n, m->meta[i].key.len + m->meta[i].value.len + 8u, &n))
+            return 0;
+    return n;
+}
+
 tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
 {
     if (!w)
@@ -361,6 +397,7 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
     }
 
     stw s = {w, m};
+    tfs__wbuf_reserve(w, header_estimate(m), 8u + 8u * m->n_entries + 4u * m->n_meta);
     uint64_t base = w->size;
     tfs_wbuf_field(w, TFS_FIELD_HEADER_SIZE, -1, 0, base, 8);
     tfs_wbuf_u64(w, 0); /* N, patched below */
