@@ -11,10 +11,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The JSON text is staged in `stage` and appended to the buffer a block at
+ * a time (tokens are a few bytes each: one append per byte or token was most
+ * of a write); pos() is the file offset of the next byte. */
 typedef struct stw {
     tfs_wbuf *w;
     const tfs_st_model *m;
+    size_t n;            /* bytes staged */
+    uint8_t stage[512];
 } stw;
+
+static void flush(stw *s)
+{
+    if (s->n)
+        tfs_wbuf_bytes(s->w, s->stage, s->n);
+    s->n = 0;
+}
+
+static void emit(stw *s, const void *p, size_t len)
+{
+    if (len > sizeof s->stage - s->n) {
+        flush(s);
+        if (len >= sizeof s->stage) {
+            tfs_wbuf_bytes(s->w, p, len);
+            return;
+        }
+    }
+    memcpy(s->stage + s->n, p, len);
+    s->n += len;
+}
+
+static void emit1(stw *s, uint8_t c)
+{
+    if (s->n == sizeof s->stage)
+        flush(s);
+    s->stage[s->n++] = c;
+}
+
+static uint64_t pos(const stw *s) { return s->w->size + s->n; }
 
 static tfs_status earg(tfs_wbuf *w)
 {
@@ -23,13 +57,13 @@ static tfs_status earg(tfs_wbuf *w)
     return w->err;
 }
 
-static void text(stw *s, const char *t) { tfs_wbuf_bytes(s->w, t, strlen(t)); }
+static void text(stw *s, const char *t) { emit(s, t, strlen(t)); }
 
 /* Open a field whose width is known only later; returns its index or
  * SIZE_MAX when the map could not grow (the error is sticky). */
 static size_t open_field(stw *s, uint32_t kind, int32_t record, uint32_t sub)
 {
-    if (tfs_wbuf_field(s->w, kind, record, sub, s->w->size, 0) != TFS_OK)
+    if (tfs_wbuf_field(s->w, kind, record, sub, pos(s), 0) != TFS_OK)
         return SIZE_MAX;
     return s->w->n_fields - 1u;
 }
@@ -37,7 +71,7 @@ static size_t open_field(stw *s, uint32_t kind, int32_t record, uint32_t sub)
 static void close_field(stw *s, size_t idx)
 {
     if (idx != SIZE_MAX && s->w->err == TFS_OK)
-        s->w->fields[idx].width = s->w->size - s->w->fields[idx].offset;
+        s->w->fields[idx].width = pos(s) - s->w->fields[idx].offset;
 }
 
 /* Newline and indentation before a member at nesting `level` (indent > 0). */
@@ -45,8 +79,9 @@ static void newline(stw *s, unsigned level)
 {
     if (!s->m->indent)
         return;
-    tfs_wbuf_u8(s->w, '\n');
-    tfs_wbuf_fill(s->w, ' ', (size_t)s->m->indent * level);
+    emit1(s, '\n');
+    for (size_t k = (size_t)s->m->indent * level; k > 0; k--)
+        emit1(s, ' ');
 }
 
 static void colon(stw *s) { text(s, s->m->indent ? ": " : ":"); }
@@ -57,7 +92,7 @@ static void u_escape(stw *s, uint32_t u)
 {
     static const char hex[] = "0123456789abcdef"; /* lower case, as serde_json */
     char e[6] = {'\\', 'u', hex[(u >> 12) & 15u], hex[(u >> 8) & 15u], hex[(u >> 4) & 15u], hex[u & 15u]};
-    tfs_wbuf_bytes(s->w, e, sizeof e); /* callers pass UTF-16 units */
+    emit(s, e, sizeof e); /* callers pass UTF-16 units */
 }
 
 /* A JSON string token for `len` bytes at `p`, escaped as serde_json does
@@ -68,7 +103,7 @@ static void jstring(stw *s, const tfs_wstr *str)
 {
     const uint8_t *p = str->ptr;
     size_t n = str->len;
-    tfs_wbuf_u8(s->w, '"');
+    emit1(s, '"');
     size_t run = 0; /* bytes copied verbatim, pending */
     for (size_t i = 0; i < n;) {
         uint8_t c = p[i];
@@ -103,7 +138,7 @@ static void jstring(stw *s, const tfs_wstr *str)
             continue;
         }
         if (run) {
-            tfs_wbuf_bytes(s->w, p + run - 1, i - (run - 1));
+            emit(s, p + run - 1, i - (run - 1));
             run = 0;
         }
         if (esc) {
@@ -120,8 +155,8 @@ static void jstring(stw *s, const tfs_wstr *str)
         i += k;
     }
     if (run)
-        tfs_wbuf_bytes(s->w, p + run - 1, n - (run - 1));
-    tfs_wbuf_u8(s->w, '"');
+        emit(s, p + run - 1, n - (run - 1));
+    emit1(s, '"');
 }
 
 /* A token: the raw text when given, else the string `str`, as one field. */
@@ -159,9 +194,9 @@ static void token_u64(stw *s, uint32_t kind, int32_t record, uint32_t sub, const
 static void member_key(stw *s, int32_t record, uint32_t pos, const char *key)
 {
     size_t f = open_field(s, TFS_FIELD_MEMBER_KEY, record, pos);
-    tfs_wbuf_u8(s->w, '"');
+    emit1(s, '"');
     text(s, key);
-    tfs_wbuf_u8(s->w, '"');
+    emit1(s, '"');
     close_field(s, f);
     colon(s);
 }
@@ -179,13 +214,13 @@ static void shape_tok(stw *s, int32_t r, const tfs_st_wentry *e)
     if (e->shape_raw) {
         text(s, e->shape_raw);
     } else {
-        tfs_wbuf_u8(s->w, '[');
+        emit1(s, '[');
         for (uint32_t j = 0; j < e->n_dims; j++) {
             if (j)
                 comma_in_array(s);
             token_u64(s, TFS_FIELD_DIM, r, j, NULL, e->shape[j]);
         }
-        tfs_wbuf_u8(s->w, ']');
+        emit1(s, ']');
     }
     close_field(s, f);
 }
@@ -196,11 +231,11 @@ static void offsets_tok(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begi
     if (e->offsets_raw) {
         text(s, e->offsets_raw);
     } else {
-        tfs_wbuf_u8(s->w, '[');
+        emit1(s, '[');
         token_u64(s, TFS_FIELD_BEGIN, r, 0, e->begin_raw, begin);
         comma_in_array(s);
         token_u64(s, TFS_FIELD_END, r, 0, e->end_raw, end);
-        tfs_wbuf_u8(s->w, ']');
+        emit1(s, ']');
     }
     close_field(s, f);
 }
@@ -211,22 +246,22 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
     token_str(s, TFS_FIELD_NAME, r, 0, e->name_raw, &e->name);
     colon(s);
     if (e->array_form) {
-        tfs_wbuf_u8(s->w, '[');
+        emit1(s, '[');
         dtype_tok(s, r, e);
         comma_in_array(s);
         shape_tok(s, r, e);
         comma_in_array(s);
         offsets_tok(s, r, e, begin, end);
-        tfs_wbuf_u8(s->w, ']');
+        emit1(s, ']');
         close_field(s, f);
         return;
     }
-    tfs_wbuf_u8(s->w, '{');
+    emit1(s, '{');
     const char *order = e->members ? e->members : "dso";
     uint32_t pos = 0;
     for (const char *c = order; *c; c++, pos++) {
         if (pos)
-            tfs_wbuf_u8(s->w, ',');
+            emit1(s, ',');
         newline(s, 2);
         switch (*c) {
         case 'd': member_key(s, r, pos, "dtype"); dtype_tok(s, r, e); break;
@@ -237,7 +272,7 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
     }
     if (pos)
         newline(s, 1);
-    tfs_wbuf_u8(s->w, '}');
+    emit1(s, '}');
     close_field(s, f);
 }
 
@@ -250,11 +285,11 @@ static void metadata(stw *s)
     if (m->metadata == TFS_STW_META_NULL) {
         text(s, "null");
     } else {
-        tfs_wbuf_u8(s->w, '{');
+        emit1(s, '{');
         for (size_t i = 0; i < m->n_meta; i++) {
             const tfs_st_wmeta *kv = &m->meta[i];
             if (i)
-                tfs_wbuf_u8(s->w, ',');
+                emit1(s, ',');
             newline(s, 2);
             token_str(s, TFS_FIELD_META_KEY, (int32_t)i, 0, kv->key_raw, &kv->key);
             colon(s);
@@ -262,7 +297,7 @@ static void metadata(stw *s)
         }
         if (m->n_meta)
             newline(s, 1);
-        tfs_wbuf_u8(s->w, '}');
+        emit1(s, '}');
     }
     close_field(s, f);
 }
@@ -284,13 +319,13 @@ static void json(stw *s, const uint64_t *begin, const uint64_t *end)
     const tfs_st_model *m = s->m;
     if (m->leading_ws)
         text(s, m->leading_ws);
-    tfs_wbuf_u8(s->w, '{');
+    emit1(s, '{');
     size_t meta_at = m->meta_pos < m->n_entries ? m->meta_pos : m->n_entries;
     int any = 0;
     for (size_t i = 0; i <= m->n_entries; i++) {
         if (i == meta_at && m->metadata != TFS_STW_META_ABSENT) {
             if (any)
-                tfs_wbuf_u8(s->w, ',');
+                emit1(s, ',');
             newline(s, 1);
             metadata(s);
             any = 1;
@@ -298,14 +333,14 @@ static void json(stw *s, const uint64_t *begin, const uint64_t *end)
         if (i == m->n_entries)
             break;
         if (any)
-            tfs_wbuf_u8(s->w, ',');
+            emit1(s, ',');
         newline(s, 1);
         entry(s, (int32_t)i, &m->entries[i], begin[i], end[i]);
         any = 1;
     }
     if (any && m->indent)
-        tfs_wbuf_u8(s->w, '\n');
-    tfs_wbuf_u8(s->w, '}');
+        emit1(s, '\n');
+    emit1(s, '}');
     if (m->trailing_ws)
         text(s, m->trailing_ws);
 }
@@ -396,7 +431,7 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
             max_end = end[i];
     }
 
-    stw s = {w, m};
+    stw s = {.w = w, .m = m};
     tfs__wbuf_reserve(w, header_estimate(m), 8u + 8u * m->n_entries + 4u * m->n_meta);
     uint64_t base = w->size;
     tfs_wbuf_field(w, TFS_FIELD_HEADER_SIZE, -1, 0, base, 8);
@@ -406,6 +441,7 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
         tfs_wbuf_bytes(w, m->raw_json, m->raw_json_len);
     else
         json(&s, begin, end);
+    flush(&s);
     uint64_t n = w->size - base - 8u;
     uint64_t pad_to = m->pad_to ? m->pad_to : 8u, pad = (pad_to - n % pad_to) % pad_to;
     if (pad) {
