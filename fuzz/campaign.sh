@@ -3,7 +3,8 @@
 # every target (or only the TARGETs named, e.g. fuzz_st_strict_sa): each
 # libFuzzer binary of the fuzz preset (FORM: plain (default), sa, or both)
 # fuzzes SECONDS from its seeds (fuzz/seed_corpus.sh, up to
-# 64 KiB) with its dictionary, -max_len=65536, -timeout=10 (a hang),
+# 64 KiB) with its dictionary, -max_len=131072 (the OSS-Fuzz options;
+# TFS_CAMPAIGN_MAX_LEN), -timeout=10 (a hang),
 # -rss_limit_mb=2560, ASan (leaks too) + UBSan; JOBS targets at a time
 # (default 1).  Corpora grow in build/campaign/corpus-TARGET (kept between
 # runs); crashes, leaks, timeouts and invariant violations land in
@@ -20,6 +21,7 @@ form=${3:-plain}
 shift $(($# < 3 ? $# : 3))
 build=${TFS_FUZZ_BUILD:-$root/build/fuzz}
 work=${TFS_CAMPAIGN_DIR:-$root/build/campaign}
+max_len=${TFS_CAMPAIGN_MAX_LEN:-131072}
 if [[ ! -d $build/fuzzers ]]; then
     (cd "$root" && cmake --preset fuzz > /dev/null && cmake --build --preset fuzz -j2 > /dev/null) || exit 2
 fi
@@ -34,7 +36,7 @@ run() {
     local t=$1 fmt=gguf
     [[ $t == fuzz_st_* ]] && fmt=safetensors
     mkdir -p "$work/corpus-$t" "$work/artifacts-$t"
-    "$build/fuzzers/${t}_fuzzer" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2560 \
+    "$build/fuzzers/${t}_fuzzer" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=2560 \
         -print_final_stats=1 -dict="$root/fuzz/dict/$fmt.dict" -artifact_prefix="$work/artifacts-$t/" \
         "$work/corpus-$t" "$work/seeds-$fmt" > "$work/$t.log" 2>&1
     local execs rate cov arts
