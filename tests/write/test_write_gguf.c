@@ -165,6 +165,73 @@ static void test_every_value_type_versions_alignments(void **state) {
         }
 }
 
+/* A reader over bytes in memory; counts its calls. */
+typedef struct mem_rd {
+    const uint8_t *p;
+    size_t len;
+    int calls;
+} mem_rd;
+
+static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    mem_rd *r = ctx;
+    r->calls++;
+    size_t n = off >= r->len ? 0 : (r->len - (size_t)off < len ? r->len - (size_t)off : len);
+    if (n) memcpy(buf, r->p + off, n);
+    *got = n;
+    return 0;
+}
+
+/* tfs_gg_model_from_view over a reader: a random-access one gives the same
+ * bytes again (arrays read whole through the reader, copied into the model:
+ * names are borrowed from h, no value from the reader's bytes);
+ * a forward-only one cannot re-read the arrays (TFS_EIO). */
+static void test_model_from_view_over_readers(void **state) {
+    (void)state;
+    tfs_gg_wkv kv[64];
+    tfs_gg_wtensor t[4];
+    tfs_gg_model m = {.version = 3, .kv = kv, .n_kv = make_kvs(kv, 0), .tensors = t, .n_tensors = make_tensors(t)};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    uint8_t *p;
+    size_t n;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    for (int forward = 1; forward >= 0; forward--) { /* random access last: it overwrites p */
+        mem_rd r = {p, n, 0};
+        tfs_source src = {.read = mem_read, .ctx = &r, .size = forward ? TFS_SIZE_UNKNOWN : n, .forward = forward};
+        tfs_header *h = NULL;
+        tfs_error e;
+        assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+        int parse_calls = r.calls;
+        tfs_gg_model *back = NULL;
+        tfs_status st = tfs_gg_model_from_view(h, &back);
+        if (forward) {
+            assert_int_equal(st, TFS_EIO);
+            assert_null(back);
+        } else {
+            assert_int_equal(st, TFS_OK);
+            assert_true(r.calls > parse_calls); /* the arrays came through the reader */
+            memset(p + 24, 0xEE, n - 24); /* the model holds copies, not the reader's bytes */
+            tfs_wbuf w2 = {0};
+            assert_int_equal(tfs_gg_write(back, &w2), TFS_OK);
+            uint8_t *p2;
+            size_t n2;
+            assert_int_equal(tfs_wbuf_flatten(&w2, 1u << 20, &p2, &n2), TFS_OK);
+            uint8_t *p1;
+            size_t n1;
+            assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p1, &n1), TFS_OK);
+            assert_int_equal(n2, n1);
+            assert_memory_equal(p2, p1, n1);
+            free(p1);
+            free(p2);
+            tfs_wbuf_free(&w2);
+            tfs_gg_model_free(back);
+        }
+        tfs_header_free(h);
+    }
+    free(p);
+    tfs_wbuf_free(&w);
+}
+
 static void test_empty_file_and_no_tensors(void **state) {
     (void)state;
     tfs_gg_model m = {.version = 3};
@@ -495,6 +562,7 @@ static void test_wbuf_truncate_and_errors(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_value_type_versions_alignments),
+        cmocka_unit_test(test_model_from_view_over_readers),
         cmocka_unit_test(test_empty_file_and_no_tensors),
         cmocka_unit_test(test_field_map_decodes_to_model),
         cmocka_unit_test(test_GG002_GG012_GG013_magic_version),
