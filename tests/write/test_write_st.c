@@ -135,6 +135,52 @@ static void test_crate_layout_bytes(void **state) {
     tfs_wbuf_free(&w);
 }
 
+/* The writer stages JSON in blocks: names of every length around the block
+ * size (512 bytes) and hundreds of entries still give a field map whose
+ * every name, dim and offset field holds its token. */
+static void test_field_map_across_blocks(void **state) {
+    (void)state;
+    enum { N = 300 };
+    static char bnames[N][1100];
+    static tfs_st_wentry es[N];
+    static const uint64_t shape[2] = {3, 5};
+    for (size_t i = 0; i < N; i++) {
+        size_t len = i < 40 ? 490 + i : i == 41 ? 1050 : 1 + i % 7; /* a name of 1,050 bytes: more than a block */
+        for (size_t j = 0; j < len; j++) bnames[i][j] = (char)('a' + (i + j) % 26);
+        bnames[i][len] = 0;
+        es[i] = (tfs_st_wentry){.name = tfs_wstr_c(bnames[i]), .dtype = TFS_ST_F32, .n_dims = 2, .shape = shape};
+    }
+    tfs_st_model m = {.n_entries = N, .entries = es};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    assert_true(w.len > 20000);
+    size_t bnames_seen = 0, ends_seen = 0;
+    for (size_t i = 0; i < w.n_fields; i++) {
+        const tfs_field *x = &w.fields[i];
+        const char *p = (const char *)w.p + x->offset;
+        assert_true(x->offset + x->width <= w.size);
+        if (x->kind == TFS_FIELD_NAME) {
+            const char *name = bnames[x->record];
+            assert_int_equal(x->width, strlen(name) + 2);
+            assert_int_equal(p[0], '"');
+            assert_memory_equal(p + 1, name, strlen(name));
+            assert_int_equal(p[x->width - 1], '"');
+            bnames_seen++;
+        } else if (x->kind == TFS_FIELD_DIM) {
+            assert_int_equal(strtoull(p, NULL, 10), shape[x->sub]);
+        } else if (x->kind == TFS_FIELD_END) {
+            assert_int_equal(strtoull(p, NULL, 10), 60u * ((uint64_t)x->record + 1u));
+            ends_seen++;
+        } else if (x->kind == TFS_FIELD_JSON) {
+            assert_int_equal(x->offset, 8);
+            assert_int_equal(x->width, tfs_le64(w.p));
+        }
+    }
+    assert_int_equal(bnames_seen, N);
+    assert_int_equal(ends_seen, N);
+    tfs_wbuf_free(&w);
+}
+
 static void test_field_map_tokens(void **state) {
     (void)state;
     size_t n = make_entries();
@@ -318,6 +364,7 @@ int main(void) {
         cmocka_unit_test(test_every_dtype_and_layout),
         cmocka_unit_test(test_crate_layout_bytes),
         cmocka_unit_test(test_field_map_tokens),
+        cmocka_unit_test(test_field_map_across_blocks),
         cmocka_unit_test(test_ST002_ST003_header_size),
         cmocka_unit_test(test_ST110_to_ST222_tokens),
         cmocka_unit_test(test_ST301_to_ST308_offsets_and_data),
