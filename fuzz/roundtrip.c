@@ -7,7 +7,10 @@
  * not decide, every tensor, every KV value.  Writing that second view must
  * give the same bytes again (the writer is a fixed point).  The written
  * file is read through the byte source over the writer's segments, so
- * data holes of any declared size cost no memory. */
+ * data holes of any declared size cost no memory; a key longer than
+ * TFS_KEY_KEEP is compared by its first TFS_KEY_KEEP bytes there, as the
+ * byte source keeps no more of it. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -89,8 +92,11 @@ static void same_content(const tfs_header *a, const tfs_header *b) {
     }
     for (size_t i = 0; i < a->n_kv; i++) {
         const tfs_kv *x = &a->kv[i], *y = &b->kv[i];
-        TFS_FUZZ_ASSERT(x->key_size == y->key_size && x->key.len == y->key.len &&
-                            (!x->key.len || !memcmp(x->key.ptr, y->key.ptr, x->key.len)),
+        /* a key longer than TFS_KEY_KEEP: whole in the buffer's view, its
+         * first TFS_KEY_KEEP bytes in the byte source's (tfs.h) */
+        size_t kn = x->key.len < y->key.len ? x->key.len : y->key.len;
+        TFS_FUZZ_ASSERT(x->key_size == y->key_size && (kn == x->key_size || kn == TFS_KEY_KEEP) &&
+                            (!kn || !memcmp(x->key.ptr, y->key.ptr, kn)),
                         "round trip: KV %zu: keys differ", i);
         TFS_FUZZ_ASSERT(x->type == y->type && x->elem_type == y->elem_type && x->count == y->count,
                         "round trip: KV %zu: type/count differ", i);
@@ -131,6 +137,42 @@ static void same_bytes(const tfs_wbuf *a, const tfs_wbuf *b) {
                         "writer not a fixed point: segment %zu differs", i);
 }
 
+/* A key of which the view holds only the first TFS_KEY_KEEP bytes (a byte
+ * source's view of a key longer than that): such a view has no model
+ * (tfs_gg_model_from_view: TFS_EARG). */
+static int has_cut_key(const tfs_header *h) {
+    for (size_t i = 0; i < h->n_kv; i++)
+        if (h->kv[i].key.len < h->kv[i].key_size) return 1;
+    return 0;
+}
+
+/* The second write must give the first one's bytes (the writer is a fixed
+ * point).  Written from the byte source's view h1; when h1 holds a cut key,
+ * from a buffer parse of the written file instead (files up to 16 MiB, holes
+ * as zeros; larger ones are left out). */
+static void fixed_point(const tfs_header *h1, const tfs_wbuf *w1) {
+    tfs_wbuf w2 = {0};
+    if (!has_cut_key(h1)) {
+        write_view(h1, &w2);
+        same_bytes(w1, &w2);
+        tfs_wbuf_free(&w2);
+        return;
+    }
+    uint8_t *flat = NULL;
+    size_t n = 0;
+    if (tfs_wbuf_flatten(w1, (uint64_t)16 << 20, &flat, &n) != TFS_OK) return;
+    tfs_header *h2 = NULL;
+    tfs_error e;
+    tfs_status st = tfs_parse_buffer(flat, n, TFS_FUZZ_FORMAT, 0, &h2, &e);
+    TFS_FUZZ_ASSERT(st == TFS_OK, "round trip: the written file is rejected by the buffer API: %s %s",
+                    tfs_status_name(st), tfs_rule_id(e.rule));
+    write_view(h2, &w2);
+    same_bytes(w1, &w2);
+    tfs_header_free(h2);
+    free(flat);
+    tfs_wbuf_free(&w2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const tfs_fuzz_in in = {data, size, TFS_FUZZ_FORMAT};
     const unsigned flags = TFS_FUZZ_FORMAT == TFS_FORMAT_GGUF ? TFS_HEADER_ONLY : 0;
@@ -144,15 +186,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         tfs_header_free(h);
         return 0;
     }
-    tfs_wbuf w1 = {0}, w2 = {0};
+    tfs_wbuf w1 = {0};
     write_view(h, &w1);
     tfs_header *h1 = parse_written(&w1, "first write");
     same_content(h, h1);
-    write_view(h1, &w2);
-    same_bytes(&w1, &w2);
+    fixed_point(h1, &w1);
     tfs_header_free(h1);
     tfs_header_free(h);
     tfs_wbuf_free(&w1);
-    tfs_wbuf_free(&w2);
     return 0;
 }
