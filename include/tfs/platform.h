@@ -6,9 +6,10 @@
  * Such a build has no file API (tfs_parse_file, tfs_parse_fd) and never
  * calls open, pread, fstat, getrandom or clock_gettime.  It needs one thing
  * from the application, resolved at link time: the function below.  A
- * default (POSIX) build ignores this header: there the library draws its
- * seeds from getrandom itself (parsers/core/posix_seed.c) and does not
- * call or define tfs_platform_hash_seed.
+ * default (POSIX) build ignores this header: there the library derives its
+ * per-parse seeds from one getrandom call per process (a counter through a
+ * 64-bit mixing function; parsers/core/posix_seed.c, pthread_once) and does
+ * not call or define tfs_platform_hash_seed.
  */
 #ifndef TFS_PLATFORM_H
 #define TFS_PLATFORM_H

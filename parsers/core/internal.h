@@ -129,8 +129,9 @@ void tfs__mem_hint(void *p, size_t n);
 void *tfs__alloc_big(size_t n, bool zero);
 
 /* Keyed string hash for duplicate detection (core/hash.c).  tfs__hash_seed
- * draws a fresh seed per parse (getrandom), so hash tables cannot be flooded
- * by crafted names; results never depend on it. */
+ * gives a fresh seed per parse (POSIX: derived from one getrandom per
+ * process, posix_seed.c), so hash tables cannot be flooded by crafted names;
+ * results never depend on it. */
 uint64_t tfs__hash_seed(void);
 uint64_t tfs__hash_bytes(uint64_t seed, const uint8_t *p, size_t n);
 /* The same hash, fed in pieces: init with the total length, update with the
