@@ -65,5 +65,5 @@ for t in "${names[@]}"; do
 done
 wait
 total=$(find "$work"/artifacts-* -type f 2> /dev/null | wc -l)
-echo "campaign: ${#names[@]} targets x ${seconds}s, $total artifacts (build/campaign/artifacts-*)"
+echo "campaign: ${#names[@]} targets x ${seconds}s, $total artifacts ($work/artifacts-*)"
 ((total == 0))
