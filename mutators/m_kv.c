@@ -1,6 +1,7 @@
 /* m_kv.c: kv.* - GGUF KV pairs: value type confusion (the type field
  * rewritten over the same bytes), type ids out of range, bad or nested array
- * element types, bool bytes other than 0/1, empty and non-UTF-8 keys. */
+ * element types, bool bytes other than 0/1, empty, non-UTF-8 and over-long
+ * keys. */
 #include "mut.h"
 
 #include <string.h>
@@ -80,6 +81,28 @@ static int key_utf8_m(mut_ctx *c)
     return 1;
 }
 
+/* a key at the spec's limit: 65,535 bytes (valid) or 65,536 .. 65,791
+ * (GG505 in strict; ggml takes keys up to 2^30), lower_snake_case ASCII so
+ * that nothing but the length is wrong.  Needs max_size room for the key:
+ * with length control that is the one call in 16 that may use all of it. */
+#define KV_KEY_SPEC_MAX 65535u
+static int key_long_m(mut_ctx *c)
+{
+    uint64_t r = tfs__mut_below(&c->rng, 4);
+    size_t n = KV_KEY_SPEC_MAX + (r == 0 ? 0 : r == 1 ? 1 : 1 + (size_t)tfs__mut_below(&c->rng, 256));
+    if (c->max_size < n + 256u)
+        return 0;
+    char *k = tfs__mut_alloc(c, n);
+    tfs_gg_wkv *kv = k ? tfs__mut_gg_add_kv(c) : NULL;
+    if (!kv)
+        return 0;
+    memset(k, 'k', n);
+    memcpy(k, "mut.long_", 9);
+    kv->key = tfs_wstr_n(k, n);
+    kv->value = tfs_gg_wval_scalar(TFS_GG_U8, 1);
+    return 1;
+}
+
 const mut_def tfs__mut_kv[] = {
     {"kv.type_confusion", MUT_GG, need_kv, confuse_b, "a KV's value type field says another valid type; the bytes stay"},
     {"kv.bad_type", MUT_GG, need_kv, bad_type_b, "a KV's value type 13 .. 2^32-1"},
@@ -88,5 +111,6 @@ const mut_def tfs__mut_kv[] = {
     {"kv.bool", MUT_GG, bool_m, NULL, "a bool value 2..255"},
     {"kv.empty_key", MUT_GG, empty_key_m, NULL, "a zero-length key (G6)"},
     {"kv.key_utf8", MUT_GG, key_utf8_m, NULL, "a key that is not valid UTF-8 (overlong, surrogate, > U+10FFFF, cut)"},
+    {"kv.key_long", MUT_GG, key_long_m, NULL, "a key of 65,535 bytes (the spec's limit) or 65,536 .. 65,791 (GG505)"},
 };
 const size_t tfs__mut_kv_n = sizeof tfs__mut_kv / sizeof tfs__mut_kv[0];

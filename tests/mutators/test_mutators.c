@@ -102,6 +102,7 @@ static const claim claims[] = {
     {"kv.bool", "strict:GG501", NULL},
     {"kv.empty_key", "GG110", NULL},
     {"kv.key_utf8", "strict:GG504", NULL},
+    {"kv.key_long", "strict:GG505|valid", NULL},
     {"json.num_2p53", NULL, "ST222|ST301|ST306|ST302|ST308"},
     {"json.num_2p64", NULL, "ST222|ST117|ST301|ST306"},
     {"json.num_form", NULL, "ST110|ST222|ST117"},
