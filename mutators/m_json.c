@@ -182,6 +182,12 @@ static int array_form_m(mut_ctx *c)
     if (!e)
         return 0;
     e->array_form = 1;
+    /* one in three: the wrong number of elements (ST204) */
+    static const char *const arity[] = {"", "d", "ds", "dsox", "dsoo"};
+    if (tfs__mut_below(&c->rng, 3) == 0) {
+        e->members = arity[tfs__mut_below(&c->rng, 5)];
+        e->extra = "0";
+    }
     return 1;
 }
 
@@ -283,7 +289,7 @@ const mut_def tfs__mut_json[] = {
     {"json.dup_field", MUT_ST, dup_field_m, NULL, "an entry repeating dtype, shape or data_offsets"},
     {"json.missing_field", MUT_ST, missing_m, NULL, "an entry without dtype, shape or data_offsets"},
     {"json.unknown_field", MUT_ST, unknown_m, NULL, "an entry with an unknown member"},
-    {"json.array_form", MUT_ST, array_form_m, NULL, "an entry written as [dtype, shape, offsets]"},
+    {"json.array_form", MUT_ST, array_form_m, NULL, "an entry written as [dtype, shape, offsets] (one in three: 0, 1, 2 or 4 elements)"},
     {"json.map_dtype", MUT_ST, map_dtype_m, NULL, "a dtype written as {\"F32\":null}"},
     {"json.offsets_shape", MUT_ST, offsets_shape_m, NULL, "data_offsets of 1 or 3 numbers, empty, not an array, negative, a string, a float, nested"},
     {"json.control", MUT_ST, control_m, NULL, "a raw control character inside a name string"},

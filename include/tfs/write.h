@@ -298,8 +298,11 @@ typedef struct tfs_st_wentry {
     const char *end_raw;         /* the end number token */
     const char *members;         /* member order, letters d(type) s(hape) o(ffsets)
                                     x(extra); NULL: "dso".  Repeating or leaving
-                                    out a letter repeats or drops that member */
-    const char *extra;           /* raw member text for 'x', e.g. "\"x\":1" */
+                                    out a letter repeats or drops that member;
+                                    with array_form, the array's elements in
+                                    that order ("ds": 2 elements, ST204) */
+    const char *extra;           /* raw member text for 'x', e.g. "\"x\":1"
+                                    (an array element with array_form, e.g. "0") */
     int array_form;              /* write ["dtype",[shape],[begin,end]] */
 } tfs_st_wentry;
 

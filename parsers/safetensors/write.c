@@ -245,19 +245,25 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
     size_t f = open_field(s, TFS_FIELD_ENTRY, r, 0);
     token_str(s, TFS_FIELD_NAME, r, 0, e->name_raw, &e->name);
     colon(s);
+    const char *order = e->members ? e->members : "dso";
     if (e->array_form) {
+        /* elements in member order: "ds" or "dsox" give the wrong arity (ST204) */
         emit1(s, '[');
-        dtype_tok(s, r, e);
-        comma_in_array(s);
-        shape_tok(s, r, e);
-        comma_in_array(s);
-        offsets_tok(s, r, e, begin, end);
+        for (const char *c = order; *c; c++) {
+            if (c != order)
+                comma_in_array(s);
+            switch (*c) {
+            case 'd': dtype_tok(s, r, e); break;
+            case 's': shape_tok(s, r, e); break;
+            case 'o': offsets_tok(s, r, e, begin, end); break;
+            default: text(s, e->extra ? e->extra : ""); break;
+            }
+        }
         emit1(s, ']');
         close_field(s, f);
         return;
     }
     emit1(s, '{');
-    const char *order = e->members ? e->members : "dso";
     uint32_t pos = 0;
     for (const char *c = order; *c; c++, pos++) {
         if (pos)

@@ -115,7 +115,7 @@ static const claim claims[] = {
     {"json.dup_field", NULL, "ST203"},
     {"json.missing_field", NULL, "ST202"},
     {"json.unknown_field", NULL, "strict:ST504"},
-    {"json.array_form", NULL, "strict:ST505"},
+    {"json.array_form", NULL, "strict:ST505|ST204"},
     {"json.map_dtype", NULL, "strict:ST506"},
     {"json.offsets_shape", NULL, "ST221|ST222"},
     {"json.control", NULL, "ST114"},

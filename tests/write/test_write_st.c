@@ -303,6 +303,16 @@ static void test_ST110_to_ST222_tokens(void **state) {
     expect_ok(&m, 0);
     expect_rule(&m, TFS_STRICT, TFS_ST504, -1, 0);
     m = base();
+    ke[1].array_form = 1; /* ["U8",[2],[8,10]]: valid, strict ST505 */
+    expect_ok(&m, 0);
+    expect_rule(&m, TFS_STRICT, TFS_ST505, -1, 1);
+    ke[1].members = "ds"; /* 2 elements */
+    expect_rule(&m, 0, TFS_ST204, -1, 1);
+    ke[1].members = "", ke[1].array_form = 1; /* [] */
+    expect_rule(&m, 0, TFS_ST204, -1, 1);
+    ke[1].members = "dsox", ke[1].extra = "0"; /* 4 elements */
+    expect_rule(&m, 0, TFS_ST204, -1, 1);
+    m = base();
     meta[0].value_raw = "1";
     expect_rule(&m, 0, TFS_ST402, TFS_FIELD_META_VALUE, 0);
     m = base();
