@@ -10,8 +10,8 @@
 # Prints a table (rules of the format, retired left out; rules triggered by
 # plain, by structure-aware, only by one of them) and the ids neither reached.
 # Needs the fuzz preset (built when build/fuzz is missing; TFS_FUZZ_BUILD and
-# TFS_RACE_DIR move the binaries and the work folder).  The issue's
-# figure is SECONDS=600.
+# TFS_RACE_DIR move the binaries and the work folder; TFS_RACE_FORMATS, e.g.
+# "safetensors", races one format only).  The issue's figure is SECONDS=600.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seconds=${1:-120}
@@ -26,7 +26,7 @@ rm -rf "$work"
 mkdir -p "$work"
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1
 rows=()
-for fmt in gguf safetensors; do
+for fmt in ${TFS_RACE_FORMATS:-gguf safetensors}; do
     short=gguf prefix=GG
     [[ $fmt == safetensors ]] && short=st prefix=ST
     t=fuzz_${short}_$kind
