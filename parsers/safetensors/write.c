@@ -240,6 +240,23 @@ static void offsets_tok(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begi
     close_field(s, f);
 }
 
+/* One member letter of tfs_st_wentry.members: its value token, or the extra
+ * text for any other letter; in object form (pos != UINT32_MAX) d, s and o get
+ * their key first. */
+static void member(stw *s, int32_t r, const tfs_st_wentry *e, char m, uint32_t pos, uint64_t begin, uint64_t end)
+{
+    static const char *const keys[] = {"dtype", "shape", "data_offsets"};
+    int k = m == 'd' ? 0 : m == 's' ? 1 : m == 'o' ? 2 : -1;
+    if (k >= 0 && pos != UINT32_MAX)
+        member_key(s, r, pos, keys[k]);
+    switch (k) {
+    case 0: dtype_tok(s, r, e); break;
+    case 1: shape_tok(s, r, e); break;
+    case 2: offsets_tok(s, r, e, begin, end); break;
+    default: text(s, e->extra ? e->extra : ""); break;
+    }
+}
+
 static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uint64_t end)
 {
     size_t f = open_field(s, TFS_FIELD_ENTRY, r, 0);
@@ -252,12 +269,7 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
         for (const char *c = order; *c; c++) {
             if (c != order)
                 comma_in_array(s);
-            switch (*c) {
-            case 'd': dtype_tok(s, r, e); break;
-            case 's': shape_tok(s, r, e); break;
-            case 'o': offsets_tok(s, r, e, begin, end); break;
-            default: text(s, e->extra ? e->extra : ""); break;
-            }
+            member(s, r, e, *c, UINT32_MAX, begin, end);
         }
         emit1(s, ']');
         close_field(s, f);
@@ -269,12 +281,7 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
         if (pos)
             emit1(s, ',');
         newline(s, 2);
-        switch (*c) {
-        case 'd': member_key(s, r, pos, "dtype"); dtype_tok(s, r, e); break;
-        case 's': member_key(s, r, pos, "shape"); shape_tok(s, r, e); break;
-        case 'o': member_key(s, r, pos, "data_offsets"); offsets_tok(s, r, e, begin, end); break;
-        default: text(s, e->extra ? e->extra : ""); break;
-        }
+        member(s, r, e, *c, pos, begin, end);
     }
     if (pos)
         newline(s, 1);
