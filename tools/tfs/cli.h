@@ -9,6 +9,8 @@
  *   sniff.c      model extensions; "not a model file" and what it looks like
  *   walk.c       `tfs check -r`: the model files under a directory
  *   dump.c       `tfs dump`: a file's content through the accessors
+ *   dump_json.c  the expected-content JSON (`tfs dump --json`, conform, web/)
+ *   verdict.c    a parse's outcome as a check_result (check, web/)
  *   histogram.c  per-type tensor counts and the parameter count
  *   kv_show.c    short text form of a GGUF / __metadata__ value
  *   out_human.c  human report of one file
@@ -96,6 +98,7 @@ tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_
                      const char **not_model, const char **hint);
 
 /* ---- sniff.c ---- */
+#define SNIFF_PREFIX 4096u /* first bytes of a file that sniff_decide looks at */
 /* The format a file name promises: .gguf / .safetensors in any case, also
  * before a trailing .part / .partial; TFS_FORMAT_UNKNOWN otherwise or for
  * NULL. */
@@ -113,6 +116,22 @@ const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known
  * known kind, or a damaged GGUF magic (the parser's rule says it all);
  * else what it looks like (static). */
 const char *error_hint(const uint8_t *p, size_t n, uint64_t size, int size_known);
+
+/* The format to hand to the library (parse_one): `forced` (--format), else
+ * sniff_format's answer.  TFS_FORMAT_UNKNOWN: not a model file, and
+ * *not_model = what it looks like (looks_like).  Otherwise *hint =
+ * error_hint (what the content looks like, for an error verdict) and
+ * *not_model is left as it was.  Strings are static. */
+tfs_format sniff_decide(tfs_format forced, const uint8_t *p, size_t n, uint64_t size, int size_known, const char *path,
+                        const char **not_model, const char **hint);
+
+/* ---- verdict.c ---- */
+/* Complete a check_result whose caller set file, flags (the profile asked
+ * for), status, err, not_model and hint from a parse (parse_one): sets
+ * format (the parser that ran: the header's, the rule's, or unknown), drops
+ * TFS_HEADER_ONLY from flags for safetensors (header_only_ignored = 1),
+ * verdict, sys_errno, and h (the header, kept only on TFS_OK; not owned). */
+void check_verdict_set(check_result *r, const tfs_header *h);
 
 /* ---- walk.c ---- */
 /* One file found by a walk, or a directory that could not be read. */
@@ -135,7 +154,7 @@ int cmd_rules(int argc, char **argv, int first);
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
 /* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
 int cmd_conform(int argc, char **argv, int first);
-/* dump.c: the expected-content JSON of a parse (what `tfs dump --json`
+/* dump_json.c: the expected-content JSON of a parse (what `tfs dump --json`
  * prints), one line; not_model: NULL, or what a file that is no model looks
  * like (sniff.c); *unavailable counts values a stream cannot give again.
  * Returns 0, or -1 when a value could not be read. */
@@ -144,6 +163,9 @@ int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_
 /* print_content_json with the hint (`tfs dump --json`). */
 int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
                             const char *hint, size_t *unavailable);
+/* Can the KV's value be read (a stream keeps scalars and short strings
+ * only)?  1 or 0. */
+int kv_available(const tfs_header *h, const tfs_kv *kv);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

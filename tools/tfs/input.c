@@ -11,7 +11,7 @@
 
 #include "cli.h"
 
-#define PREFIX_MAX 4096u /* bytes looked at to tell what a file is */
+#define PREFIX_MAX SNIFF_PREFIX /* bytes looked at to tell what a file is (cli.h) */
 
 /* A forward-only source: the prefix already read, then the descriptor. */
 typedef struct stream {
@@ -62,22 +62,6 @@ static tfs_status io_fail(tfs_error *err, int e) {
     return TFS_EIO;
 }
 
-/* The format to hand to the library: --format, else sniff.c's answer;
- * TFS_FORMAT_UNKNOWN means "not a model file" (*not_model says what it
- * looks like). */
-static tfs_format decide(const check_opts *o, const uint8_t *p, size_t n, uint64_t size, int size_known,
-                         const char *path, const char **not_model, const char **hint) {
-    tfs_format f = o->format;
-    if (f == TFS_FORMAT_UNKNOWN) {
-        f = sniff_format(p, n, size, size_known, path);
-        if (f == TFS_FORMAT_UNKNOWN) { *not_model = looks_like(p, n, size, size_known); return f; }
-    }
-    /* parsed because of its name or --format: what the content alone looks
-     * like, kept only for an error verdict (parse_one) */
-    *hint = error_hint(p, n, size, size_known);
-    return f;
-}
-
 /* A stream (pipe, terminal, or a regular file that says it is empty but is
  * not, as /proc files): the prefix, then forward-only reads. */
 static tfs_status parse_stream(int fd, const char *path, const check_opts *o, unsigned flags, tfs_header **h,
@@ -87,7 +71,7 @@ static tfs_status parse_stream(int fd, const char *path, const check_opts *o, un
     if (e) return io_fail(err, e);
     /* a stream shorter than the prefix has a known size */
     int known = s.pre_len < sizeof s.pre;
-    tfs_format f = decide(o, s.pre, s.pre_len, s.pre_len, known, path, not_model, hint);
+    tfs_format f = sniff_decide(o->format, s.pre, s.pre_len, s.pre_len, known, path, not_model, hint);
     if (f == TFS_FORMAT_UNKNOWN) return TFS_INVALID;
     tfs_source src = {.read = stream_read, .ctx = &s, .size = TFS_SIZE_UNKNOWN, .forward = 1};
     return tfs_parse_source(&src, path, f, flags, h, err);
@@ -126,7 +110,7 @@ static tfs_status parse_open(int fd, const char *path, const check_opts *o, unsi
             return parse_stream(fd, path, o, flags, h, err, not_model, hint);
         }
     }
-    tfs_format f = decide(o, pre, n, (uint64_t)st.st_size, 1, path, not_model, hint);
+    tfs_format f = sniff_decide(o->format, pre, n, (uint64_t)st.st_size, 1, path, not_model, hint);
     if (f == TFS_FORMAT_UNKNOWN) return TFS_INVALID;
     return tfs_parse_fd(fd, path, f, flags, h, err);
 }

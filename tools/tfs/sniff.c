@@ -138,3 +138,16 @@ tfs_format sniff_format(const uint8_t *p, size_t n, uint64_t size, int size_know
     }
     return TFS_FORMAT_UNKNOWN;
 }
+
+tfs_format sniff_decide(tfs_format forced, const uint8_t *p, size_t n, uint64_t size, int size_known, const char *path,
+                        const char **not_model, const char **hint) {
+    tfs_format f = forced;
+    if (f == TFS_FORMAT_UNKNOWN) {
+        f = sniff_format(p, n, size, size_known, path);
+        if (f == TFS_FORMAT_UNKNOWN) { *not_model = looks_like(p, n, size, size_known); return f; }
+    }
+    /* parsed because of its name or --format: what the content alone looks
+     * like, kept only for an error verdict (parse_one) */
+    *hint = error_hint(p, n, size, size_known);
+    return f;
+}
