@@ -15,6 +15,10 @@ TFS_DEB_PACKAGES+=(afl++)
 # the fuzz stage (ci/oss-fuzz-emulate.sh: AFL++ builds, OSS-Fuzz seed zips)
 # and fuzz/coverage.sh
 TFS_DEB_PACKAGES+=(llvm zip unzip)
+# the browser inspector (web/, docs/inspector.md): clang-14 --target=wasm32-wasi
+# with wasi-libc, compiler-rt builtins for wasm32 and lld; chromium for its
+# headless browser test (tests/web/test_browser.js, with playwright-core from npm)
+TFS_DEB_PACKAGES+=(wasi-libc libclang-rt-14-dev-wasm32 lld chromium)
 
 tfs_log() { printf '== %s\n' "$*"; }
 
@@ -59,6 +63,23 @@ tfs_npm_ggml() {
     [[ -f $lib ]] || { echo "ci/deps.sh: $lib missing after npm install" >&2; return 1; }
     export TFS_GGML_LIB=$(cd "$(dirname "$lib")" && pwd)/libggml-base.so
     tfs_log "TFS_GGML_LIB=$TFS_GGML_LIB"
+}
+
+# tfs_npm_playwright DIR: installs playwright-core (the browser driver only; it
+# downloads no browser: the test launches Debian's /usr/bin/chromium) into
+# DIR/node_modules, where CMake looks for it (TFS_NODE_MODULES, default
+# build/npm-web/node_modules).  Returns non-zero when npm fails; the browser
+# test then skips with a message.
+TFS_NPM_PLAYWRIGHT=playwright-core@1.65.1
+tfs_npm_playwright() {
+    local dir=$1
+    local pkg=$dir/node_modules/playwright-core
+    if ! grep -q '"version": *"1.65.1"' "$pkg/package.json" 2> /dev/null; then
+        tfs_log "npm install $TFS_NPM_PLAYWRIGHT into $dir"
+        mkdir -p "$dir"
+        npm install --prefix "$dir" --no-audit --no-fund --no-save --loglevel=error "$TFS_NPM_PLAYWRIGHT" || return 1
+    fi
+    [[ -f $pkg/package.json ]] || { echo "ci/deps.sh: $pkg missing after npm install" >&2; return 1; }
 }
 
 # tfs_install_i386_deps: what the m32 preset needs on an amd64 Debian 12:

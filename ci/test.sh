@@ -3,7 +3,9 @@
 #   1. installs the missing Debian packages (ci/deps.sh);
 #   2. installs ggml's GGUF reader from npm into build/npm and passes its
 #      libggml-base.so to CMake as TFS_GGML_LIB (the ggml differential tests of
-#      conformance/; they fail, never skip, without it);
+#      conformance/; they fail, never skip, without it), and playwright-core
+#      into build/npm-web (the inspector's browser test, test_web_browser,
+#      which drives Debian's chromium; screenshots: build/dev/web-screenshots);
 #   3. dev preset (gcc, -Werror): configure, build, ctest;
 #   4. asan-ubsan preset (clang, ASan + UBSan, no recovery): configure, build,
 #      ctest with sanitizer exit codes 99 (ASan) and 98 (UBSan), so a sanitizer
@@ -38,6 +40,10 @@ start=$SECONDS
 tfs_install_deps || { echo "ci/test.sh: installing Debian packages failed"; echo "0 passed, 1 failed"; exit 1; }
 if ! tfs_npm_ggml "$root/build/npm"; then
     echo "ci/test.sh: WARNING: npm install of $TFS_NPM_GGML failed; the ggml differential tests cannot run"
+fi
+# playwright-core for the inspector's browser test (test_web_browser; it skips without)
+if ! tfs_npm_playwright "$root/build/npm-web"; then
+    echo "ci/test.sh: WARNING: npm install of $TFS_NPM_PLAYWRIGHT failed; test_web_browser will skip"
 fi
 
 # ASan: exit 99 on a report, leaks checked; UBSan: exit 98, stack traces.

@@ -1,0 +1,132 @@
+/* engine.js: libtfs (tfs.wasm, built from web/wasm/tfs_web.c) behind a
+ * page cache.  Shared by the Web Worker (worker.js, reading File.slice
+ * through FileReaderSync) and the node tests (tests/web/).  No DOM, no
+ * network, plain script (a global in a worker, module.exports in node).
+ *
+ *   const eng = tfsEngine(wasmModule, random64);
+ *   eng.open(name, size, readAt);   // readAt(offset, len) -> Uint8Array
+ *   eng.check(flags) / eng.dump(flags) -> the JSON text (a string)
+ *   eng.bytes(offset, len)          -> Uint8Array (hex view)
+ *   eng.stats()                     -> {bytesRead, reads, hostCalls, ms}
+ *
+ * Units: bytes; offsets are JS numbers (exact up to 2^53, 8 PiB).
+ * flags: TFS_STRICT = 1, TFS_HEADER_ONLY = 2 (tfs/tfs.h). */
+'use strict';
+
+var TFS_STRICT = 1;
+var TFS_HEADER_ONLY = 2;
+
+function tfsEngine(wasmModule, random64) {
+    var PAGE = 65536;      /* bytes per read from the file */
+    var MAX_PAGES = 256;   /* 16 MiB of pages kept (least recently used dropped) */
+    var file = null;       /* {name, size, readAt} */
+    var pages = new Map(); /* page index -> Uint8Array, in use order */
+    var st = {bytesRead: 0, reads: 0, hostCalls: 0, wasiCalls: 0, ms: 0};
+    var mem = null;
+
+    function page(i) {
+        var p = pages.get(i);
+        if (p) {
+            pages.delete(i);
+            pages.set(i, p);
+            return p;
+        }
+        var off = i * PAGE;
+        var len = Math.min(PAGE, file.size - off);
+        p = len > 0 ? file.readAt(off, len) : new Uint8Array(0);
+        st.bytesRead += p.length;
+        st.reads++;
+        pages.set(i, p);
+        if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value);
+        return p;
+    }
+
+    /* Copy [off, off + len) of the file into dst (a Uint8Array); returns
+     * the bytes copied (fewer at the end of the file). */
+    function copy(off, dst, len) {
+        var n = 0;
+        while (n < len && off + n < file.size) {
+            var at = off + n;
+            var p = page(Math.floor(at / PAGE));
+            var k = at % PAGE;
+            var take = Math.min(len - n, p.length - k);
+            if (take <= 0) break;
+            dst.set(p.subarray(k, k + take), n);
+            n += take;
+        }
+        return n;
+    }
+
+    /* A WASI call: the module links none on purpose (no file, clock or
+     * console); answering ENOSYS keeps an unexpected one harmless, and the
+     * tests assert that none happened. */
+    function wasi() {
+        st.wasiCalls++;
+        return 52; /* ENOSYS */
+    }
+
+    var imports = {
+        env: {
+            tfs_web_read: function (offset, buf, len) {
+                st.hostCalls++;
+                try {
+                    return copy(Number(offset), new Uint8Array(mem.buffer, buf >>> 0, len >>> 0), len >>> 0);
+                } catch (e) {
+                    return -1;
+                }
+            }
+        },
+        wasi_snapshot_preview1: {fd_close: wasi, fd_fdstat_get: wasi, fd_seek: wasi, fd_write: wasi}
+    };
+    var inst = new WebAssembly.Instance(wasmModule, imports);
+    var x = inst.exports;
+    mem = x.memory;
+    x._initialize();
+    var r = random64();
+    x.tfs_web_seed(r[0] >>> 0, r[1] >>> 0);
+
+    function cstring(s) {
+        var b = new TextEncoder().encode(s);
+        var p = x.tfs_web_alloc(b.length + 1);
+        var v = new Uint8Array(mem.buffer, p, b.length + 1);
+        v.set(b);
+        v[b.length] = 0;
+        return p;
+    }
+
+    function run(fn, flags) {
+        var t0 = Date.now();
+        var name = cstring(file.name);
+        try {
+            var p = fn(name, BigInt(file.size), flags);
+            if (!p) throw new Error('tfs.wasm: out of memory');
+            return new TextDecoder().decode(new Uint8Array(mem.buffer, p, x.tfs_web_result_len()));
+        } finally {
+            x.tfs_web_free(name);
+            st.ms += Date.now() - t0;
+        }
+    }
+
+    return {
+        open: function (name, size, readAt) {
+            file = {name: name, size: size, readAt: readAt};
+            pages.clear();
+            st = {bytesRead: 0, reads: 0, hostCalls: 0, wasiCalls: 0, ms: 0};
+        },
+        check: function (flags) { return run(x.tfs_web_check, flags); },
+        dump: function (flags) { return run(x.tfs_web_dump, flags); },
+        bytes: function (off, len) {
+            var n = Math.max(0, Math.min(len, file.size - off));
+            var out = new Uint8Array(n);
+            copy(off, out, n);
+            return out;
+        },
+        stats: function () {
+            return {bytesRead: st.bytesRead, reads: st.reads, hostCalls: st.hostCalls, wasiCalls: st.wasiCalls,
+                    ms: st.ms};
+        }
+    };
+}
+
+if (typeof module !== 'undefined') module.exports = {tfsEngine: tfsEngine, TFS_STRICT: TFS_STRICT,
+                                                      TFS_HEADER_ONLY: TFS_HEADER_ONLY};

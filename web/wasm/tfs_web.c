@@ -1,0 +1,156 @@
+/* tfs_web.c: libtfs for the browser inspector (web/): a WebAssembly reactor
+ * whose two entry points give the same JSON as `tfs check --json` and
+ * `tfs dump --json`, produced by the command line's own code
+ * (tools/tfs/out_json.c, dump_json.c, sniff.c, verdict.c) over a byte
+ * source that the host (a Web Worker reading File.slice, or node) serves.
+ *
+ * The host provides one function, imported as env.tfs_web_read:
+ *   int32_t tfs_web_read(uint64_t offset, void *buf, uint32_t len)
+ * copies up to len bytes of the file from `offset` (bytes) into the
+ * module's memory at buf and returns how many it copied (fewer only at the
+ * end of the file), or -1 when the file could not be read (TFS_EIO).
+ *
+ * Exports (all sizes and offsets in bytes):
+ *   tfs_web_alloc(n) / tfs_web_free(p): memory for the file name
+ *   tfs_web_seed(lo, hi): 64 bits from the host's CSPRNG
+ *       (crypto.getRandomValues), the root of the per-parse hash seeds
+ *   tfs_web_check(name, size, flags): `tfs check --json FILE` of a file of
+ *       `size` bytes named by the NUL-terminated UTF-8 name (the name
+ *       decides the format as the command line's sniff.c does);
+ *       flags: TFS_STRICT | TFS_HEADER_ONLY (tfs/tfs.h)
+ *   tfs_web_dump(name, size, flags): `tfs dump --json FILE`
+ *   both return the JSON line (NUL-terminated, newline included), valid
+ *   until the next call, or 0 when out of memory;
+ *   tfs_web_result_len(): its length.
+ * The module is single-threaded; one call at a time. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tfs/platform.h"
+
+#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+
+__attribute__((import_module("env"), import_name("tfs_web_read"))) extern int32_t tfs_web_read(uint64_t offset,
+                                                                                               void *buf,
+                                                                                               uint32_t len);
+
+/* ---- the per-parse hash seeds (tfs/platform.h): a counter through
+ * splitmix64, rooted in the host's 64 random bits */
+static uint64_t seed_state;
+
+WEB_EXPORT(tfs_web_seed) void tfs_web_seed(uint32_t lo, uint32_t hi) {
+    seed_state = ((uint64_t)hi << 32) | lo;
+}
+
+uint64_t tfs_platform_hash_seed(void) {
+    uint64_t z = (seed_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* ---- memory for the host */
+WEB_EXPORT(tfs_web_alloc) void *tfs_web_alloc(uint32_t n) { return malloc(n ? n : 1); }
+WEB_EXPORT(tfs_web_free) void tfs_web_free(void *p) { free(p); }
+
+/* ---- the byte source: random access through the host */
+static int host_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    (void)ctx;
+    size_t n = 0;
+    while (n < len) {
+        uint32_t want = len - n > 0x1000000u ? 0x1000000u : (uint32_t)(len - n);
+        int32_t r = tfs_web_read(off + n, (uint8_t *)buf + n, want);
+        if (r < 0) return EIO;
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    *got = n;
+    return 0;
+}
+
+/* ---- the JSON result, kept until the next call */
+static char *result;
+static size_t result_len;
+
+WEB_EXPORT(tfs_web_result_len) uint32_t tfs_web_result_len(void) { return (uint32_t)result_len; }
+
+static FILE *result_open(void) {
+    free(result);
+    result = NULL;
+    result_len = 0;
+    return open_memstream(&result, &result_len);
+}
+
+static const char *result_close(FILE *f) {
+    if (fclose(f) != 0) {
+        free(result);
+        result = NULL;
+        result_len = 0;
+    }
+    return result;
+}
+
+/* parse_one (tools/tfs/input.c) for a random-access file of `size` bytes:
+ * the first SNIFF_PREFIX bytes decide the format, then the library parses. */
+static tfs_status parse_web(const char *name, uint64_t size, unsigned flags, tfs_header **h, tfs_error *err,
+                            const char **not_model, const char **hint) {
+    static uint8_t pre[SNIFF_PREFIX];
+    const char *hint_local = NULL;
+    *h = NULL;
+    *not_model = NULL;
+    *hint = NULL;
+    memset(err, 0, sizeof *err);
+    err->index = -1;
+    size_t n = 0;
+    if (size > 0 && host_read(NULL, 0, pre, size < sizeof pre ? (size_t)size : sizeof pre, &n) != 0) {
+        err->sys_errno = EIO;
+        return TFS_EIO;
+    }
+    tfs_format f = sniff_decide(TFS_FORMAT_UNKNOWN, pre, n, size, 1, name, not_model, &hint_local);
+    if (f == TFS_FORMAT_UNKNOWN) return TFS_INVALID;
+    tfs_source src = {.read = host_read, .ctx = NULL, .size = size, .forward = 0};
+    tfs_status st = tfs_parse_source(&src, name, f, flags, h, err);
+    *hint = st == TFS_INVALID ? hint_local : NULL;
+    return st;
+}
+
+WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t size, uint32_t flags) {
+    check_result r;
+    tfs_header *h = NULL;
+    memset(&r, 0, sizeof r);
+    r.file = name;
+    r.flags = flags & (TFS_STRICT | TFS_HEADER_ONLY);
+    r.format = TFS_FORMAT_UNKNOWN;
+    r.err.index = -1;
+    r.status = parse_web(name, size, r.flags, &h, &r.err, &r.not_model, &r.hint);
+    check_verdict_set(&r, h);
+    FILE *f = result_open();
+    if (!f) {
+        tfs_header_free(h);
+        return NULL;
+    }
+    print_json(f, &r);
+    tfs_header_free(h);
+    return result_close(f);
+}
+
+WEB_EXPORT(tfs_web_dump) const char *tfs_web_dump(const char *name, uint64_t size, uint32_t flags) {
+    tfs_header *h = NULL;
+    tfs_error e;
+    const char *not_model, *hint;
+    unsigned fl = (flags & (TFS_STRICT | TFS_HEADER_ONLY)) | TFS_PARTIAL;
+    tfs_status st = parse_web(name, size, fl, &h, &e, &not_model, &hint);
+    FILE *f = result_open();
+    if (!f) {
+        tfs_header_free(h);
+        return NULL;
+    }
+    size_t unavailable = 0;
+    print_content_json_hint(f, h, st, &e, not_model, hint, &unavailable);
+    tfs_header_free(h);
+    return result_close(f);
+}
