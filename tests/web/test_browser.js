@@ -178,6 +178,8 @@ function native(file, opt) {
     check(r.bytesRead > 0 && r.bytesRead < 1000000, `100 GB sparse file: ${r.bytesRead} bytes read (< 1 MB)`);
     check(r.ms < 1000, `100 GB sparse file: ${r.ms.toFixed(1)} ms in the worker (< 1 s); ${r.wall.toFixed(1)} ms drop to render`);
     check(r.tcount === '1,000', `100 GB sparse file: 1,000 tensors listed (${r.tcount})`);
+    /* the picture of docs/inspector.png: verdict, bytes read, security notes */
+    await page.screenshot({path: path.join(artDir, 'docs-inspector.png'), clip: {x: 40, y: 230, width: 1120, height: 340}});
 
     /* the strict profile on the same file */
     await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
