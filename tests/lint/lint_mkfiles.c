@@ -6,7 +6,7 @@
  * --lint), part (a file of a set: listed for its SHA-256 only, expect -).
  * expect: the rule ids the case must give, sorted, joined by ',' (none: no
  * finding).  The expectations are written here by hand, one per case, from
- * what each file is made to break; tools/gen_lint_corpus.sh adds sha256 and
+ * what each file is made to break; maint/gen_lint_corpus.sh adds sha256 and
  * size and writes corpus/lint/LINT.tsv.
  *
  * Every model file is valid for its format (the format verdict is not what

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test_lint.sh TFS LINT_MKFILES SOURCE_DIR: lint rules (LTnnn) and model sets
 # (SETnnn), docs/lint.md.
-#  1. corpus/lint is what lint_mkfiles writes (tools/gen_lint_corpus.sh):
+#  1. corpus/lint is what lint_mkfiles writes (maint/gen_lint_corpus.sh):
 #     same files, same LINT.tsv;
 #  2. every case of corpus/lint/LINT.tsv through `tfs check --lint --json`:
 #     the ids found are the ids the manifest expects (written by hand in
@@ -23,8 +23,8 @@ ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # ---- 1. the committed corpus is the generator's
-sh "$src/tools/gen_lint_corpus.sh" "$mk" "$tmp/gen" || ko "gen_lint_corpus.sh failed"
-if diff -r "$tmp/gen" "$src/corpus/lint" > "$tmp/diff"; then ok; else ko "corpus/lint differs from lint_mkfiles (rerun tools/gen_lint_corpus.sh)"; head -20 "$tmp/diff"; fi
+sh "$src/maint/gen_lint_corpus.sh" "$mk" "$tmp/gen" || ko "gen_lint_corpus.sh failed"
+if diff -r "$tmp/gen" "$src/corpus/lint" > "$tmp/diff"; then ok; else ko "corpus/lint differs from lint_mkfiles (rerun maint/gen_lint_corpus.sh)"; head -20 "$tmp/diff"; fi
 
 # ---- 2. every case: expected ids
 ids() { # the sorted ids of the findings of one `tfs check --json` record set
