@@ -12,9 +12,10 @@
  *    loader reads it from there (SET104 warns about metadata elsewhere).
  * A split.count that differs in a later part is not read by the loader, but
  * makes the set ambiguous for every other tool: an error here too. */
-#include "set_common.h"
+#include "lint_internal.h"
 
 #ifndef TFS_NO_POSIX
+#include "set_common.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,10 @@
  * total_size is the sum of the tensors' data bytes (huggingface_hub
  * split_torch_state_dict_into_shards: the sum of each stored tensor's
  * nbytes), which equals the sum of tfs_tensor.n_bytes over the shards. */
-#include "set_common.h"
+#include "lint_internal.h"
 
 #ifndef TFS_NO_POSIX
+#include "set_common.h"
 #include <stdlib.h>
 #include <string.h>
 

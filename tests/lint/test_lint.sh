@@ -91,6 +91,18 @@ case $(cat "$tmp/o") in *"LT202"*|*"LT208"*) ok ;; *) ko "one shard alone: its w
 "$tfs" check --config x.json "$c/files/mlx-q4-g32.safetensors" > /dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] && ok || ko "--config without --lint: exit $rc, want 2"
 
+# ---- tfs conform --lint: in process, and through an adapter
+if "$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet > "$tmp/conform" 2>&1; then ok; else ko "conform --lint"; cat "$tmp/conform"; fi
+case $(tail -1 "$tmp/conform") in *" 0 fail, 0 skip"*) ok ;; *) ko "conform --lint summary: $(tail -1 "$tmp/conform")" ;; esac
+if "$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet --adapter "sh $src/tests/lint/lint_adapter.sh $tfs {file}" > "$tmp/conform" 2>&1; then ok; else ko "conform --lint --adapter"; cat "$tmp/conform"; fi
+# an adapter that finds nothing fails every case that expects a finding
+"$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet --adapter "echo '{\"lint\": []}' {file}" > "$tmp/conform" 2>&1; rc=$?
+[ "$rc" -eq 1 ] && grep -q "FAIL  LT205-mlx-scales-shape  expected LT205, got none" "$tmp/conform" && ok || ko "conform --lint with a blind adapter: exit $rc"
+# a changed fixture is refused before anything runs
+cp -r "$src/corpus/lint" "$tmp/lintcopy" && printf 'x' >> "$tmp/lintcopy/files/st-pt.safetensors"
+"$tfs" conform --lint --fixtures "$tmp/lintcopy" > /dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] && ok || ko "conform --lint on a changed fixture: exit $rc, want 2"
+
 # ---- 4. real files: no lint error; warnings only the justified ones
 for dir in "$src/corpus/real" "$src/../shared/real"; do
     [ -d "$dir" ] || { echo "note: $dir absent, skipped"; continue; }

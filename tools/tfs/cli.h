@@ -18,6 +18,7 @@
  *   conform_cmd.c `tfs conform`: the conformance runner (conformance/runner)
  *   lint_out.c   `tfs check --lint` findings (human and JSON)
  *   set_check.c  `tfs check` of a model set (index, GGUF split, folder)
+ *   lint_conform.c `tfs conform --lint`: the lint cases of corpus/lint
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -194,6 +195,11 @@ int kv_key_is(const tfs_kv *kv, const char *s);
  * shown for findings about one of its files) or a JSON array. */
 void lint_print_human(FILE *out, const struct tfs_lint_report *r);
 void lint_print_json(FILE *out, const struct tfs_lint_report *r);
+
+/* ---- lint_conform.c ---- */
+/* `tfs conform --lint`: corpus/lint/LINT.tsv in process or through an
+ * adapter; exit 0 all pass, 1 a case failed, 2 usage or fixture integrity. */
+int lint_conform(int argc, char **argv, int first);
 
 /* ---- set_check.c ---- */
 /* Check the set `path` names (tfs_set_kind_of: an index or a first split)

@@ -30,7 +30,7 @@ _tfs() {
         --fixtures) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
         --adapter | -j | --jobs | --timeout | --output-cap | --rule | --id | --tag) return ;;
         esac
-        opts="--adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
+        opts="--lint --adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
               --rule --expect --id --tag --expected-failures --write-expected-failures --json --tap --junit -q --quiet
               --list --help"
         if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur"); return; fi
