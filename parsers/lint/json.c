@@ -242,7 +242,7 @@ static bool value(lj_ctx *c, lj_node *out, unsigned depth) {
     }
 }
 
-lj_node *lj_parse(const char *text, size_t len, const char **why, int *oom) {
+lj_node *tfs__lj_parse(const char *text, size_t len, const char **why, int *oom) {
     lj_ctx c = {.p = (const unsigned char *)text, .n = len};
     lj_node *root = calloc(1, sizeof *root);
     if (!root) {
@@ -256,7 +256,7 @@ lj_node *lj_parse(const char *text, size_t len, const char **why, int *oom) {
         if (c.pos != c.n) ok = fail(&c, "text after the JSON value");
     }
     if (!ok) {
-        lj_free(root);
+        tfs__lj_free(root);
         if (why) *why = c.why ? c.why : "not JSON";
         if (oom) *oom = c.oom;
         return NULL;
@@ -264,13 +264,13 @@ lj_node *lj_parse(const char *text, size_t len, const char **why, int *oom) {
     return root;
 }
 
-void lj_free(lj_node *n) {
+void tfs__lj_free(lj_node *n) {
     if (!n) return;
     node_free(n);
     free(n);
 }
 
-const lj_node *lj_get(const lj_node *obj, const char *key) {
+const lj_node *tfs__lj_get(const lj_node *obj, const char *key) {
     if (!obj || obj->type != LJ_OBJ) return NULL;
     size_t len = strlen(key);
     for (size_t i = obj->n; i-- > 0;)
@@ -278,7 +278,7 @@ const lj_node *lj_get(const lj_node *obj, const char *key) {
     return NULL;
 }
 
-bool lj_u64(const lj_node *n, uint64_t *out) {
+bool tfs__lj_u64(const lj_node *n, uint64_t *out) {
     if (!n || n->type != LJ_NUM || n->len == 0) return false;
     uint64_t v = 0;
     for (size_t i = 0; i < n->len; i++) {

@@ -47,13 +47,13 @@ struct lj_node {
  * to 64; strings decoded, invalid UTF-8 kept as bytes).  Returns a tree to
  * free with lj_free, or NULL with a static reason in *why (may be NULL):
  * not JSON, too deep, out of memory (*oom set when oom is not NULL). */
-lj_node *lj_parse(const char *text, size_t len, const char **why, int *oom);
-void lj_free(lj_node *n);
+lj_node *tfs__lj_parse(const char *text, size_t len, const char **why, int *oom);
+void tfs__lj_free(lj_node *n);
 /* The value of `key` in an object (the last one, as Python's json), or NULL. */
-const lj_node *lj_get(const lj_node *obj, const char *key);
+const lj_node *tfs__lj_get(const lj_node *obj, const char *key);
 /* An integer number node without sign, fraction or exponent that fits 64
  * bits: true and *out; false otherwise. */
-bool lj_u64(const lj_node *n, uint64_t *out);
+bool tfs__lj_u64(const lj_node *n, uint64_t *out);
 
 /* ---- names.c ---- */
 /* Every tensor of n headers, sorted by name (then part, then index), for
@@ -69,11 +69,11 @@ typedef struct tn_index {
     size_t n;
 } tn_index;
 /* Build over hs[0..n) (NULL headers are skipped).  false: out of memory. */
-bool tn_build(tn_index *x, const tfs_header *const *hs, size_t n);
-void tn_free(tn_index *x);
+bool tfs__tn_build(tn_index *x, const tfs_header *const *hs, size_t n);
+void tfs__tn_free(tn_index *x);
 /* First entry with this name (len bytes), or NULL; *count receives how many
  * entries have it (may be NULL). */
-const tn_entry *tn_find(const tn_index *x, const char *name, size_t len, size_t *count);
+const tn_entry *tfs__tn_find(const tn_index *x, const char *name, size_t len, size_t *count);
 
 /* ---- the rules per scope ---- */
 /* GGUF: metadata rules on hs[0]; tensor rules over hs[0..n) (a split's parts). */

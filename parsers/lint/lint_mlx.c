@@ -55,7 +55,7 @@ static const tfs_tensor *find(mlx_ctx *c, const char *base, size_t blen, const c
     }
     memcpy(name, base, blen);
     memcpy(name + blen, suffix, k + 1u);
-    const tn_entry *e = tn_find(&c->names, name, blen + k, NULL);
+    const tn_entry *e = tfs__tn_find(&c->names, name, blen + k, NULL);
     free(name);
     if (!e) return NULL;
     *part = (int)e->part;
@@ -72,9 +72,9 @@ static qmode mode_of(const char *s, size_t len) {
 /* Read group_size / bits / mode of an object into p (keeping what it lacks). */
 static void read_params(const lj_node *o, qparams *p) {
     uint64_t v;
-    if (lj_u64(lj_get(o, "group_size"), &v)) p->group = v, p->given = 1;
-    if (lj_u64(lj_get(o, "bits"), &v)) p->bits = v, p->given = 1;
-    const lj_node *m = lj_get(o, "mode");
+    if (tfs__lj_u64(tfs__lj_get(o, "group_size"), &v)) p->group = v, p->given = 1;
+    if (tfs__lj_u64(tfs__lj_get(o, "bits"), &v)) p->bits = v, p->given = 1;
+    const lj_node *m = tfs__lj_get(o, "mode");
     if (m && m->type == LJ_STR) {
         p->mode = mode_of(m->s, m->len);
         snprintf(p->mode_text, sizeof p->mode_text, "%.*s", (int)(m->len < 24 ? m->len : 24), m->s);
@@ -149,7 +149,7 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
         }
         memcpy(mod, base, blen);
         mod[blen] = '\0';
-        const lj_node *o = lj_get(c->q, mod);
+        const lj_node *o = tfs__lj_get(c->q, mod);
         free(mod);
         if (o && o->type == LJ_FALSE) excluded = 1;
         else if (o && o->type == LJ_OBJ) read_params(o, &p), p.given = 1;
@@ -258,24 +258,24 @@ static lj_node *config_of(mlx_ctx *c, const char *config, size_t len, const lj_n
     const char *why = NULL;
     int oom = 0;
     if (config) {
-        root = lj_parse(config, len, &why, &oom);
+        root = tfs__lj_parse(config, len, &why, &oom);
         if (!root) {
             if (oom) c->st = TFS_ENOMEM;
             else add(c, TFS_LT201, 0, -1, "config.json is not JSON (%s)", why);
             return NULL;
         }
-        *q = lj_get(root, "quantization");
-        if (!*q) *q = lj_get(root, "quantization_config");
+        *q = tfs__lj_get(root, "quantization");
+        if (!*q) *q = tfs__lj_get(root, "quantization_config");
         if (*q && (*q)->type != LJ_OBJ) *q = NULL;
         if (*q) return root;
-        lj_free(root);
+        tfs__lj_free(root);
         root = NULL;
     }
     const tfs_header *h = c->meta;
     const tfs_kv *kv = tfs_find_kv(h, "quantization");
     tfs_str v;
     if (kv && tfs_kv_get_string(h, kv, 0, &v, NULL, 0) == TFS_OK) {
-        root = lj_parse(v.ptr, v.len, &why, &oom);
+        root = tfs__lj_parse(v.ptr, v.len, &why, &oom);
         if (!root) {
             if (oom) c->st = TFS_ENOMEM;
             else add(c, TFS_LT201, 0, -1, "__metadata__ quantization is not a JSON object (%s)", why);
@@ -331,11 +331,11 @@ tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *conf
         for (size_t i = 0; hs[p] && i < hs[p]->n_tensors && !any_scales; i++)
             any_scales = ends_with(&hs[p]->tensors[i].name, ".scales");
     if (!any_scales && !c.base.given && !is_mlx(c.meta)) {
-        lj_free(root);
+        tfs__lj_free(root);
         return c.st;
     }
-    if (!tn_build(&c.names, hs, n)) {
-        lj_free(root);
+    if (!tfs__tn_build(&c.names, hs, n)) {
+        tfs__lj_free(root);
         return TFS_ENOMEM;
     }
     for (size_t p = 0; p < n; p++) {
@@ -355,7 +355,7 @@ tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *conf
     }
     if (c.inferred)
         add(&c, TFS_LT210, 0, -1, "no quantization in config.json or __metadata__; bits and group size inferred from the shapes");
-    tn_free(&c.names);
-    lj_free(root);
+    tfs__tn_free(&c.names);
+    tfs__lj_free(root);
     return c.st;
 }

@@ -20,7 +20,7 @@ static int cmp_entry(const void *pa, const void *pb) {
     return a->index < b->index ? -1 : a->index > b->index ? 1 : 0;
 }
 
-bool tn_build(tn_index *x, const tfs_header *const *hs, size_t n) {
+bool tfs__tn_build(tn_index *x, const tfs_header *const *hs, size_t n) {
     memset(x, 0, sizeof *x);
     size_t total = 0;
     for (size_t p = 0; p < n; p++)
@@ -43,12 +43,12 @@ bool tn_build(tn_index *x, const tfs_header *const *hs, size_t n) {
     return true;
 }
 
-void tn_free(tn_index *x) {
+void tfs__tn_free(tn_index *x) {
     free(x->v);
     memset(x, 0, sizeof *x);
 }
 
-const tn_entry *tn_find(const tn_index *x, const char *name, size_t len, size_t *count) {
+const tn_entry *tfs__tn_find(const tn_index *x, const char *name, size_t len, size_t *count) {
     size_t lo = 0, hi = x->n;
     while (lo < hi) { /* first entry >= name */
         size_t mid = lo + (hi - lo) / 2u;

@@ -113,13 +113,13 @@ static int index_shards(const char *path, strv *named) {
     char *text = NULL;
     size_t len = 0;
     if (tfs__lint_slurp(path, 256u * 1024u * 1024u, &text, &len, NULL) != TFS_OK) return 0;
-    lj_node *root = lj_parse(text, len, NULL, NULL);
+    lj_node *root = tfs__lj_parse(text, len, NULL, NULL);
     free(text);
-    const lj_node *wm = lj_get(root, "weight_map");
+    const lj_node *wm = tfs__lj_get(root, "weight_map");
     int rc = 0;
     for (size_t i = 0; wm && wm->type == LJ_OBJ && i < wm->n && rc == 0; i++)
         if (wm->kids[i].type == LJ_STR && !contains(named, wm->kids[i].s)) rc = push(named, dupstr(wm->kids[i].s));
-    lj_free(root);
+    tfs__lj_free(root);
     return rc;
 }
 

@@ -100,14 +100,14 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
                                     (int)(h->kv[first].key.len > 100 ? 100 : h->kv[first].key.len), h->kv[first].key.ptr);
         }
     }
-    if (!tn_build(&x, (const tfs_header *const *)hs, count)) {
+    if (!tfs__tn_build(&x, (const tfs_header *const *)hs, count)) {
         st = TFS_ENOMEM;
     } else {
         st |= set_duplicates(r, &x, hs);
         /* lint needs the whole model (file_type against every tensor) */
         if (lint && all) st |= tfs__lint_gguf((const tfs_header *const *)hs, count, r);
     }
-    tn_free(&x);
+    tfs__tn_free(&x);
     for (unsigned k = 0; k < count; k++) tfs_header_free(hs[k]);
     free(hs);
     return st == TFS_OK ? st : TFS_ENOMEM;

@@ -48,15 +48,15 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     r->is_set = 1;
     const char *why = NULL;
     int oom = 0;
-    lj_node *root = lj_parse(text, len, &why, &oom);
+    lj_node *root = tfs__lj_parse(text, len, &why, &oom);
     free(text);
     if (!root) {
         if (oom) return TFS_ENOMEM;
         return tfs__lint_add(r, TFS_SET001, -1, -1, -1, "%s: not JSON (%s)", index_path, why);
     }
-    const lj_node *wm = lj_get(root, "weight_map");
+    const lj_node *wm = tfs__lj_get(root, "weight_map");
     if (!wm || wm->type != LJ_OBJ) {
-        lj_free(root);
+        tfs__lj_free(root);
         return tfs__lint_add(r, TFS_SET001, -1, -1, -1, "%s: no \"weight_map\" object", index_path);
     }
     char *dir = tfs__lint_dirname(index_path);
@@ -90,7 +90,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     hs = calloc(r->n_files ? r->n_files : 1u, sizeof *hs);
     if (!hs) goto nomem;
     st |= set_parse_files(r, flags, hs, "named by the index");
-    if (!tn_build(&x, (const tfs_header *const *)hs, r->n_files)) goto nomem;
+    if (!tfs__tn_build(&x, (const tfs_header *const *)hs, r->n_files)) goto nomem;
 
     /* every index tensor in the shard it names */
     size_t n4 = 0;
@@ -98,7 +98,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         int s = shard_of[i];
         if (s < 0 || !hs[s]) continue; /* not a name, or the shard is missing / invalid: reported */
         size_t count = 0;
-        const tn_entry *t = tn_find(&x, names[i].name, names[i].len, &count);
+        const tn_entry *t = tfs__tn_find(&x, names[i].name, names[i].len, &count);
         int in_named = 0;
         for (size_t k = 0; t && k < count; k++) in_named |= (int)t[k].part == s;
         if (in_named) continue;
@@ -130,11 +130,11 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         st |= tfs__lint_add(r, TFS_SET008, -1, -1, -1, "%zu more shard tensors not in the index", n8 - SET_PER_RULE);
 
     /* metadata.total_size */
-    const lj_node *ts = lj_get(lj_get(root, "metadata"), "total_size");
+    const lj_node *ts = tfs__lj_get(tfs__lj_get(root, "metadata"), "total_size");
     uint64_t total;
     int all = 1;
     for (size_t i = 0; i < r->n_files; i++) all &= hs[i] != NULL;
-    if (!lj_u64(ts, &total))
+    if (!tfs__lj_u64(ts, &total))
         st |= tfs__lint_add(r, TFS_SET009, -1, -1, -1, "%s: metadata.total_size %s", index_path,
                             ts ? "is not a non-negative integer" : "is missing");
     else if (all && total != r->tensor_bytes)
@@ -172,13 +172,13 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
 nomem:
     st = TFS_ENOMEM;
 done:
-    tn_free(&x);
+    tfs__tn_free(&x);
     for (size_t i = 0; hs && i < r->n_files; i++) tfs_header_free(hs[i]);
     free(hs);
     free(names);
     free(shard_of);
     free(dir);
-    lj_free(root);
+    tfs__lj_free(root);
     return st == TFS_OK || st == TFS_EIO ? st : TFS_ENOMEM;
 }
 #endif
