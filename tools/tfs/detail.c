@@ -4,7 +4,7 @@
  *   ST307  how many bytes trail the last tensor's data;
  *   GG130  whether the array count or its byte size is the problem.
  * Computed from the partial header (TFS_PARTIAL) and, for GG130, the count
- * and element type fields re-read from the file (a stream: no detail). */
+ * and element type fields re-read from the file (a stream: no GG130 detail). */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -56,7 +56,7 @@ static void gg130(const char *path, const tfs_header *h, char *buf, size_t n) {
 
 void violation_detail(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n) {
     buf[0] = '\0';
-    if (!h || !path || strcmp(path, "-") == 0) return;
+    if (!h) return;
     if (e->rule == TFS_GG304 && h->file_size) {
         uint64_t need = 0;
         for (size_t i = 0; i < h->n_tensors; i++) {
@@ -74,7 +74,7 @@ void violation_detail(const char *path, const tfs_header *h, const tfs_error *e,
         if (used < h->file_size)
             snprintf(buf, n, "%" PRIu64 " trailing bytes: the tensors' data ends at byte %" PRIu64 ", the file has %" PRIu64,
                      h->file_size - used, used, h->file_size);
-    } else if (e->rule == TFS_GG130) {
+    } else if (e->rule == TFS_GG130 && path && strcmp(path, "-") != 0) { /* re-reads the file: not a stream */
         gg130(path, h, buf, n);
     }
 }
