@@ -7,7 +7,7 @@
 
 void check_usage(FILE *f) {
     fprintf(f,
-            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r]\n"
+            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q]\n"
             "                 [--lint [--config PATH]] FILE|DIR...\n"
             "\n"
             "Checks each FILE (header only; tensor data is never read) and prints its\n"
@@ -47,9 +47,11 @@ void check_usage(FILE *f) {
             "                    makes the exit status 1\n"
             "  --config PATH     MLX config.json for --lint (default: the config.json\n"
             "                    beside the file)\n"
-            "  -r, --recursive   a directory FILE: check every file under it with a model\n"
-            "                    extension (a progress line on a terminal; with --json a\n"
-            "                    last record {\"summary\": {...}})\n"
+            "  -r, --recursive   a directory FILE: check every model file under it, found\n"
+            "                    by content or extension; other files are skipped and\n"
+            "                    counted; exit 1 when none is found (a progress line on a\n"
+            "                    terminal; with --json a last record {\"summary\": {...}})\n"
+            "  -q, --quiet       print only the files that are not valid, and the summary\n"
             "  -h, --help        this help\n"
             "\n"
             "exit status: 0 all files valid, 1 a file or set is invalid, not a model\n"
@@ -95,6 +97,8 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
             o->flags |= TFS_STRICT;
         } else if ((strcmp(a, "-r") == 0 || strcmp(a, "--recursive") == 0) && strcmp(cmd, "check") == 0) {
             o->recursive = 1;
+        } else if ((strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) && strcmp(cmd, "check") == 0) {
+            o->quiet = 1;
         } else if (strcmp(a, "--lint") == 0 && strcmp(cmd, "check") == 0) {
             o->lint = 1;
         } else if ((strcmp(a, "--config") == 0 || strncmp(a, "--config=", 9) == 0) && strcmp(cmd, "check") == 0) {
@@ -133,7 +137,7 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
     if (rc == -1)
         fprintf(stderr, strcmp(cmd, "dump") == 0
                             ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [--lint [--config PATH]] FILE|DIR...\n");
+                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] [--lint [--config PATH]] FILE|DIR...\n");
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];
