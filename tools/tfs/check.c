@@ -1,12 +1,15 @@
 /* check.c: `tfs check`: one parse per file (header only), report, exit status;
  * with -r, directories walked (walk.c), a progress line on a terminal and a
  * summary record. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "tfs/lint.h"
 
 #define PROGRESS_MIN 20u /* files before a walk shows a progress line */
 
@@ -16,7 +19,10 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->flags = o->flags;
     r->format = o->format;
     r->err.index = -1;
-    r->status = parse_one(path, o, o->flags, h, &r->err, &r->not_model, &r->hint);
+    /* TFS_PARTIAL: on a violation, the header read before it, for the
+     * numbers of the detail line (the verdict is the same) */
+    r->status = parse_one(path, o, o->flags | TFS_PARTIAL, h, &r->err, &r->not_model, &r->hint);
+    if (r->status == TFS_INVALID && !r->not_model) violation_detail(path, *h, &r->err, r->detail, sizeof r->detail);
     check_verdict_set(r, *h);
 }
 
@@ -33,23 +39,58 @@ static void io_result(const char *path, int e, const check_opts *o, check_result
     r->verdict = V_IO_ERROR;
 }
 
-/* The files to check: each FILE as given, or with -r the model files under
- * a directory FILE.  Returns 0, or ENOMEM. */
+/* A directory without -r: its model sets (indexes, first GGUF splits) and
+ * the model files no set holds (tfs_set_entries); none: the directory
+ * itself as EISDIR (the -r hint). */
+static int collect_folder(walk_list *l, const char *dir) {
+    char **v = NULL;
+    size_t n = 0;
+    int e = 0;
+    tfs_status st = tfs_set_entries(dir, &v, &n, &e);
+    if (st == TFS_ENOMEM) return ENOMEM;
+    if (st != TFS_OK) return walk_add(l, dir, e ? e : EIO);
+    int rc = n == 0 ? walk_add(l, dir, EISDIR) : 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0) rc = walk_add(l, v[i], 0);
+        free(v[i]);
+    }
+    free(v);
+    return rc;
+}
+
+/* The files to check: each FILE as given, with -r the model files under a
+ * directory FILE, without -r a folder's sets and model files.  Returns 0,
+ * or ENOMEM. */
 static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
     for (int i = o->first_file; i < argc; i++) {
         struct stat st;
         int rc;
-        if (o->recursive && strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
-            rc = walk_dir(l, argv[i]);
-        else
-            rc = walk_add(l, argv[i], 0);
+        int dir = strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if (dir && o->recursive) rc = walk_dir(l, argv[i]);
+        else if (dir) rc = collect_folder(l, argv[i]);
+        else rc = walk_add(l, argv[i], 0);
         if (rc) return rc;
     }
     return 0;
 }
 
+/* --lint on a valid file: its findings into *lr (r->lint); 0, or -1 when the
+ * lint could not run (r->lint_error says why). */
+static int lint_one(const char *path, const check_opts *o, check_result *r, tfs_lint_report *lr) {
+    tfs_status st = strcmp(path, "-") == 0 ? tfs_lint_header(r->h, NULL, lr) : tfs_lint_path(path, r->h, o->config, lr);
+    if (st == TFS_OK) {
+        r->lint = lr;
+        return 0;
+    }
+    r->lint_error = st == TFS_EIO ? (o->config ? "--config cannot be read" : "the file cannot be read again")
+                                  : st == TFS_ENOMEM ? "out of memory" : tfs_status_name(st);
+    return -1;
+}
+
 typedef struct counts {
     size_t valid, invalid, not_model, error;
+    size_t skipped;      /* walked files that are not model files (not reported) */
+    size_t bad_folders;  /* walked folders that could not be read (reported) */
 } counts;
 
 static void progress(size_t i, size_t n, const char *path) {
@@ -86,12 +127,49 @@ int cmd_check(int argc, char **argv, int first) {
         check_result r;
         tfs_header *h = NULL;
         if (show_progress) progress(i, files.n, files.v[i].path);
+        /* -r checks file by file (one record per model file); otherwise an
+         * index or a first GGUF split is checked as a model set */
+        tfs_set_kind sk = files.v[i].err || o.format != TFS_FORMAT_UNKNOWN || o.recursive
+                              ? TFS_SET_NONE
+                              : tfs_set_kind_of(files.v[i].path);
+        if (sk == TFS_SET_INDEX || sk == TFS_SET_SPLIT) {
+            if (show_progress) fputs("\r\033[K", stderr);
+            switch (set_check_print(files.v[i].path, &o)) {
+            case V_VALID: c.valid++; break;
+            case V_PARSER_ERROR: c.invalid++; break;
+            default: c.error++; break;
+            }
+            continue;
+        }
         if (files.v[i].err) io_result(files.v[i].path, files.v[i].err, &o, &r);
         else check_one(files.v[i].path, &o, &r, &h);
+        tfs_lint_report lr;
+        tfs_lint_report_init(&lr);
+        int lint_failed = o.lint && r.verdict == V_VALID && lint_one(files.v[i].path, &o, &r, &lr) != 0;
         if (show_progress) fputs("\r\033[K", stderr);
-        if (o.json) print_json(stdout, &r);
-        else print_human(stdout, &r);
+        if (files.v[i].walked && r.verdict == V_NOT_MODEL) { /* found by content: not a model file */
+            c.skipped++;
+            continue;
+        }
+        if (!o.quiet || r.verdict != V_VALID) { /* -q: problems only */
+            if (o.json) print_json(stdout, &r);
+            else print_human(stdout, &r);
+        }
         tfs_header_free(h);
+        size_t lint_errors = lr.n_errors;
+        tfs_lint_report_free(&lr);
+        if (files.v[i].is_dir) { /* reported, but not a file */
+            c.bad_folders++;
+            continue;
+        }
+        if (lint_failed) {
+            c.error++;
+            continue;
+        }
+        if (r.verdict == V_VALID && lint_errors > 0) {
+            c.invalid++; /* the verdict stays valid; the exit status tells */
+            continue;
+        }
         switch (r.verdict) {
         case V_VALID: c.valid++; break;
         case V_PARSER_ERROR: c.invalid++; break;
@@ -100,15 +178,24 @@ int cmd_check(int argc, char **argv, int first) {
         }
     }
     if (show_progress) fflush(stderr);
-    size_t n = files.n;
+    size_t n = files.n - c.skipped - c.bad_folders;
     walk_free(&files);
     if (o.json && o.recursive)
-        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu}}\n", n,
-               c.valid, c.invalid, c.not_model, c.error);
+        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu,"
+               "\"skipped\":%zu,\"unreadable_folders\":%zu}}\n",
+               n, c.valid, c.invalid, c.not_model, c.error, c.skipped, c.bad_folders);
     else if (!o.json && (n > 1 || o.recursive)) {
         printf("%zu %s: %zu valid, %zu invalid, ", n, plural(n, "file", "files"), c.valid, c.invalid);
         if (c.not_model) printf("%zu not %s, ", c.not_model, plural(c.not_model, "a model file", "model files"));
-        printf("%zu %s\n", c.error, plural(c.error, "error", "errors"));
+        printf("%zu %s", c.error, plural(c.error, "error", "errors"));
+        if (c.skipped) printf("; %zu other %s skipped (not model files)", c.skipped, plural(c.skipped, "file", "files"));
+        if (c.bad_folders)
+            printf("; %zu %s could not be read", c.bad_folders, plural(c.bad_folders, "folder", "folders"));
+        putchar('\n');
     }
-    return stdout_done("check", c.error ? 2 : c.invalid || c.not_model ? 1 : 0);
+    if (o.recursive && n == 0) /* a walk that checked nothing is no success */
+        fprintf(stderr, "tfs check: no model file found (%zu %s skipped: not model files by content)\n", c.skipped,
+                plural(c.skipped, "file", "files"));
+    int status = c.error || c.bad_folders ? 2 : c.invalid || c.not_model || (o.recursive && n == 0) ? 1 : 0;
+    return stdout_done("check", status);
 }

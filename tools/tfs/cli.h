@@ -17,7 +17,11 @@
  *   out_json.c   one JSON object per file
  *   json.c       JSON string escaping
  *   rules_cmd.c  `tfs rules`: the rules table (text, TSV, JSON)
- *   conform_cmd.c `tfs conform`: the conformance runner (conformance/runner)
+ *   conform_exec.c `tfs conform`: runs tfs-conform (conform_main.c: the
+ *                 conformance runner, conformance/runner)
+ *   lint_out.c   `tfs check --lint` findings (human and JSON)
+ *   set_check.c  `tfs check` of a model set (index, GGUF split, folder)
+ *   lint_conform.c `tfs-conform --lint`: the lint cases of corpus/lint
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -33,9 +37,12 @@
 typedef struct check_opts {
     int json;           /* --json: one JSON object per line */
     int recursive;      /* -r: walk directory arguments */
+    int quiet;          /* -q: print only files that are not valid (and the summary) */
     unsigned flags;     /* TFS_STRICT | TFS_HEADER_ONLY */
     tfs_format format;  /* --format, or TFS_FORMAT_UNKNOWN to detect */
     int first_file;     /* index in argv of the first FILE */
+    int lint;           /* --lint: the LT rules (include/tfs/lint.h) */
+    const char *config; /* --config PATH: MLX config.json, or NULL */
 } check_opts;
 
 /* Parse argv[first..argc) of `tfs check`.  Options and files may be mixed;
@@ -66,7 +73,16 @@ typedef struct check_result {
     const char *not_model; /* V_NOT_MODEL: what the file looks like (static) */
     const char *hint;      /* V_PARSER_ERROR: what the content looks like, or NULL (parse_one) */
     int header_only_ignored; /* --header-only given, but the file is safetensors */
+    char detail[200];      /* V_PARSER_ERROR: the numbers behind it (detail.c), or "" */
+    const struct tfs_lint_report *lint; /* --lint on a valid file: its findings, else NULL */
+    const char *lint_error; /* --lint could not run (config unreadable): why, else NULL */
 } check_result;
+
+/* detail.c: the numbers behind a violation of GG304 (bytes needed against
+ * the file size), ST307 (trailing bytes) and GG130 (count or byte size),
+ * into buf (n bytes); "" for other rules, a stream, or no header.  h: the
+ * partial header (TFS_PARTIAL) of the failed parse of path. */
+void violation_detail(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n);
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
 /* Text for check_result.sys_errno: strerror, except EINVAL, which the
@@ -138,6 +154,8 @@ void check_verdict_set(check_result *r, const tfs_header *h);
 typedef struct walk_item {
     char *path; /* owned */
     int err;    /* errno of a directory that could not be read, else 0 */
+    int walked; /* found by walk_dir (1), or named by the user (0) */
+    int is_dir; /* a directory that could not be read (err != 0) */
 } walk_item;
 typedef struct walk_list {
     walk_item *v;
@@ -145,14 +163,17 @@ typedef struct walk_list {
 } walk_list;
 /* Append `path` itself (err 0, or the given errno). Returns 0, or ENOMEM. */
 int walk_add(walk_list *l, const char *path, int err);
-/* Append every file with a model extension (model_ext) under the directory
- * `dir`, depth first, names in byte order; symbolic links to files are
- * followed, to directories not (no loops).  Returns 0, or ENOMEM. */
+/* Append every regular file under the directory `dir` (whatever its name:
+ * the caller sniffs the content), and FIFOs / devices with a model name
+ * (model_ext), depth first, names in byte order; symbolic links to files
+ * are followed, to directories not (no loops).  A directory that cannot be
+ * read is appended with is_dir = 1 and its errno.  Returns 0, or ENOMEM. */
 int walk_dir(walk_list *l, const char *dir);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
-/* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
+/* `tfs conform`: execs tfs-conform beside tfs or on PATH (conform_exec.c);
+ * returns only on failure (2, message printed). */
 int cmd_conform(int argc, char **argv, int first);
 /* dump_json.c: the expected-content JSON of a parse (what `tfs dump --json`
  * prints), one line; not_model: NULL, or what a file that is no model looks
@@ -204,6 +225,24 @@ void put_escaped(FILE *out, const char *s, size_t len, int quote);
 void fput_safe(FILE *out, const char *s, size_t len);
 /* Is the KV's key equal to the NUL-terminated string s? */
 int kv_key_is(const tfs_kv *kv, const char *s);
+
+/* ---- lint_out.c ---- */
+/* The findings of a lint or set report: human lines (file names of a set
+ * shown for findings about one of its files) or a JSON array. */
+void lint_print_human(FILE *out, const struct tfs_lint_report *r);
+void lint_print_json(FILE *out, const struct tfs_lint_report *r);
+
+/* ---- lint_conform.c ---- */
+/* `tfs conform --lint`: corpus/lint/LINT.tsv in process or through an
+ * adapter; exit 0 all pass, 1 a case failed, 2 usage or fixture integrity. */
+int lint_conform(int argc, char **argv, int first);
+
+/* ---- set_check.c ---- */
+/* Check the set `path` names (tfs_set_kind_of: an index or a first split)
+ * and print it (human or JSON).  Returns the verdict: V_VALID (no error
+ * finding, every file valid), V_PARSER_ERROR, V_IO_ERROR (the index or
+ * --config cannot be read), V_INTERNAL. */
+check_verdict set_check_print(const char *path, const check_opts *o);
 
 /* ---- out_human.c / out_json.c ---- */
 void print_human(FILE *out, const check_result *r);

@@ -149,5 +149,12 @@ tfs_format sniff_decide(tfs_format forced, const uint8_t *p, size_t n, uint64_t 
     /* parsed because of its name or --format: what the content alone looks
      * like, kept only for an error verdict (parse_one) */
     *hint = error_hint(p, n, size, size_known);
+    /* --format against the content (issue 18): a GGUF magic read as
+     * safetensors, or plausible safetensors read as GGUF */
+    tfs_format content = sniff_format(p, n, size, size_known, NULL);
+    if (forced == TFS_FORMAT_SAFETENSORS && content == TFS_FORMAT_GGUF)
+        *hint = "a GGUF file (it starts with the magic GGUF): drop --format, or give --format gguf";
+    else if (forced == TFS_FORMAT_GGUF && content == TFS_FORMAT_SAFETENSORS)
+        *hint = "a safetensors file (8-byte header size, then '{'): drop --format, or give --format safetensors";
     return f;
 }
