@@ -46,3 +46,11 @@ if(TFS_ST_ORACLE)
   set_tests_properties(test_adapter_st_oracle PROPERTIES LABELS "conformance;adapters;oracle" TIMEOUT 300
                        ENVIRONMENT "ST_ORACLE=${TFS_ST_ORACLE}")
 endif()
+# ggml b4234 (npm @node-llama-cpp/linux-x64@3.3.0, installed on first use into
+# the reader cache; skipped without npm): the adapter loads the older library
+# and does not free its data context twice (test_ggml_b4234.sh)
+if(TFS_HAVE_GGML_PARTS)
+  add_test(NAME test_adapter_ggml_b4234
+           COMMAND sh ${_dir}/test_ggml_b4234.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:tfs_ggml_adapter>)
+  set_tests_properties(test_adapter_ggml_b4234 PROPERTIES LABELS "conformance;adapters;npm" TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
