@@ -61,3 +61,10 @@ add_test(NAME test_adapter_types_json
 # the matrix command on the npm readers (short selection; skipped without npm)
 add_test(NAME test_matrix_npm COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_matrix.sh ${TFS_PYTHON3} $<TARGET_FILE:tfs_cli>)
 set_tests_properties(test_adapter_types_json test_matrix_npm PROPERTIES LABELS "conformance;adapters" TIMEOUT 600 SKIP_RETURN_CODE 77)
+# the matrix page (docs/results.html) in headless Chromium (Debian's chromium +
+# npm playwright-core): renders from file://, filters work, no console error;
+# screenshot kept as build/.../results-page.png; skipped without Chromium
+add_test(NAME test_matrix_page
+         COMMAND node ${PROJECT_SOURCE_DIR}/conformance/matrix/test_page.mjs ${PROJECT_SOURCE_DIR}/docs/results.html
+                 ${CMAKE_CURRENT_BINARY_DIR}/results-page.png)
+set_tests_properties(test_matrix_page PROPERTIES LABELS "conformance;matrix" TIMEOUT 300 SKIP_RETURN_CODE 77)
