@@ -16,7 +16,8 @@ usage: bench/fuzz/ext_cov.py [--seconds S] [--trials N] [--jobs J]
 Each trial: libFuzzer in fork mode with one job (-fork=1
 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), so a crash of the
 reader does not end the trial, from the format's valid seeds only (the
-valid-* fixtures and corpus/real/<format>/, copied to a fresh corpus), with
+valid-* fixtures and corpus/real/<format>/, copied to a fresh corpus; not
+the seeds of fuzz/crashers/<reader>/seeds.crash: known findings), with
 -seed=<trial>, -max_len=131072, -timeout=10, -rss_limit_mb=2560.  Only the
 reader's sources are coverage-instrumented (fuzz/ext/CMakeLists.txt), so
 libFuzzer's cov: is the number of the reader's edges reached.  Reported per
@@ -41,8 +42,18 @@ FORMAT = {"ggml_gguf": "gguf", "gguflib": "gguf", "safetensors_cpp": "safetensor
 STATUS = re.compile(r"#(\d+): cov: (\d+) ft: (\d+) corp: \d+ exec/s:? ?(\d+) oom/timeout/crash: (\d+)/(\d+)/(\d+) time: (\d+)s")
 
 
-def valid_seeds(fmt, dst):
-    """copy the valid fixtures and the real files of fmt into dst"""
+def known(reader):
+    """seed files that already trigger a finding of the reader
+    (fuzz/crashers/<reader>/seeds.crash): left out of the seeds"""
+    p = os.path.join(ROOT, "fuzz", "crashers", reader, "seeds.crash")
+    if not os.path.exists(p):
+        return set()
+    with open(p) as f:
+        return {os.path.join(ROOT, line.strip()) for line in f if line.strip() and not line.startswith("#")}
+
+
+def valid_seeds(fmt, dst, skip=frozenset()):
+    """copy the valid fixtures and the real files of fmt into dst (not those in skip)"""
     n = 0
     folders = [os.path.join(ROOT, "corpus", fmt), os.path.join(ROOT, "corpus", "real", fmt)]
     for d in folders:
@@ -50,7 +61,7 @@ def valid_seeds(fmt, dst):
             continue
         for name in sorted(os.listdir(d)):
             p = os.path.join(d, name)
-            if not os.path.isfile(p) or os.path.getsize(p) > 131072:
+            if not os.path.isfile(p) or os.path.getsize(p) > 131072 or p in skip:
                 continue
             if d == folders[0] and not name.startswith("valid"):
                 continue
@@ -59,12 +70,12 @@ def valid_seeds(fmt, dst):
     return n
 
 
-def trial(binary, fmt, seconds, seed, nice, work):
+def trial(binary, fmt, seconds, seed, nice, work, skip):
     corpus = os.path.join(work, "corpus")
     arts = os.path.join(work, "artifacts") + "/"
     os.makedirs(corpus)
     os.makedirs(arts)
-    valid_seeds(fmt, corpus)
+    valid_seeds(fmt, corpus, skip)
     cmd = ["nice", "-n", str(nice), binary, "-fork=1", "-ignore_crashes=1", "-ignore_timeouts=1",
            "-ignore_ooms=1", "-max_total_time=%d" % seconds, "-seed=%d" % seed, "-max_len=131072",
            "-timeout=10", "-rss_limit_mb=2560", "-artifact_prefix=" + arts, corpus]
@@ -109,7 +120,8 @@ def main():
             work = os.path.join(base, "%s-%d" % (form, t))
             shutil.rmtree(work, ignore_errors=True)
             os.makedirs(work)
-            r = trial(os.path.join(a.build, "fuzzers", b), FORMAT[a.reader], a.seconds, t, a.nice, work)
+            r = trial(os.path.join(a.build, "fuzzers", b), FORMAT[a.reader], a.seconds, t, a.nice, work,
+                      known(a.reader))
             results[form].append(r)
             print("%s trial %d: %d edges, %d execs, first crash %s s, %d crash files"
                   % (form, t, r["cov"], r["execs"], r["first_crash_s"] if r["first_crash_s"] is not None else "-",

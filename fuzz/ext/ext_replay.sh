@@ -8,7 +8,8 @@
 #      when the batch fails, each file runs alone to name the new crashers;
 #   2. every input in CRASHER_DIR (the reader's minimised findings) and every
 #      seed of seeds.crash must still crash BIN (a sanitizer report or an
-#      abort), so an upstream fix shows as a failing test to update.
+#      abort, or more than 60 s), so an upstream fix shows as a failing
+#      test to update.
 # Exit 0 pass, 1 fail.
 set -u
 bin=$1 list=$2 crashers=$3
@@ -45,8 +46,8 @@ fi
 still=0 gone=0
 for f in $(cat "$tmp/known" | sed "s|^|$root/|") $(find "$crashers" -maxdepth 1 -type f ! -name '.*' ! -name 'seeds.crash' ! -name '*.md' 2> /dev/null | sort); do
     [ -f "$f" ] || { echo "FAIL: listed crasher ${f#$root/} missing"; fail=1; continue; }
-    "$bin" "$f" > "$tmp/c.log" 2>&1
-    rc=$?
+    timeout 60 "$bin" "$f" > "$tmp/c.log" 2>&1
+    rc=$? # 124: still over 60 s (a hang counts as reproduced)
     if [ "$rc" -ne 0 ] && [ "$rc" -ne 2 ]; then
         still=$((still + 1))
     else

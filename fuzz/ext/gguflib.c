@@ -22,10 +22,22 @@
 
 static volatile uint64_t g_sink;
 
+/* reads the value as a consumer would (gguf-tools prints it): a string's
+ * last byte, a scalar's first; through bytes (the value may sit at any
+ * address: gguflib's packed layout) */
 static void on_value(void *priv, uint32_t type, union gguf_value *val, uint64_t in_array, uint64_t array_len)
 {
-    (void)priv, (void)val, (void)in_array, (void)array_len;
+    (void)priv, (void)in_array, (void)array_len;
+    const uint8_t *p = (const uint8_t *)val;
     g_sink += type;
+    if (type == GGUF_VALUE_TYPE_STRING) {
+        uint64_t len;
+        memcpy(&len, p, 8); /* struct gguf_string: u64 length, then the bytes */
+        if (len)
+            g_sink += p[8 + len - 1];
+    } else if (type != GGUF_VALUE_TYPE_ARRAY_START && type != GGUF_VALUE_TYPE_ARRAY_END) {
+        g_sink += p[0];
+    }
 }
 
 void tfs_ext_setup(void)
