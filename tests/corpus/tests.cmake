@@ -26,3 +26,10 @@ if(TARGET tfs_cli)
            COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_strategies.py $<TARGET_FILE:tfs_cli>)
   set_tests_properties(test_generator_strategies PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
 endif()
+
+# The Rust crate's verdicts, recorded as data by tools/crate_verdicts.py (the crate cannot be built
+# in CI): every safetensors fixture has one, and its manifest line agrees with it outside the
+# strict-only (implementation-defined) rules.
+add_test(NAME test_crate_verdicts
+         COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_crate_verdicts.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_crate_verdicts PROPERTIES LABELS "corpus;safetensors")
