@@ -126,7 +126,7 @@ def run(cmd):
 
 
 def cflags(tree, inc):
-    return ["-I", os.path.join(tree, "include"), "-I", inc, "-I", os.path.join(tree, "parsers", "core")]
+    return ["-I", os.path.join(tree, "include"), "-I", inc, "-I", os.path.join(tree, "parsers", "core"), "-I", os.path.join(tree, "parsers")]
 
 
 def preprocessed(cc, flags, tree, inc, rel):

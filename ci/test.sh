@@ -18,7 +18,7 @@
 #      sanitized program cannot run here: TFS_FORCE_NO_ASAN, TFS_FORCE_NO_MSAN);
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
-#   7. after the dev stage: mutation score, quick (tools/mutation_score.sh --quick --sanitize: 15
+#   7. after the dev stage: mutation score, quick (maint/mutation_score.sh --quick --sanitize: 15
 #      rules, each switched off in a clang ASan + UBSan build of libtfs; one
 #      test: passes when every rule is killed with no defect of the switch);
 #   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
@@ -111,8 +111,8 @@ stage() {
 
 # mscore: the quick mutation score (docs/mutation-score.md); counts as one test.
 mscore() {
-    tfs_log "[mscore] tools/mutation_score.sh --quick --sanitize"
-    if tools/mutation_score.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/mscore-quick.log"; then
+    tfs_log "[mscore] maint/mutation_score.sh --quick --sanitize"
+    if maint/mutation_score.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/mscore-quick.log"; then
         total_pass=$((total_pass + 1))
     else
         echo "ci/test.sh: [mscore] FAILED (log: build/mscore-quick.log)"

@@ -1,10 +1,10 @@
 #!/usr/bin/python3
 """test_crate_verdicts.py SOURCE_DIR: every safetensors fixture's manifest line agrees with the
 Rust crate's recorded verdict (corpus/safetensors/CRATE_VERDICTS.tsv, written by
-tools/crate_verdicts.py from the crate itself, never from libtfs).
+maint/crate_verdicts.py from the crate itself, never from libtfs).
 
 For each safetensors line of corpus/safetensors/MANIFEST.tsv and corpus/real/MANIFEST.tsv:
-- its sha256 must have a recorded crate outcome (else: run tools/crate_verdicts.py);
+- its sha256 must have a recorded crate outcome (else: run maint/crate_verdicts.py);
 - expect `valid`: the crate says `OK n`, and n is the number of tensors of the line's
   expected content (corpus/<folder>/expected/<id>.json);
 - expect `parser_error` (any profile, unless the case below): the crate rejects, and the set of
@@ -62,7 +62,7 @@ def main():
             fid, sha = r["id"], r["sha256"]
             checked += 1
             if sha not in recorded:
-                problems.append(f"{fid}: no recorded crate verdict for sha256 {sha} (run tools/crate_verdicts.py)")
+                problems.append(f"{fid}: no recorded crate verdict for sha256 {sha} (run maint/crate_verdicts.py)")
                 continue
             used.add(sha)
             out = [s.strip() for s in recorded[sha].split("|")]
@@ -90,7 +90,7 @@ def main():
                 problems.append(f"{fid}: expect {r['expect']} with rule {r['rule']} outside the "
                                 f"strict-only rules: no crate comparison defined")
     for sha in sorted(set(recorded) - used):
-        problems.append(f"recorded sha256 {sha} is in no manifest (stale: run tools/crate_verdicts.py)")
+        problems.append(f"recorded sha256 {sha} is in no manifest (stale: run maint/crate_verdicts.py)")
     for p in problems:
         print("FAIL " + p)
     print(f"test_crate_verdicts: {checked} safetensors lines, {len(recorded)} recorded outcomes "

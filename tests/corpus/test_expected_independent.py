@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """test_expected_independent.py SOURCE_DIR: every expected content of the corpus
-(corpus/*/expected/<id>.json, one per `valid` manifest line, written by tools/gen_expected.py
+(corpus/*/expected/<id>.json, one per `valid` manifest line, written by maint/gen_expected.py
 from `tfs dump --json`) equals what an independent decoder reads from the fixture's bytes
 (tests/corpus/indep_decode.py: no code or table shared with libtfs; GGUF type sizes from the
 spec, safetensors dtype sizes from the crate's list).  So no expected content rests on libtfs

@@ -27,7 +27,7 @@ if(TARGET tfs_cli)
   set_tests_properties(test_generator_strategies PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
 endif()
 
-# The Rust crate's verdicts, recorded as data by tools/crate_verdicts.py (the crate cannot be built
+# The Rust crate's verdicts, recorded as data by maint/crate_verdicts.py (the crate cannot be built
 # in CI): every safetensors fixture has one, and its manifest line agrees with it outside the
 # strict-only (implementation-defined) rules.
 add_test(NAME test_crate_verdicts

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# tools/mutation_score.sh: the mutation score of the fixtures (docs/mutation-score.md).
+# maint/mutation_score.sh: the mutation score of the fixtures (docs/mutation-score.md).
 #
 # For every rule id of include/tfs/rules.def (retired rules skipped) it builds
 # libtfs with that one rule switched off (cmake -DTFS_RULE_OFF=<id>) plus the
-# manifest checker tools/mscore_check.c, runs every fixture of
+# manifest checker maint/mscore_check.c, runs every fixture of
 # corpus/*/MANIFEST.tsv in its profile, and lists the fixtures that then
 # fail.  A rule is "killed" when at least one fixture fails without it.
 #
-#   tools/mutation_score.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
+#   maint/mutation_score.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
 #     --rules LIST   comma-separated rule ids (default: all live rules)
 #     --quick        a handful of rules, one per way a rule is switched off (CI)
 #     --json         one JSON document on stdout instead of the table
@@ -96,7 +96,7 @@ if ! build_with ""; then
     echo "mutation_score.sh: the normal build failed (log: $log)" >&2
     exit 2
 fi
-if ! base=$("$build"/tools/mscore_check "${manifests[@]}"); then
+if ! base=$("$build"/maint/mscore_check "${manifests[@]}"); then
     echo "$base" | grep -v '^[0-9]* passed' >&2
     echo "mutation_score.sh: the unmutated library fails fixtures: no score (fix those first)" >&2
     exit 2
@@ -115,7 +115,7 @@ for r in "${rules[@]}"; do
         echo "mutation_score.sh: build with TFS_RULE_OFF=$r failed (log: $log)" >&2
         exit 2
     fi
-    out=$("$build"/tools/mscore_check --off "$r" "${manifests[@]}")
+    out=$("$build"/maint/mscore_check --off "$r" "${manifests[@]}")
     rc=$?
     fails=$(grep -E '^(FAIL|LEAK) ' <<< "$out" | cut -f1 | sed -E 's/^(FAIL|LEAK) //' | paste -sd, -)
     count=$(grep -cE '^(FAIL|LEAK) ' <<< "$out")

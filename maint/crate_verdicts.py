@@ -17,8 +17,8 @@ joined by ` | `.  The header lines name the crate commit (`st-oracle
 manifests against this file in CI.
 
 Usage (the oracle is built by ../shared/oracles/st-oracle/build.sh):
-    tools/crate_verdicts.py --oracle PATH/st-oracle [--runs 64] [--root .]
-    tools/crate_verdicts.py --oracle PATH/st-oracle --check   compare only
+    maint/crate_verdicts.py --oracle PATH/st-oracle [--runs 64] [--root .]
+    maint/crate_verdicts.py --oracle PATH/st-oracle --check   compare only
 
 --check exits 1 when the file differs from what the oracle says now.  Exit 2
 on usage errors or when the oracle cannot read a fixture.
@@ -71,7 +71,7 @@ def main():
 
     v = subprocess.run([a.oracle, "--version"], stdout=subprocess.PIPE, check=True).stdout.decode().strip()
     lines = [f"# {v}",
-             f"# st-oracle --runs {a.runs}; regenerate: tools/crate_verdicts.py --oracle PATH/st-oracle",
+             f"# st-oracle --runs {a.runs}; regenerate: maint/crate_verdicts.py --oracle PATH/st-oracle",
              "sha256\toutcome\tfixture"]
     fx = fixtures(a.root)
     for sha in sorted(fx):
@@ -82,7 +82,7 @@ def main():
     old = open(out, encoding="utf-8").read() if os.path.exists(out) else ""
     if a.check:
         if old != text:
-            print(f"crate_verdicts: {OUT} is stale (run tools/crate_verdicts.py --oracle ...)")
+            print(f"crate_verdicts: {OUT} is stale (run maint/crate_verdicts.py --oracle ...)")
             return 1
         print(f"crate_verdicts: {len(fx)} fixtures, {OUT} current")
         return 0

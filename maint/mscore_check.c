@@ -1,6 +1,6 @@
 /*
  * mscore_check.c: the manifest checker of the mutation score
- * (tools/mutation_score.sh, docs/mutation-score.md).
+ * (maint/mutation_score.sh, docs/mutation-score.md).
  *
  *   mscore_check [--off RULE] MANIFEST.tsv...
  *
