@@ -2,7 +2,7 @@
 product check, and at every follower of an escape or UTF-8 lead byte (issue 16, item 3; the
 table per rule is in docs/fixtures.md, "Boundaries per operand").  Called by st_fixtures.py
 with its add(); every expectation is checked against the Rust crate's recorded verdict
-(corpus/safetensors/CRATE_VERDICTS.tsv, maint/crate_verdicts.py; ctest test_crate_verdicts).
+(corpus/CRATE_VERDICTS.tsv, maint/crate_verdicts.py; ctest test_crate_verdicts).
 
 - strings of every kind (tensor name, field name, dtype, ignored field value, __metadata__ key
   and value) whose closing quote lies 0, 1, 7, 8 or 9 bytes past the end of the header;

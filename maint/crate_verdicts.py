@@ -3,7 +3,7 @@
 
 The crate (the canonical safetensors reader) cannot be built in CI: no registry
 ships it and no third-party source is committed.  So its verdicts are kept as
-data, corpus/safetensors/CRATE_VERDICTS.tsv, one line per distinct fixture
+data, corpus/CRATE_VERDICTS.tsv, one line per distinct fixture
 content (keyed by SHA-256) of corpus/safetensors/MANIFEST.tsv and
 corpus/real/MANIFEST.tsv (format safetensors):
 
@@ -31,7 +31,7 @@ import subprocess
 import sys
 
 MANIFESTS = ("corpus/safetensors/MANIFEST.tsv", "corpus/real/MANIFEST.tsv")
-OUT = "corpus/safetensors/CRATE_VERDICTS.tsv"
+OUT = "corpus/CRATE_VERDICTS.tsv"
 
 
 def fixtures(root):

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """test_crate_verdicts.py SOURCE_DIR: every safetensors fixture's manifest line agrees with the
-Rust crate's recorded verdict (corpus/safetensors/CRATE_VERDICTS.tsv, written by
+Rust crate's recorded verdict (corpus/CRATE_VERDICTS.tsv, written by
 maint/crate_verdicts.py from the crate itself, never from libtfs).
 
 For each safetensors line of corpus/safetensors/MANIFEST.tsv and corpus/real/MANIFEST.tsv:
@@ -23,7 +23,7 @@ import re
 import sys
 
 MANIFESTS = ("corpus/safetensors/MANIFEST.tsv", "corpus/real/MANIFEST.tsv")
-VERDICTS = "corpus/safetensors/CRATE_VERDICTS.tsv"
+VERDICTS = "corpus/CRATE_VERDICTS.tsv"
 
 
 def strict_only_rules(src):
