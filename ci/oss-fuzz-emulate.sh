@@ -6,13 +6,17 @@
 #      $OUT has more than 100 instrumented edges (libFuzzer's "N inline 8-bit
 #      counters") and fuzzes SECONDS (default 3) from its X_seed_corpus.zip
 #      with its X.dict and X.options, without a crash;
-#   2. AFL++ (afl-clang-fast, LLVM 14; $LIB_FUZZING_ENGINE = AFL++'s
-#      libAFLDriver.a): every binary has more than 100 edges
-#      (AFL_DUMP_MAP_SIZE) and runs SECONDS under afl-fuzz; the tfs custom
-#      mutator ($OUT/libtfs_afl_mutator.so) runs alone
-#      (AFL_CUSTOM_MUTATOR_ONLY=1) on one target per format;
+#   2. AFL++ with ASan, OSS-Fuzz's default AFL++ configuration
+#      (afl-clang-fast, LLVM 14; CFLAGS with -fsanitize=address as OSS-Fuzz
+#      sets them; $LIB_FUZZING_ENGINE = AFL++'s libAFLDriver.a): every binary
+#      has more than 100 edges (AFL_DUMP_MAP_SIZE) and links ASan, and runs
+#      SECONDS under afl-fuzz; $OUT/libtfs_afl_mutator.so has no undefined
+#      sanitizer symbol, and afl-fuzz loads it and runs it alone
+#      (AFL_CUSTOM_MUTATOR_LIBRARY, AFL_CUSTOM_MUTATOR_ONLY=1) on one target
+#      per format, with executions counted;
 #   3. AFL++ CMPLOG: the same build with AFL_LLVM_CMPLOG=1, used with
 #      afl-fuzz -c on one target per format.
+# TFS_EMULATE_STAGES="libfuzzer afl cmplog" (the default) picks stages.
 # Output: one line per check, then "oss-fuzz-emulate: N passed, N failed";
 # exit 1 on any failure.  Work files in build/oss-fuzz-emulate/.
 set -uo pipefail
@@ -53,12 +57,18 @@ seeds() {
     find "$1" -type f -size +"$3"c -delete
 }
 
+stages=" ${TFS_EMULATE_STAGES:-libfuzzer afl cmplog} "
+stage() { [[ $stages == *" $1 "* ]]; }
+# OSS-Fuzz's compile flags for ASan (infra/base-images/base-builder)
+asan_flags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
+asan_flags="$asan_flags -fsanitize=address -fsanitize-address-use-after-scope"
+
 # ---------------------------------------------------------------- libFuzzer
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION"
 flags="$flags -fsanitize=address,undefined -fno-sanitize-recover=all -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
 export CC=clang CXX=clang++ CFLAGS="$flags" CXXFLAGS="$flags" LIB_FUZZING_ENGINE=-fsanitize=fuzzer FUZZING_ENGINE=libfuzzer
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-if build libfuzzer; then
+if stage libfuzzer && build libfuzzer; then
     n=0
     for bin in $(targets); do
         name=$(basename "$bin")
@@ -109,20 +119,35 @@ afl_run() {
         bad "[$label] $name: afl-fuzz exit $rc, execs ${execs:-?}, crashes ${crashes:-?} (log: $dir/log)"
     fi
 }
-export CC=afl-clang-fast CXX=afl-clang-fast++ CFLAGS="-O1 -gline-tables-only" CXXFLAGS="-O1 -gline-tables-only" \
+# afl-fuzz runs ASan targets with these (OSS-Fuzz sets the same two; afl-fuzz
+# refuses an ASAN_OPTIONS without abort_on_error=1 and symbolize=0)
+export ASAN_OPTIONS=abort_on_error=1:symbolize=0:detect_leaks=0:allocator_may_return_null=1
+export CC=afl-clang-fast CXX=afl-clang-fast++ CFLAGS="$asan_flags" CXXFLAGS="$asan_flags" \
     LIB_FUZZING_ENGINE=$afl_driver FUZZING_ENGINE=afl
-if build afl; then
+afl_out=
+if stage afl && build afl; then
     afl_out=$OUT
     for bin in $(targets); do
         name=$(basename "$bin")
         edges=$(AFL_DUMP_MAP_SIZE=1 "$bin" 2> /dev/null | head -1)
         if [[ $edges =~ ^[0-9]+$ ]] && ((edges > 100)); then ok "[afl] $name: $edges edges"; else bad "[afl] $name: ${edges:-no} edges"; fi
+        # (grep -c, not -q: an early grep exit would fail nm under pipefail)
+        if (($(nm "$bin" | grep -c ' T __asan_init$') > 0)); then ok "[afl] $name: ASan linked"; else bad "[afl] $name: no ASan"; fi
         afl_run afl "$bin" "$WORK/run-$name"
     done
-    if [[ -f $OUT/libtfs_afl_mutator.so ]]; then
+    so=$OUT/libtfs_afl_mutator.so
+    if [[ -f $so ]]; then
+        undef=$(nm -D --undefined-only "$so" | grep -cE '__(a|ub|m)san_|__sanitizer_')
+        if ((undef == 0)); then ok "[afl] libtfs_afl_mutator.so: no undefined sanitizer symbol"; else bad "[afl] libtfs_afl_mutator.so: $undef undefined sanitizer symbols"; fi
         for name in fuzz_gguf_buffer fuzz_st_buffer; do
-            AFL_CUSTOM_MUTATOR_LIBRARY=$OUT/libtfs_afl_mutator.so AFL_CUSTOM_MUTATOR_ONLY=1 \
+            AFL_CUSTOM_MUTATOR_LIBRARY=$so AFL_CUSTOM_MUTATOR_ONLY=1 \
                 afl_run afl-custom-mutator "$OUT/$name" "$WORK/custom-$name"
+            # afl-fuzz names what made each queue entry: the tfs mutator's own
+            if (($(ls "$WORK/custom-$name/out/default/queue" 2> /dev/null | grep -c 'tfs:') > 0)); then
+                ok "[afl-custom-mutator] $name: queue entries made by tfs mutations"
+            else
+                bad "[afl-custom-mutator] $name: no queue entry named tfs:* (log: $WORK/custom-$name/log)"
+            fi
         done
     else
         bad "[afl] libtfs_afl_mutator.so not built"
@@ -130,13 +155,13 @@ if build afl; then
 fi
 
 export AFL_LLVM_CMPLOG=1
-if build afl-cmplog; then
+if stage cmplog && [[ -n $afl_out ]] && build afl-cmplog; then
     unset AFL_LLVM_CMPLOG
     for name in fuzz_gguf_buffer fuzz_st_buffer; do
         OUT=$afl_out afl_run afl-cmplog "$afl_out/$name" "$WORK/cmplog-$name" -c "$work/afl-cmplog/out/$name"
     done
 fi
-unset AFL_LLVM_CMPLOG
+unset AFL_LLVM_CMPLOG ASAN_OPTIONS
 
 echo "oss-fuzz-emulate: $pass passed, $fail failed"
 ((fail == 0))

@@ -15,6 +15,13 @@
 #                              expected/), README.md, adapters/; with
 #                              lib/cmake/tfs/tfsConformance.cmake:
 #                              tfs_add_conformance_tests()
+#   lib/libtfs_mutator.a       the structure-aware mutators (tfs::mutator,
+#                              header tfs/mutate.h; needs libtfs.a)
+#   lib/tfs/tfs_mutator_libfuzzer.o   ready object: LLVMFuzzerCustomMutator +
+#                              LLVMFuzzerCustomCrossOver with their own
+#                              uninstrumented libtfs (tfs::mutator_libfuzzer)
+#   lib/tfs/libtfs_afl_mutator.so     AFL++ custom mutator (tfs_AFL_MUTATOR)
+#   lib/pkgconfig/tfs-mutator.pc, tfs-mutator-libfuzzer.pc
 # tests/install/test_install.sh installs into a temporary prefix and builds
 # examples/consumer against it (ctest test_install_consumer).
 include(CMakePackageConfigHelpers)
@@ -61,12 +68,27 @@ if(TFS_BUILD_TOOLS)
           DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)
 endif()
 
+# the mutators: static library + ready libFuzzer object + AFL++ module
+install(TARGETS tfs_mutators EXPORT tfsTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_dev)
+set(TFS_INSTALL_MUTATOR_OBJECT "")
+if(TFS_MUTATOR_BUNDLE)
+  install(FILES ${TFS_MUTATOR_BUNDLE_FILE} DESTINATION ${CMAKE_INSTALL_LIBDIR}/tfs COMPONENT tfs_dev)
+  set(TFS_INSTALL_MUTATOR_OBJECT ${CMAKE_INSTALL_LIBDIR}/tfs/tfs_mutator_libfuzzer.o)
+endif()
+set(TFS_INSTALL_AFL_MUTATOR "")
+if(TARGET tfs_afl_mutator)
+  install(TARGETS tfs_afl_mutator LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/tfs COMPONENT tfs_runtime)
+  set(TFS_INSTALL_AFL_MUTATOR ${CMAKE_INSTALL_LIBDIR}/tfs/libtfs_afl_mutator.so)
+endif()
+
 install(EXPORT tfsTargets NAMESPACE tfs:: DESTINATION ${TFS_INSTALL_CMAKEDIR} COMPONENT tfs_dev)
 set(TFS_INSTALL_BINDIR ${CMAKE_INSTALL_BINDIR})
+set(TFS_INSTALL_LIBDIR_ ${CMAKE_INSTALL_LIBDIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/tfsConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/cmake/tfsConfig.cmake
                               INSTALL_DESTINATION ${TFS_INSTALL_CMAKEDIR}
-                              PATH_VARS TFS_INSTALL_BINDIR TFS_INSTALL_CONFORMANCEDIR)
+                              PATH_VARS TFS_INSTALL_BINDIR TFS_INSTALL_CONFORMANCEDIR TFS_INSTALL_LIBDIR_ CMAKE_INSTALL_INCLUDEDIR)
 # 0.x: a minor release may change the API, so only the same MAJOR.MINOR matches.
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/tfsConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
@@ -96,7 +118,14 @@ if(NOT TFS_POSIX)
   set(TFS_PC_CFLAGS " -DTFS_NO_POSIX")
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/tfs.pc.in ${PROJECT_BINARY_DIR}/tfs.pc @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/tfs.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT tfs_dev)
+configure_file(${PROJECT_SOURCE_DIR}/cmake/tfs-mutator.pc.in ${PROJECT_BINARY_DIR}/tfs-mutator.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/tfs.pc ${PROJECT_BINARY_DIR}/tfs-mutator.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT tfs_dev)
+if(TFS_MUTATOR_BUNDLE)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/tfs-mutator-libfuzzer.pc.in ${PROJECT_BINARY_DIR}/tfs-mutator-libfuzzer.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/tfs-mutator-libfuzzer.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT tfs_dev)
+endif()
 # the licence of tfs, and the licences of the third-party files of corpus/real
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE DESTINATION ${CMAKE_INSTALL_DOCDIR}
         COMPONENT tfs_runtime)

@@ -107,7 +107,7 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
         if (buf_size)
             memcpy(m->buf, buf, buf_size);
         m->last = choose(m, buf, buf_size);
-        n = tfs_mutate(m->buf, buf_size, max_size, seed, m->last);
+        n = tfs_mutate_one(m->buf, buf_size, max_size, seed, m->last);
     }
     if (n == 0) { /* AFL++ needs a non-empty output */
         m->buf[0] = buf_size ? buf[0] : 0;

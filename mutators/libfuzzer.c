@@ -12,12 +12,32 @@
  * mutations: without it, mutations that declare large
  * sizes (shapes, counts, header lengths) materialise their data up to
  * max_size, the corpus fills with 64 KiB files of zeros and every execution
- * (mutation and target) slows down with the bytes it copies and parses. */
+ * (mutation and target) slows down with the bytes it copies and parses.
+ *
+ * Crediting mutations: with TFS_MUTATOR_TRACE=FILE in the environment
+ * ("%p" in FILE becomes the process id), FILE always holds, on one line, the
+ * chain of tfs mutations that made the input being executed
+ * ("calc.end_wrap+offset.swap", "crossover", or "seed" before the first
+ * mutation): the names of each call's stack, and of the earlier calls while
+ * libFuzzer keeps mutating the same unit (an input equal to the previous
+ * output continues the chain).  FILE is a shared memory map of the file,
+ * so it survives any crash of the target without a write per execution;
+ * after a crash it names what produced the crashing input
+ * (bench/fuzz/run.sh records it).  Not set: nothing is traced. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tfs_mutate.h"
+
+#if !defined(TFS_NO_POSIX) && (defined(__unix__) || defined(__APPLE__))
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#define TFS_TRACE 1
+#endif
 
 #define TFS_MUTATOR_MIN_BUDGET 4096u
 
@@ -36,23 +56,105 @@ static size_t budget(size_t size, size_t max_size, unsigned int seed)
     return b < max_size ? b : max_size;
 }
 
+#define TRACE_BYTES 4096u
+#define CHAIN_BYTES 256u
+
+static int g_env_read;
+static char *g_trace;          /* the mapped FILE, TRACE_BYTES; NULL: off */
+static uint64_t g_last_hash;   /* hash of the last output */
+static size_t g_last_size;
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return h;
+}
+
+static void setup(void)
+{
+    if (g_env_read)
+        return;
+    g_env_read = 1;
+    /* ablation (bench/fuzz/run.sh): TFS_MUTATOR_DISABLE=family[,family...] */
+    tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE"));
+#ifdef TFS_TRACE
+    const char *t = getenv("TFS_MUTATOR_TRACE");
+    if (!t || !*t)
+        return;
+    char path[4096];
+    size_t at = 0;
+    for (const char *p = t; *p && at + 24 < sizeof path; p++) {
+        if (p[0] == '%' && p[1] == 'p') {
+            at += (size_t)snprintf(path + at, sizeof path - at, "%ld", (long)getpid());
+            p++;
+        } else {
+            path[at++] = *p;
+        }
+    }
+    path[at] = '\0';
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return;
+    if (ftruncate(fd, TRACE_BYTES) == 0) {
+        void *m = mmap(NULL, TRACE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m != MAP_FAILED) {
+            g_trace = m;
+            memcpy(g_trace, "seed\n", 6);
+        }
+    }
+    close(fd);
+#endif
+}
+
+/* the chain of the output out[0, n) made by `what`; cont: its input was
+ * the previous output (the chain goes on) */
+static void trace(int cont, const uint8_t *out, size_t n, const char *what)
+{
+    size_t len = strcspn(g_trace, "\n");
+    size_t add = strlen(what);
+    if (!cont || strncmp(g_trace, "seed\n", 5) == 0 || len + 1 + add + 2 > TRACE_BYTES)
+        len = 0;
+    else
+        g_trace[len++] = '+';
+    memcpy(g_trace + len, what, add);
+    len += add;
+    g_trace[len] = '\n';
+    memset(g_trace + len + 1, 0, TRACE_BYTES - len - 1);
+    g_last_size = n;
+    g_last_hash = fnv1a(out, n);
+}
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
-    /* ablation (bench/fuzz/run.sh): TFS_MUTATOR_DISABLE=family[,family...] */
-    static int env_read;
-    if (!env_read) {
-        env_read = 1;
-        tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE"));
-    }
+    setup();
     /* libFuzzer's seed is 32 bits; the input's size spreads it a little */
     uint64_t s = ((uint64_t)seed << 32) ^ (uint64_t)size;
-    size_t n = tfs_mutate(data, size, budget(size, max_size, seed >> 8), s, -1);
-    return n ? n : size;
+    char chain[CHAIN_BYTES];
+    tfs_mutate_options o = TFS_MUTATE_OPTIONS_INIT;
+    uint64_t in_hash = 0;
+    if (g_trace) {
+        o.chain = chain;
+        o.chain_size = sizeof chain;
+        in_hash = fnv1a(data, size);
+    }
+    size_t in_size = size;
+    size_t n = tfs_mutate(data, size, budget(size, max_size, seed >> 8), s, &o);
+    if (n == 0)
+        n = size;
+    if (g_trace)
+        trace(in_size == g_last_size && in_hash == g_last_hash, data, n, chain[0] ? chain : "none");
+    return n;
 }
 
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
                                  uint8_t *out, size_t max_out_size, unsigned int seed)
 {
+    setup();
     size_t cap = budget(size1 > size2 ? size1 : size2, max_out_size, seed >> 8);
-    return tfs_crossover(data1, size1, data2, size2, out, cap, ((uint64_t)seed << 32) | 0x5eedu);
+    size_t n = tfs_crossover(data1, size1, data2, size2, out, cap, ((uint64_t)seed << 32) | 0x5eedu);
+    if (g_trace)
+        trace(0, out, n, "crossover");
+    return n;
 }

@@ -87,10 +87,10 @@ typedef struct mut_def {
 /* Family tables (one file each), collected by table.c. */
 extern const mut_def tfs__mut_offset[], tfs__mut_trunc[], tfs__mut_align[], tfs__mut_hdr[], tfs__mut_count[],
     tfs__mut_strlen[], tfs__mut_type[], tfs__mut_shape[], tfs__mut_dup[], tfs__mut_kv[], tfs__mut_json[],
-    tfs__mut_bug[], tfs__mut_byte[];
+    tfs__mut_bug[], tfs__mut_byte[], tfs__mut_calc[];
 extern const size_t tfs__mut_offset_n, tfs__mut_trunc_n, tfs__mut_align_n, tfs__mut_hdr_n, tfs__mut_count_n,
     tfs__mut_strlen_n, tfs__mut_type_n, tfs__mut_shape_n, tfs__mut_dup_n, tfs__mut_kv_n, tfs__mut_json_n,
-    tfs__mut_bug_n, tfs__mut_byte_n;
+    tfs__mut_bug_n, tfs__mut_byte_n, tfs__mut_calc_n;
 const mut_def *tfs__mut_def(int i);
 
 /* ---------------------------------------------------------- model.c */

@@ -19,7 +19,7 @@ static const fam families[] = {
     {tfs__mut_type, &tfs__mut_type_n},     {tfs__mut_shape, &tfs__mut_shape_n},
     {tfs__mut_dup, &tfs__mut_dup_n},       {tfs__mut_kv, &tfs__mut_kv_n},
     {tfs__mut_json, &tfs__mut_json_n},     {tfs__mut_bug, &tfs__mut_bug_n},
-    {tfs__mut_byte, &tfs__mut_byte_n},
+    {tfs__mut_byte, &tfs__mut_byte_n},     {tfs__mut_calc, &tfs__mut_calc_n},
 };
 #define N_FAMILIES (sizeof families / sizeof families[0])
 
@@ -105,36 +105,121 @@ int tfs_mutation_disable(const char *list)
     return off;
 }
 
-/* A random mutation for format f (MUT_* bit), or -1. */
-static int pick(mut_rng *r, unsigned fbit)
+/* 1 when mutation i belongs to one of the families of `list` (',' or ' '
+ * separated); 1 for every i when list is NULL or empty. */
+static int in_families(int i, const char *list)
+{
+    if (!list || !*list)
+        return 1;
+    const char *name = tfs__mut_def(i)->name;
+    size_t flen = strcspn(name, ".");
+    for (const char *p = list; *p;) {
+        while (*p == ',' || *p == ' ')
+            p++;
+        size_t len = strcspn(p, ", ");
+        if (len > 0 && len == flen && strncmp(name, p, len) == 0)
+            return 1;
+        p += len;
+    }
+    return 0;
+}
+
+/* A random mutation for format f (MUT_* bit) within `families`, or -1. */
+static int pick(mut_rng *r, unsigned fbit, const char *only)
 {
     int n = tfs_mutation_count();
     for (int tries = 0; tries < 64; tries++) {
         int i = (int)tfs__mut_below(r, (uint64_t)n);
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i))
+        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only))
             return i;
     }
     for (int i = 0; i < n; i++)
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i))
+        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only))
             return i;
     return -1;
 }
 
-#define MAX_STACK 3
+#define MAX_STACK 8
+#define DEFAULT_STACK 3
 
-size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, int mutation)
+int tfs_mutation_family_count(void)
 {
+    return (int)N_FAMILIES;
+}
+
+const char *tfs_mutation_family(int i)
+{
+    if (i < 0 || (size_t)i >= N_FAMILIES || *families[i].n == 0)
+        return NULL;
+    /* the family of its first entry; names are "family.member" */
+    static char names[N_FAMILIES][16];
+    if (!names[i][0]) {
+        const char *n = families[i].defs[0].name;
+        size_t len = strcspn(n, ".");
+        if (len >= sizeof names[i])
+            len = sizeof names[i] - 1;
+        memcpy(names[i], n, len);
+        names[i][len] = '\0';
+    }
+    return names[i];
+}
+
+int tfs_mutate_format(const uint8_t *data, size_t size)
+{
+    if (!data || size == 0)
+        return TFS_FORMAT_UNKNOWN;
+    if (size >= 4 && memcmp(data, "GGUF", 4) == 0)
+        return TFS_FORMAT_GGUF;
+    if (size >= 9 && data[8] == '{')
+        return TFS_FORMAT_SAFETENSORS;
+    return TFS_FORMAT_UNKNOWN;
+}
+
+/* the chain of names applied, joined by '+', into opt->chain */
+static void put_chain(const tfs_mutate_options *opt, const int *picks, int n)
+{
+    if (!opt || !opt->chain || opt->chain_size == 0)
+        return;
+    size_t at = 0, cap = opt->chain_size;
+    opt->chain[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *name = tfs__mut_def(picks[i])->name;
+        size_t len = strlen(name);
+        if (at + (i > 0) + len + 1 > cap)
+            break;
+        if (i > 0)
+            opt->chain[at++] = '+';
+        memcpy(opt->chain + at, name, len + 1);
+        at += len;
+    }
+}
+
+size_t tfs_mutate_one(uint8_t *data, size_t size, size_t max_size, uint64_t seed, int mutation)
+{
+    tfs_mutate_options o = TFS_MUTATE_OPTIONS_INIT;
+    o.mutation = mutation;
+    return tfs_mutate(data, size, max_size, seed, &o);
+}
+
+size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, const tfs_mutate_options *opt)
+{
+    static const tfs_mutate_options defaults = TFS_MUTATE_OPTIONS_INIT;
+    put_chain(opt, NULL, 0);
+    if (!opt)
+        opt = &defaults;
     if (!data || max_size == 0)
         return 0;
     if (size > max_size)
         size = max_size;
+    int mutation = opt->mutation;
     if (mutation < -1 || mutation >= tfs_mutation_count() || is_off(mutation))
         return size;
+    int max_stack = opt->max_stack <= 0 ? DEFAULT_STACK : opt->max_stack > MAX_STACK ? MAX_STACK : opt->max_stack;
     mut_ctx c;
     memset(&c, 0, sizeof c);
     c.rng.s = seed ^ 0x74667320u; /* "tfs " */
     c.max_size = max_size;
-    int want = TFS_FORMAT_UNKNOWN;
+    int want = opt->format;
     if (mutation >= 0) {
         unsigned f = tfs__mut_def(mutation)->formats;
         if (f == MUT_GG)
@@ -143,20 +228,21 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, in
             want = TFS_FORMAT_SAFETENSORS;
     }
     size_t out = size;
+    int picks[MAX_STACK], n = 0;
     if (tfs__mut_load(&c, data, size, want) != 0)
         goto done;
     unsigned fbit = 1u << c.format;
-    int picks[MAX_STACK], n = 0;
     if (mutation >= 0) {
         if (!(tfs__mut_def(mutation)->formats & fbit))
             goto done;
         picks[n++] = mutation;
     } else {
+        /* 1 three times in four; otherwise 2 .. max_stack */
         int k = 1;
-        if (tfs__mut_below(&c.rng, 4) == 0)
-            k += 1 + (int)tfs__mut_below(&c.rng, 2);
+        if (max_stack > 1 && tfs__mut_below(&c.rng, 4) == 0)
+            k += 1 + (int)tfs__mut_below(&c.rng, (uint64_t)(max_stack - 1));
         for (int i = 0; i < k; i++) {
-            int p = pick(&c.rng, fbit);
+            int p = pick(&c.rng, fbit, opt->families);
             if (p >= 0)
                 picks[n++] = p;
         }
@@ -176,6 +262,7 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, in
     if (c.nomem || c.w.err != TFS_OK || c.w.size == 0)
         goto done;
     out = tfs__mut_copy_out(&c, data, max_size);
+    put_chain(opt, picks, n);
 done:
     tfs__mut_free(&c);
     return out;

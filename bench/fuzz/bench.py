@@ -262,6 +262,10 @@ def libfuzzer_trial(binary, seeds_dir, dict_path, budget, seed, workdir, env_ext
     cmd += [corpus, seeds_dir]
     env = dict(os.environ)
     env.update(env_extra)
+    # the structure-aware front end names the mutation chain of the input
+    # being run in this file (mutators/libfuzzer.c); it survives the crash
+    trace = os.path.join(workdir, "mutation-trace")
+    env["TFS_MUTATOR_TRACE"] = trace
     errf = os.path.join(workdir, "stderr.txt")
     t0 = time.monotonic()
     with open(errf, "w") as e:
@@ -285,8 +289,13 @@ def libfuzzer_trial(binary, seeds_dir, dict_path, budget, seed, workdir, env_ext
     import signal
     out_of_cpu = p.returncode == -signal.SIGXCPU
     other = (not triggered) and p.returncode != 0 and not out_of_cpu
+    chain = None
+    if (triggered or other) and os.path.exists(trace):
+        with open(trace, errors="replace") as f:
+            chain = f.read().split("\0", 1)[0].strip() or None
     return {"triggered": triggered, "time": round(cpu, 3), "wall": round(wall, 3), "other_crash": other,
-            "exit": p.returncode, "execs": execs, "tail": "" if not other else text[-600:]}
+            "exit": p.returncode, "execs": execs, "tail": "" if not other else text[-600:],
+            "mutation_chain": chain}
 
 
 def afl_trial(binary, mutator, seeds_dir, dict_path, budget, seed, workdir, env_extra, bug_id, replay_bin):
@@ -566,7 +575,8 @@ def benchmark(args, bugs):
                 have.append(t)
                 log("  %-4s %-14s trial %d: %s %.1f s (wall %.1f s, %d execs)%s" % (
                     bid, fz, k + 1, "TRIGGERED" if t["triggered"] else "not found", t["time"], t["wall"], t["execs"],
-                    " (other crash: exit %d)" % t["exit"] if t["other_crash"] else ""))
+                    " (other crash: exit %d)" % t["exit"] if t["other_crash"] else "") +
+                    (" by %s" % t["mutation_chain"] if t.get("mutation_chain") else ""))
                 with open(results_path, "w") as f:
                     json.dump({"meta": meta, "trials": results}, f, indent=1)
     per_bug, totals, tcomp = summarize(results, bugs, fuzzers, args.trials, args.budget)

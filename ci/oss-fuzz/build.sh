@@ -52,12 +52,25 @@ for bin in "$build"/fuzzers/*_fuzzer; do
     rm -f "$OUT/${name}_seed_corpus.zip"
     (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
 done
-# AFL++: the custom mutator is loaded by afl-fuzz itself, so it is built
-# without the target's instrumentation or sanitizers (plain clang or cc)
+# AFL++: the custom mutator is loaded by afl-fuzz itself (dlopen), a program
+# without sanitizer runtimes, so it is built without the target's
+# instrumentation or sanitizers (plain clang or cc).  CMake takes CFLAGS /
+# LDFLAGS from the environment for a fresh build tree: OSS-Fuzz's
+# (-fsanitize=address ...) would leave __asan_* symbols undefined in the .so
+# and afl-fuzz would refuse it ("undefined symbol:
+# __asan_option_detect_stack_use_after_return"), so they are cleared here.
 if [[ $engine == afl ]]; then
     mcc=$(command -v clang || command -v cc)
-    cmake -S "$src" -B "$WORK/tfs-mutator-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$mcc" \
+    env -u CFLAGS -u CXXFLAGS -u LDFLAGS -u CPPFLAGS -u AFL_LLVM_CMPLOG \
+        cmake -S "$src" -B "$WORK/tfs-mutator-build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_COMPILER="$mcc" \
+        -DCMAKE_C_FLAGS= -DCMAKE_SHARED_LINKER_FLAGS= -DTFS_SANITIZE=OFF \
         -DTFS_BUILD_TESTS=OFF -DTFS_BUILD_TOOLS=OFF -DTFS_BUILD_BENCH=OFF -DTFS_BUILD_FUZZ=OFF -DTFS_INSTALL=OFF
     cmake --build "$WORK/tfs-mutator-build" -j "$jobs" --target tfs_afl_mutator
-    cp "$WORK/tfs-mutator-build/mutators/libtfs_afl_mutator.so" "$OUT/"
+    so=$WORK/tfs-mutator-build/mutators/libtfs_afl_mutator.so
+    # no sanitizer runtime symbol may be left for the loader
+    if nm -D --undefined-only "$so" | grep -E '__(a|ub|m)san_|__sanitizer_'; then
+        echo "build.sh: $so needs a sanitizer runtime afl-fuzz does not have" >&2
+        exit 1
+    fi
+    cp "$so" "$OUT/"
 fi

@@ -66,6 +66,27 @@ static void put_ascii(const char *s) {
     putchar('"');
 }
 
+/* "release b4234" from _nlcBuildMetadata.json beside the library (npm
+ * @node-llama-cpp), else "(version unknown)" */
+static const char *build_release(const char *lib_path, char *out, size_t n) {
+    char path[4096], buf[4096];
+    const char *slash = strrchr(lib_path, '/');
+    snprintf(out, n, "(version unknown)");
+    snprintf(path, sizeof path, "%.*s_nlcBuildMetadata.json", slash ? (int)(slash - lib_path + 1) : 0, lib_path);
+    FILE *f = fopen(path, "r");
+    if (!f) return out;
+    size_t len = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[len] = '\0';
+    const char *r = strstr(buf, "\"release\":\"");
+    if (r) {
+        r += 11;
+        size_t k = strcspn(r, "\"");
+        if (k < 30) snprintf(out, n, "release %.*s", (int)k, r);
+    }
+    return out;
+}
+
 static int usage(void) {
     fputs("usage: ggml-adapter [--meta | --data] [--lib PATH] [--mem MIB] FILE\n"
           "       ggml-adapter --version [--lib PATH]\n",
@@ -105,19 +126,26 @@ int main(int argc, char **argv) {
     gguf_free_fn gguf_free;
     ggml_free_fn ggml_free;
     ggml_log_set_fn log_set;
-    ggml_version_fn ver, commit;
-    void *p[6] = {sym(lib, "gguf_init_from_file"), sym(lib, "gguf_free"), sym(lib, "ggml_free"),
-                  sym(lib, "ggml_log_set"), sym(lib, "ggml_version"), sym(lib, "ggml_commit")};
-    for (int i = 0; i < 6; i++)
+    ggml_version_fn ver = NULL, commit = NULL;
+    void *p[4] = {sym(lib, "gguf_init_from_file"), sym(lib, "gguf_free"), sym(lib, "ggml_free"), sym(lib, "ggml_log_set")};
+    for (int i = 0; i < 4; i++)
         if (!p[i]) return 2;
     memcpy(&init, &p[0], sizeof init);
     memcpy(&gguf_free, &p[1], sizeof gguf_free);
     memcpy(&ggml_free, &p[2], sizeof ggml_free);
     memcpy(&log_set, &p[3], sizeof log_set);
-    memcpy(&ver, &p[4], sizeof ver);
-    memcpy(&commit, &p[5], sizeof commit);
-    char reader[160];
-    snprintf(reader, sizeof reader, "ggml %s (%s) %s mode", ver(), commit(), data ? "data" : "metadata");
+    /* ggml_version / ggml_commit came in 2025: an older library (b4234, npm
+     * @node-llama-cpp/linux-x64 3.3.0) lacks them; its llama.cpp release is
+     * then read from the package's _nlcBuildMetadata.json beside it */
+    void *pv = dlsym(lib, "ggml_version"), *pc = dlsym(lib, "ggml_commit");
+    if (pv && pc) {
+        memcpy(&ver, &pv, sizeof ver);
+        memcpy(&commit, &pc, sizeof commit);
+    }
+    char reader[160], release[40];
+    if (ver) snprintf(reader, sizeof reader, "ggml %s (%s) %s mode", ver(), commit(), data ? "data" : "metadata");
+    else snprintf(reader, sizeof reader, "ggml %s %s mode", build_release(lib_path, release, sizeof release),
+                  data ? "data" : "metadata");
     if (version) {
         printf("%s\n", reader);
         return 0;
@@ -139,7 +167,13 @@ int main(int argc, char **argv) {
         put_ascii(first_error);
     }
     fputs("}\n", stdout);
-    if (g) gguf_free(g);
-    if (ctx) ggml_free(ctx);
+    fflush(stdout);
+    /* only on success: on failure ggml has freed the data context itself
+     * (old ggml leaves *params.ctx pointing at it: freeing it again was a
+     * double free, an abort counted as a crash) */
+    if (g) {
+        gguf_free(g);
+        if (ctx) ggml_free(ctx);
+    }
     return g ? 0 : 1;
 }

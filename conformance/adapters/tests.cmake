@@ -46,3 +46,25 @@ if(TFS_ST_ORACLE)
   set_tests_properties(test_adapter_st_oracle PROPERTIES LABELS "conformance;adapters;oracle" TIMEOUT 300
                        ENVIRONMENT "ST_ORACLE=${TFS_ST_ORACLE}")
 endif()
+# ggml b4234 (npm @node-llama-cpp/linux-x64@3.3.0, installed on first use into
+# the reader cache; skipped without npm): the adapter loads the older library
+# and does not free its data context twice (test_ggml_b4234.sh)
+if(TFS_HAVE_GGML_PARTS)
+  add_test(NAME test_adapter_ggml_b4234
+           COMMAND sh ${_dir}/test_ggml_b4234.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:tfs_ggml_adapter>)
+  set_tests_properties(test_adapter_ggml_b4234 PROPERTIES LABELS "conformance;adapters;npm" TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
+# the type tables adapters read (types/tfs-types.json) are what include/tfs/*.def give
+add_test(NAME test_adapter_types_json
+         COMMAND sh -c "\"$1\" \"$2/types/gen_types.py\" \"$3\" | diff -u \"$2/types/tfs-types.json\" - && echo '1 passed, 0 failed'"
+                 sh ${TFS_PYTHON3} ${_dir} ${PROJECT_SOURCE_DIR}/include/tfs)
+# the matrix command on the npm readers (short selection; skipped without npm)
+add_test(NAME test_matrix_npm COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_matrix.sh ${TFS_PYTHON3} $<TARGET_FILE:tfs_cli>)
+set_tests_properties(test_adapter_types_json test_matrix_npm PROPERTIES LABELS "conformance;adapters" TIMEOUT 600 SKIP_RETURN_CODE 77)
+# the matrix page (docs/results.html) in headless Chromium (Debian's chromium +
+# npm playwright-core): renders from file://, filters work, no console error;
+# screenshot kept as build/.../results-page.png; skipped without Chromium
+add_test(NAME test_matrix_page
+         COMMAND node ${PROJECT_SOURCE_DIR}/conformance/matrix/test_page.mjs ${PROJECT_SOURCE_DIR}/docs/results.html
+                 ${CMAKE_CURRENT_BINARY_DIR}/results-page.png)
+set_tests_properties(test_matrix_page PROPERTIES LABELS "conformance;matrix" TIMEOUT 300 SKIP_RETURN_CODE 77)

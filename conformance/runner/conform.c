@@ -137,6 +137,11 @@ static int program_exists(const char *prog) {
     return 0;
 }
 
+/* a case whose content is compared when the reader accepts it and prints content */
+static int content_checked(const cf_case *c) {
+    return c->expected_content && strcmp(c->expect, "valid") == 0;
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -194,6 +199,7 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     int rc = 2;
     char **words = NULL;
     cf_xfail xf = {0};
+    cf_catmap *catmap = NULL;
     char **problems = NULL;
     size_t n_problems = 0;
     if (cf_suite_select(&s, &o, err, sizeof err) != 0) {
@@ -206,8 +212,9 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     }
     if (o.list) {
         for (size_t i = 0; i < s.n_cases; i++)
-            printf("%s\t%s\t%s\t%s\t%s\n", s.cases[i].line->id, s.cases[i].line->format,
-                   cf_profile_name(s.cases[i].profile), s.cases[i].expect, s.cases[i].line->rule);
+            printf("%s\t%s\t%s\t%s\t%s\t%s\n", s.cases[i].line->id, s.cases[i].line->format,
+                   cf_profile_name(s.cases[i].profile), s.cases[i].expect, s.cases[i].line->rule,
+                   content_checked(&s.cases[i]) ? "content" : "-");
         rc = stdout_done(0);
         goto out;
     }
@@ -242,7 +249,17 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
             fprintf(stderr, "tfs conform: adapter program '%s' not found, not a file or not executable\n", words[0]);
             goto out;
         }
+        if (o.category_map && !(catmap = cf_catmap_read(o.category_map, err, sizeof err))) {
+            fprintf(stderr, "tfs conform: %s\n", err);
+            goto out;
+        }
     }
+    /* said up front: which cases will have their content compared */
+    size_t n_content = 0;
+    for (size_t i = 0; i < s.n_cases; i++) n_content += content_checked(&s.cases[i]);
+    fprintf(o.quiet == 2 ? stderr : stdout,
+            "tfs conform: content compared on %zu of the %zu selected cases (valid, with expected content%s; --list: column 6)\n",
+            n_content, s.n_cases, o.adapter ? ", when the adapter prints content" : "");
 
     cf_report_info ri;
     memset(&ri, 0, sizeof ri);
@@ -266,14 +283,26 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &sa, &old_sig[k]);
     double t0 = now_s();
     if (o.adapter) {
-        cf_spawn_opts so = {o.jobs, o.timeout, o.output_cap};
-        if (cf_run_adapter(s.cases, s.n_cases, words, o.adapter, o.shell, &so, &stop_flag) != 0) {
+        cf_spawn_opts so = {o.jobs, o.timeout, o.output_cap, catmap};
+        if (!o.no_sanity &&
+            cf_sanity_check(s.cases, s.n_cases, words, o.adapter, o.shell, &so, o.want_content, &stop_flag, err, sizeof err)) {
+            fprintf(stderr, "tfs conform: %s\ntfs conform: nothing was run (--no-sanity-check runs anyway)\n", err);
+            for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
+            goto out;
+        }
+        if (stop_flag) { /* interrupted during the check: every case not run */
+        } else if (cf_run_adapter(s.cases, s.n_cases, words, o.adapter, o.shell, &so, &stop_flag) != 0) {
             fprintf(stderr, "tfs conform: running the adapter failed: %s\n", strerror(errno));
             for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
             goto out;
         }
     } else {
-        for (size_t i = 0; i < s.n_cases && !stop_flag; i++) cf_run_inprocess(&s.cases[i], content);
+        for (size_t i = 0; i < s.n_cases && !stop_flag; i++) {
+            cf_run_inprocess(&s.cases[i], content);
+            /* in process the whole of our content is compared */
+            if (content && content_checked(&s.cases[i]) && s.cases[i].got && strcmp(s.cases[i].got, "valid") == 0)
+                s.cases[i].content = CF_CONTENT_FULL;
+        }
     }
     ri.seconds = now_s() - t0;
     for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
@@ -307,6 +336,7 @@ out:
     for (size_t i = 0; i < n_problems; i++) free(problems[i]);
     free(problems);
     cf_xfail_free(&xf);
+    cf_catmap_free(catmap);
     cf_argv_free(words);
     cf_suite_free(&s);
     return rc;

@@ -67,6 +67,7 @@ typedef struct cf_case {
     double ms;
     char detail[512];     /* why it is not a pass; "" otherwise */
     char *stderr_text;    /* the first 2 KiB of an adapter's stderr when the case did not pass, or NULL */
+    int content;          /* cf_content_state: was the reader's content compared? */
     int xfail_listed;     /* named in the expected-failures file */
     cf_result xfail_of;   /* the failure an xfail case gave */
 } cf_case;
@@ -90,6 +91,9 @@ typedef struct cf_options {
     size_t output_cap;   /* bytes kept per stream */
     int quiet;           /* --quiet: no summary table, failures only */
     int list;            /* --list: print the selected cases, run nothing */
+    const char *category_map; /* --category-map FILE */
+    int want_content;    /* --content: the adapter promises content for valid files */
+    int no_sanity;       /* --no-sanity-check */
 } cf_options;
 
 /* Parse argv[first..argc).  0 ok, 1 --help printed, -1 usage error (printed). */
@@ -140,6 +144,21 @@ void cf_detail_note(cf_case *c, const char *fmt, ...)
     ;
 
 /* ---- content (content.c) ---- */
+/* Whether a case's content was compared (reports: "content"). */
+typedef enum cf_content_state {
+    CF_CONTENT_NA,          /* not a valid case with expected content, or not accepted */
+    CF_CONTENT_NOT_CHECKED, /* accepted, but the reader gave no content (or nothing comparable) */
+    CF_CONTENT_PARTIAL,     /* the reader gave part of the content: that part was compared */
+    CF_CONTENT_FULL         /* every expected field was compared */
+} cf_content_state;
+const char *cf_content_state_name(int s); /* NULL, "not_checked", "partial", "full" */
+/* What a comparison covered: expected leaves compared, and expected fields
+ * the reader left out (partial content: not compared). */
+typedef struct cf_content_cov {
+    size_t compared, skipped;
+} cf_content_cov;
+/* The state a comparison's coverage gives. */
+int cf_content_state_of(const cf_content_cov *cov);
 /* Compare a reported content JSON text (or parsed object, see below) with
  * the expected content file.  0 equal; 1 differs (first difference in why);
  * -1 the expected file cannot be read or a text is not JSON (in why). */
@@ -151,6 +170,31 @@ json_t *cf_json_loadb(const char *text, size_t len, size_t flags, json_error_t *
 #endif
 /* The same for a parsed jansson value (json_t *). */
 int cf_content_compare_json(const void *got, const char *expected_path, char *why, size_t n);
+/* The same, and *cov (may be NULL) says what was compared and left out. */
+int cf_content_check(const void *got, const char *expected_path, char *why, size_t n, cf_content_cov *cov);
+
+/* ---- category maps (catmap.c) ---- */
+/* A reader that only prints messages: regex on its JSON "message" (else its
+ * stderr) -> category or rule id (docs/conform.md "Category maps"). */
+typedef struct cf_catmap cf_catmap;
+/* Read a map file; NULL with a message in err (unreadable, a line without a
+ * TAB, a bad regular expression). */
+cf_catmap *cf_catmap_read(const char *path, char *err, size_t n);
+void cf_catmap_free(cf_catmap *m);
+/* The value of the first entry whose regex matches text (NUL-terminated), or
+ * NULL; *is_rule = 1 when that value is a rule id (GG204) rather than a
+ * category.  The string belongs to the map. */
+const char *cf_catmap_match(const cf_catmap *m, const char *text, int *is_rule);
+
+/* ---- adapter sanity (sanity.c) ---- */
+/* Before a run: the adapter tried on a few valid and invalid cases of the
+ * selection (copies; the cases themselves are untouched).  0 it looks alive;
+ * -1 with a message in err: it rejects every valid fixture tried, answers
+ * every fixture tried the same way, or (want_content) prints no content for
+ * a valid fixture it accepts.  Also -1 when running fails. */
+struct cf_spawn_opts;
+int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const char *cmd, int shell,
+                    const struct cf_spawn_opts *so, int want_content, volatile int *stop, char *err, size_t en);
 
 /* ---- in process (inproc.c) ---- */
 /* Renders our parser's content of a file as the expected-content JSON text
@@ -174,6 +218,7 @@ typedef struct cf_spawn_opts {
     int jobs;
     double timeout;    /* seconds */
     size_t output_cap; /* bytes kept per stream */
+    const cf_catmap *catmap; /* --category-map, or NULL */
 } cf_spawn_opts;
 /* Run cases[0..n) through the adapter, at most jobs at once; each finished
  * case is classified (done = 1).  Stops launching when *stop becomes

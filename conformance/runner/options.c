@@ -31,6 +31,13 @@ void cf_usage(FILE *f) {
             "  --id GLOB          fixture id, shell glob\n"
             "  --tag TAG          see docs/conform.md (format, expect, mode, rule, family,\n"
             "                     folder, hand-written, generated, real, buglog, ...)\n"
+            "adapter output:\n"
+            "  --category-map FILE  CATEGORY<TAB>REGEX lines: a rejection's JSON \"message\" (else\n"
+            "                     its stderr) -> category or rule id, for readers that only print messages\n"
+            "  --content          the adapter prints content for valid files: checked before the run\n"
+            "  --no-sanity-check  do not try the adapter on a few fixtures before the run\n"
+            "                     (by default a run stops, exit 2, when it rejects every valid\n"
+            "                     fixture tried or answers every fixture tried the same way)\n"
             "expected failures:\n"
             "  --expected-failures FILE        ids (one per line, optional TAB result) that may fail\n"
             "  --write-expected-failures FILE  write the current failures there\n"
@@ -102,6 +109,8 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
         if (strcmp(a, "--shell") == 0) o->shell = 1;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) o->quiet = 1;
         else if (strcmp(a, "--list") == 0) o->list = 1;
+        else if (strcmp(a, "--content") == 0) o->want_content = 1;
+        else if (strcmp(a, "--no-sanity-check") == 0) o->no_sanity = 1;
         else if (strcmp(a, "--strict") == 0) o->profile = CF_PROF_STRICT; /* = --profile strict */
         else if (strcmp(a, "--header-only") == 0) o->profile = CF_PROF_HEADER_ONLY;
         else if ((v = value(argc, argv, &i, "--adapter", &bad))) o->adapter = v;
@@ -153,6 +162,7 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
             if (add(o->tags, &o->n_tags, v, "--tag")) return -1;
         } else if (!bad && (v = value(argc, argv, &i, "--expected-failures", &bad))) o->expected_failures = v;
         else if (!bad && (v = value(argc, argv, &i, "--write-expected-failures", &bad))) o->write_expected_failures = v;
+        else if (!bad && (v = value(argc, argv, &i, "--category-map", &bad))) o->category_map = v;
         else if (!bad && (v = value(argc, argv, &i, "--tap", &bad))) o->tap = v;
         else if (!bad && (v = value(argc, argv, &i, "--junit", &bad))) o->junit = v;
         else if (!bad && (v = value(argc, argv, &i, "--json", &bad))) o->json = v;
@@ -163,6 +173,10 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
             if (!bad) fprintf(stderr, "tfs conform: unknown argument '%s' (tfs conform --help)\n", a);
             return -1;
         }
+    }
+    if ((o->category_map || o->want_content) && !o->adapter) {
+        fprintf(stderr, "tfs conform: %s needs --adapter\n", o->category_map ? "--category-map" : "--content");
+        return -1;
     }
     if (o->shell && !o->adapter) {
         fprintf(stderr, "tfs conform: --shell needs --adapter\n");

@@ -114,6 +114,8 @@ void cf_report_human(FILE *out, const cf_case *cases, size_t n, const cf_report_
         if (!fails++) fputs("failures:\n", out);
         fprintf(out, "  %s [%s] %s: %s (exit %s)\n", c->line->id, cf_profile_name(c->profile), cf_result_name(c->result),
                 c->detail[0] ? c->detail : "-", c->exit_desc);
+        if (c->line->description && *c->line->description && strcmp(c->line->description, "-") != 0)
+            fprintf(out, "      (%s)\n", c->line->description);
     }
     for (size_t i = 0; i < ri->n_problems; i++) fprintf(out, "  expected-failures: %s\n", ri->problems[i]);
     fprintf(out, "%zu passed, %zu failed, %zu expected failures, %zu skipped, %zu implementation-defined", total.pass,

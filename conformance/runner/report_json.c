@@ -66,6 +66,10 @@ int cf_report_json(FILE *out, const cf_case *cases, size_t n, const cf_report_in
         cf_json_str(out, c->exit_desc);
         fprintf(out, ",\"ms\":%.3f,\"detail\":", c->ms);
         cf_json_str(out, c->detail[0] ? c->detail : NULL);
+        fputs(",\"content\":", out);
+        cf_json_str(out, cf_content_state_name(c->content));
+        fputs(",\"description\":", out);
+        cf_json_str(out, l->description && *l->description ? l->description : NULL);
         fputs(",\"path\":", out);
         cf_json_str(out, l->path);
         fputs(",\"stderr\":", out);

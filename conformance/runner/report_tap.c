@@ -53,6 +53,14 @@ int cf_report_tap(FILE *out, const cf_case *cases, size_t n, const cf_report_inf
         yaml_str(out, c->got_category);
         fputs("\n  exit: ", out);
         yaml_str(out, c->exit_desc);
+        if (cf_content_state_name(c->content)) {
+            fputs("\n  content: ", out);
+            yaml_str(out, cf_content_state_name(c->content));
+        }
+        if (c->line->description && *c->line->description) {
+            fputs("\n  description: ", out);
+            yaml_str(out, c->line->description);
+        }
         fprintf(out, "\n  ms: %.3f\n", c->ms);
         if (c->detail[0]) {
             fputs("  detail: ", out);

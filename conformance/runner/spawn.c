@@ -298,7 +298,7 @@ static json_t *first_line_json(const stream *st, int *cut, const char **bad) {
     return j;
 }
 
-static void finish(slot *sl) {
+static void finish(slot *sl, const cf_catmap *catmap) {
     cf_case *c = sl->c;
     close_stream(&sl->s[0]);
     close_stream(&sl->s[1]);
@@ -331,10 +331,29 @@ static void finish(slot *sl) {
             else if (r && !json_is_null(r)) bad_line = "has a \"rule\" that is not a string";
             if (json_is_string(k)) o.category = json_string_value(k);
             else if (k && !json_is_null(k) && !bad_line) bad_line = "has a \"category\" that is not a string";
+            /* a message-only reader: its category (or rule) from the map */
+            if (code == 1 && catmap && !o.rule && !o.category) {
+                json_t *msg = json_object_get(j, "message");
+                int is_rule = 0;
+                const char *v = NULL;
+                if (json_is_string(msg)) v = cf_catmap_match(catmap, json_string_value(msg), &is_rule);
+                if (!v && sl->s[1].len) {
+                    char *text = strndup(sl->s[1].data, sl->s[1].len);
+                    if (text) v = cf_catmap_match(catmap, text, &is_rule);
+                    free(text);
+                }
+                if (v && is_rule) o.rule = v;
+                else if (v) o.category = v;
+            }
             json_t *content = json_object_get(j, "content");
-            if (code == 0 && content && c->expected_content && strcmp(c->expect, "valid") == 0) {
-                o.misread = cf_content_compare_json(content, c->expected_content, why, sizeof why) != 0;
-                o.why = why;
+            if (code == 0 && c->expected_content && strcmp(c->expect, "valid") == 0) {
+                c->content = CF_CONTENT_NOT_CHECKED;
+                if (content) {
+                    cf_content_cov cov;
+                    o.misread = cf_content_check(content, c->expected_content, why, sizeof why, &cov) != 0;
+                    o.why = why;
+                    c->content = cf_content_state_of(&cov);
+                }
             }
         } else if (code == 77) {
             o.kind = CF_GOT_SKIP;
@@ -496,7 +515,7 @@ int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd
             if (sl->exited && ((sl->s[0].fd < 0 && sl->s[1].fd < 0) || now >= sl->drain_until)) {
                 if (sl->s[0].fd >= 0) pump(sl, 0, so->output_cap);
                 if (sl->s[1].fd >= 0) pump(sl, 1, so->output_cap);
-                finish(sl);
+                finish(sl, so->catmap);
                 running--;
             }
         }

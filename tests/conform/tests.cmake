@@ -19,6 +19,11 @@ if(TARGET tfs_conform AND TARGET tfs_cli)
   set_tests_properties(test_conform_inprocess test_conform_inprocess_default test_conform_inprocess_header-only
                        test_conform_inprocess_strict test_conform_runner PROPERTIES LABELS "conform")
   set_tests_properties(test_conform_runner PROPERTIES TIMEOUT 600)
+  # the protocol's leniency (64-bit numbers, bits, partial content), adapter
+  # sanity, category maps, descriptions (issue 17)
+  add_test(NAME test_conform_protocol
+           COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_conform_protocol.py $<TARGET_FILE:tfs_cli> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_conform_protocol PROPERTIES LABELS "conform" TIMEOUT 900)
   # --fixtures repeated: folders combine, a duplicate id is exit 2
   add_test(NAME test_conform_folders
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_conform_folders.sh $<TARGET_FILE:tfs_cli> ${PROJECT_SOURCE_DIR})

@@ -15,7 +15,7 @@
 #include "tfs_mutate.h"
 
 static const char *const k_families[] = {"offset", "trunc", "align", "hdr", "count", "strlen", "type",
-                                         "shape",  "dup",   "kv",    "json", "bug", "byte"};
+                                         "shape",  "dup",   "kv",    "json", "bug", "byte", "calc"};
 #define N_FAMILIES (sizeof k_families / sizeof k_families[0])
 
 /* mutations whose name starts with "<family>." */
@@ -58,12 +58,12 @@ static void test_explicit_off(void **state) {
 
     assert_int_equal(tfs_mutation_disable("bug"), count_family("bug"));
     memcpy(buf, seed, len);
-    assert_int_equal(tfs_mutate(buf, len, cap, 7, g1), len);
+    assert_int_equal(tfs_mutate_one(buf, len, cap, 7, g1), len);
     assert_memory_equal(buf, seed, len);
 
     assert_int_equal(tfs_mutation_disable(NULL), 0); /* on again: the mutation changes the file */
     memcpy(buf, seed, len);
-    size_t n = tfs_mutate(buf, len, cap, 7, g1);
+    size_t n = tfs_mutate_one(buf, len, cap, 7, g1);
     assert_true(n != len || memcmp(buf, seed, len) != 0);
     free(buf);
     free(seed);
@@ -86,14 +86,14 @@ static void test_random_off(void **state) {
     int changed = 0;
     for (uint64_t s = 0; s < 200; s++) { /* nothing left to pick: the input stays */
         memcpy(buf, seed, len);
-        size_t n = tfs_mutate(buf, len, cap, s, -1);
+        size_t n = tfs_mutate_one(buf, len, cap, s, -1);
         changed += n != len || memcmp(buf, seed, len) != 0;
     }
     assert_int_equal(changed, 0);
     assert_int_equal(tfs_mutation_disable(NULL), 0);
     for (uint64_t s = 0; s < 200; s++) {
         memcpy(buf, seed, len);
-        size_t n = tfs_mutate(buf, len, cap, s, -1);
+        size_t n = tfs_mutate_one(buf, len, cap, s, -1);
         changed += n != len || memcmp(buf, seed, len) != 0;
     }
     assert_true(changed > 150); /* all on: nearly every pick changes the file */

@@ -149,6 +149,14 @@ static const claim claims[] = {
     {"byte.field", "GG|valid|strict", "ST|valid|strict"},
     {"byte.flip", "GG|valid|strict", "ST|valid|strict"},
     {"byte.interesting", "GG|valid|strict", "ST|valid|strict"},
+    {"calc.elements", "GG206|GG207|GG211|GG304", "ST303|ST304|ST308"},
+    {"calc.nbytes", "GG211|GG304|GG305", "ST304|ST308"},
+    {"calc.padded", "GG211|GG304|GG305", NULL},
+    {"calc.sum", "GG303|GG304", NULL},
+    {"calc.count_elem", "GG0|GG1", NULL},
+    {"calc.end_wrap", "GG303", "ST304"},
+    {"calc.surrogate", NULL, "ST116|ST1|valid"},
+    {"calc.len_left", "GG1|GG2", "ST003|ST112"},
 };
 #define N_CLAIMS (sizeof claims / sizeof claims[0])
 
@@ -234,8 +242,8 @@ static void test_determinism(void **state)
             for (uint64_t s = 1; s <= 3; s++) {
                 memcpy(x, seed, len);
                 memcpy(y, seed, len);
-                size_t nx = tfs_mutate(x, len, CAP, s * 7919u, i);
-                size_t ny = tfs_mutate(y, len, CAP, s * 7919u, i);
+                size_t nx = tfs_mutate_one(x, len, CAP, s * 7919u, i);
+                size_t ny = tfs_mutate_one(y, len, CAP, s * 7919u, i);
                 assert_int_equal(nx, ny);
                 assert_memory_equal(x, y, nx);
             }
@@ -243,10 +251,10 @@ static void test_determinism(void **state)
         /* another seed, another output (for mutation -1, over a few seeds) */
         int differ = 0;
         memcpy(x, seed, len);
-        size_t n0 = tfs_mutate(x, len, CAP, 1, -1);
+        size_t n0 = tfs_mutate_one(x, len, CAP, 1, -1);
         for (uint64_t s = 2; s < 10 && !differ; s++) {
             memcpy(y, seed, len);
-            size_t n1 = tfs_mutate(y, len, CAP, s, -1);
+            size_t n1 = tfs_mutate_one(y, len, CAP, s, -1);
             differ = n1 != n0 || memcmp(x, y, n0) != 0;
         }
         assert_true(differ);
@@ -278,7 +286,7 @@ static void test_claims(void **state)
             const char *want = b == 0 ? c->gguf : c->st;
             for (uint64_t s = 1; s <= N_SEEDS; s++) {
                 memcpy(buf, seed, len);
-                size_t n = tfs_mutate(buf, len, CAP, s, i);
+                size_t n = tfs_mutate_one(buf, len, CAP, s, i);
                 assert_true(n <= CAP && n > 0);
                 /* the mutation changed the file */
                 if (n == len && memcmp(buf, seed, len) == 0) {
@@ -299,7 +307,7 @@ static void test_claims(void **state)
         /* a mutation of the other format leaves the input as it is */
         int other = tfs_mutation_find(b == 0 ? "json.trailing" : "kv.bool");
         memcpy(buf, seed, len);
-        assert_int_equal(tfs_mutate(buf, len, CAP, 1, other), len);
+        assert_int_equal(tfs_mutate_one(buf, len, CAP, 1, other), len);
         assert_memory_equal(buf, seed, len);
         free(seed);
     }
@@ -322,7 +330,7 @@ static void test_max_size(void **state)
                 for (uint64_t s = 1; s <= 2; s++) {
                     memset(buf, 0xaa, CAP);
                     memcpy(buf, seed, in);
-                    size_t n = tfs_mutate(buf, in, cap, s, i);
+                    size_t n = tfs_mutate_one(buf, in, cap, s, i);
                     assert_true(n <= cap);
                     assert_int_equal(buf[cap], 0xaa); /* nothing written past the capacity */
                 }
@@ -332,7 +340,7 @@ static void test_max_size(void **state)
     }
     /* an empty input becomes a skeleton of the mutation's format */
     memset(buf, 0, 16);
-    size_t n = tfs_mutate(buf, 0, CAP, 3, tfs_mutation_find("kv.bool"));
+    size_t n = tfs_mutate_one(buf, 0, CAP, 3, tfs_mutation_find("kv.bool"));
     assert_true(n > 24);
     assert_memory_equal(buf, "GGUF", 4);
     free(buf);
@@ -370,10 +378,10 @@ static void test_random_inputs(void **state)
                 buf[rnd(&r) % len] ^= (uint8_t)(1u << (rnd(&r) % 8));
         }
         int mutation = (it & 1) ? -1 : (int)(rnd(&r) % (uint64_t)n);
-        size_t out = tfs_mutate(buf, len, cap, rnd(&r), mutation);
+        size_t out = tfs_mutate_one(buf, len, cap, rnd(&r), mutation);
         assert_true(out <= cap);
         /* and the output once more: a mutant of a mutant */
-        out = tfs_mutate(buf, out, cap, rnd(&r), -1);
+        out = tfs_mutate_one(buf, out, cap, rnd(&r), -1);
         assert_true(out <= cap);
     }
     free(seeds[0]);

@@ -26,3 +26,9 @@ endif()
 # tfs_mutation_disable: the mutation-family switch of the fuzzing benchmark's ablation
 tfs_add_test(test_mutation_disable SOURCES mutators/test_mutation_disable.c mutators/mut_seeds.c LABELS mutators bugs)
 target_link_libraries(test_mutation_disable PRIVATE tfs_mutators)
+# the computed mutations (calc.*) checked by an independent decoder, the
+# tfs_mutate options, and the TFS_MUTATOR_TRACE file of the libFuzzer front end
+if(TFS_POSIX)
+  tfs_add_test(test_mutate_calc SOURCES mutators/test_mutate_calc.c mutators/mut_seeds.c LABELS mutators)
+  target_link_libraries(test_mutate_calc PRIVATE tfs_mutators tfs_mutator_libfuzzer)
+endif()

@@ -10,7 +10,13 @@
 #      it prints are checked;
 #   4. pkg-config (PKG_CONFIG_PATH=TMP/.../pkgconfig): --modversion, --cflags,
 #      --libs, and a one-file program compiled with nothing else, then run;
-#   5. (tools, POSIX) the conformance suite from the package: the installed
+#   5. the mutators: libtfs_mutator.a, tfs/tfs_mutator_libfuzzer.o,
+#      tfs/libtfs_afl_mutator.so installed; examples/fuzz_target through
+#      find_package(tfs): mutate_once (tfs::mutator) mutates a fixture, and
+#      with clang + libFuzzer, toy_fuzzer (only LLVMFuzzerTestOneInput of its
+#      own + tfs::mutator_libfuzzer) runs with the tfs mutator, whose code is
+#      not coverage-instrumented; pkg-config tfs-mutator compiles mutate_once.c;
+#   6. (tools, POSIX) the conformance suite from the package: the installed
 #      share/tfs/conformance, tfs_add_conformance_tests() in examples/consumer
 #      (its toy reader and toy.xfail): its ctests all pass, `ctest -L GG304`
 #      selects the toy's expected failures, --output-junit has one testcase per
@@ -126,6 +132,56 @@ sys.exit(0 if len(names) == int(sys.argv[2]) and "toy/default/gguf/parser_error/
     else cat "$tmp/x.log"; ko "GG304-no-data without toy.xfail"; fi
 fi
 
+# ---- the mutators and examples/fuzz_target
+for f in "$libdir/libtfs_mutator.a" "$prefix/include/tfs/mutate.h" "$libdir/tfs/tfs_mutator_libfuzzer.o" \
+         "$libdir/pkgconfig/tfs-mutator.pc"; do
+    if [ -f "$f" ]; then ok "installed ${f#$prefix/}"; else ko "missing ${f#$prefix/}"; fi
+done
+if [ "$posix" = ON ]; then
+    if [ -f "$libdir/tfs/libtfs_afl_mutator.so" ]; then ok "installed ${libdir#$prefix/}/tfs/libtfs_afl_mutator.so"
+    else ko "missing libtfs_afl_mutator.so"; fi
+fi
+# the ready object exports the two entry points and nothing else
+glob=$(nm -g --defined-only "$libdir/tfs/tfs_mutator_libfuzzer.o" 2> /dev/null | awk '{print $3}' | sort | tr '\n' ' ')
+if [ "$glob" = "LLVMFuzzerCustomCrossOver LLVMFuzzerCustomMutator " ]; then ok "tfs_mutator_libfuzzer.o defines only: $glob"
+else ko "tfs_mutator_libfuzzer.o defines: $glob"; fi
+fb=$tmp/fuzz_target
+fcc=$cc
+command -v clang > /dev/null 2>&1 && fcc=clang
+if cmake -S "$src/examples/fuzz_target" -B "$fb" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF \
+        -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF -DCMAKE_C_COMPILER="$fcc" -DCMAKE_C_FLAGS="$cflags" \
+        > "$tmp/fcfg.log" 2>&1 && cmake --build "$fb" > "$tmp/fbuild.log" 2>&1; then
+    ok "examples/fuzz_target: find_package(tfs) + tfs::mutator ($fcc)"
+    if "$fb/mutate_once" "$src/corpus/gguf/valid-every-type.gguf" "$tmp/m.gguf" 7 calc > "$tmp/m.out" 2>&1 \
+       && grep -qE '^gguf [0-9]+ -> [0-9]+ bytes: calc\.[a-z_0-9]+' "$tmp/m.out" \
+       && ! cmp -s "$src/corpus/gguf/valid-every-type.gguf" "$tmp/m.gguf"; then
+        ok "mutate_once (family calc): $(cat "$tmp/m.out")"
+    else
+        cat "$tmp/m.out"; ko "mutate_once"
+    fi
+    if [ -x "$fb/toy_fuzzer" ]; then
+        mkdir -p "$tmp/fz"
+        cp "$src/corpus/gguf/valid-every-type.gguf" "$tmp/fz/"
+        if (cd "$tmp" && TFS_MUTATOR_TRACE="$tmp/trace" "$fb/toy_fuzzer" -runs=3000 -seed=1 fz > "$tmp/fz.log" 2>&1); then
+            edges=$(sed -nE 's/.*\(([0-9]+) inline 8-bit counters\).*/\1/p' "$tmp/fz.log" | head -1)
+            last=$(head -1 "$tmp/trace" 2> /dev/null)
+            # the toy has a few dozen edges; an instrumented mutator would add thousands
+            if [ -n "$edges" ] && [ "$edges" -lt 200 ] && echo "$last" | grep -qE '^([a-z]+\.[a-z_0-9A-Z]+|crossover)'; then
+                ok "toy_fuzzer ran 3000 inputs with the tfs mutator ($edges instrumented edges: the toy's only; last chain $last)"
+            else
+                tail -5 "$tmp/fz.log"; ko "toy_fuzzer: edges '${edges:-?}', trace '$last'"
+            fi
+        else
+            tail -20 "$tmp/fz.log"; ko "toy_fuzzer run"
+        fi
+    else
+        echo "skip: toy_fuzzer not built (needs clang with -fsanitize=fuzzer)"
+    fi
+else
+    cat "$tmp/fcfg.log" "$tmp/fbuild.log" 2> /dev/null | tail -30
+    ko "examples/fuzz_target configure/build"
+fi
+
 # ---- pkg-config against the prefix
 export PKG_CONFIG_PATH=$libdir/pkgconfig
 unset PKG_CONFIG_LIBDIR 2> /dev/null || true
@@ -149,6 +205,18 @@ if command -v pkg-config > /dev/null; then
     else
         cat "$tmp/cc.log" "$tmp/pc.out" 2> /dev/null
         ko "pkg-config compile and run"
+    fi
+    extra=
+    [ "$posix" = OFF ] && extra=$src/examples/consumer/seed.c
+    # shellcheck disable=SC2086
+    if "$cc" $cflags -std=c11 -o "$tmp/mutate_once_pc" "$src/examples/fuzz_target/mutate_once.c" $extra \
+            $(pkg-config --cflags --libs tfs-mutator) > "$tmp/mcc.log" 2>&1 \
+       && "$tmp/mutate_once_pc" "$src/corpus/gguf/valid-every-type.gguf" "$tmp/m2.gguf" 7 calc > "$tmp/m2.out" 2>&1 \
+       && cmp -s "$tmp/m.gguf" "$tmp/m2.gguf"; then
+        ok "cc mutate_once.c \$(pkg-config --cflags --libs tfs-mutator): same bytes as the CMake build"
+    else
+        cat "$tmp/mcc.log" "$tmp/m2.out" 2> /dev/null
+        ko "pkg-config tfs-mutator compile and run"
     fi
 else
     ko "pkg-config not installed"

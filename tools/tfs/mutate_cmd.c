@@ -181,7 +181,7 @@ int cmd_mutate(int argc, char **argv, int first) {
                 goto done;
             }
         }
-        n = tfs_mutate(buf, len, (size_t)max, seed, mutation);
+        n = tfs_mutate_one(buf, len, (size_t)max, seed, mutation);
     }
     FILE *f = strcmp(files[1], "-") == 0 ? stdout : fopen(files[1], "wb");
     if (!f) { fprintf(stderr, "tfs mutate: %s: %s\n", files[1], strerror(errno)); goto done; }

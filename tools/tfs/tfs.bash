@@ -28,11 +28,12 @@ _tfs() {
         --profile) mapfile -t COMPREPLY < <(compgen -W "default strict header-only" -- "$cur"); return ;;
         --expect) mapfile -t COMPREPLY < <(compgen -W "valid parser_error implementation_defined" -- "$cur"); return ;;
         --fixtures) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
+        --category-map) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
         --adapter | -j | --jobs | --timeout | --output-cap | --rule | --id | --tag) return ;;
         esac
         opts="--lint --adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
               --rule --expect --id --tag --expected-failures --write-expected-failures --json --tap --junit -q --quiet
-              --list --help"
+              --list --category-map --content --no-sanity-check --help"
         if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur"); return; fi
         compopt -o filenames 2> /dev/null
         mapfile -t COMPREPLY < <(compgen -f -- "$cur")

@@ -1,0 +1,27 @@
+#!/bin/sh
+# npm-reader.sh PKG@VERSION: install an npm reader into the reader cache on
+# first use (flock: adapters running in parallel install it once) and print
+# its folder (the one holding node_modules/).  Offline after the first run.
+#   cache: $TFS_READER_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/tfs/readers
+#   PKG@VERSION: an exact version (the matrix pins every reader)
+# Exit 2 when npm is missing or the install fails (its log is printed).
+set -eu
+spec=${1:?usage: npm-reader.sh PKG@VERSION}
+cache=${TFS_READER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tfs/readers}
+dir=$cache/$(printf '%s' "$spec" | tr '/' '+')
+if [ -f "$dir/.installed" ]; then echo "$dir"; exit 0; fi
+command -v npm > /dev/null || { echo "npm-reader.sh: npm not found (needed once to install $spec)" >&2; exit 2; }
+mkdir -p "$dir"
+(
+    flock 9
+    if [ ! -f "$dir/.installed" ]; then
+        [ -f "$dir/package.json" ] || echo '{"private":true}' > "$dir/package.json"
+        if npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --save-exact "$spec" > "$dir/install.log" 2>&1; then
+            touch "$dir/.installed"
+        else
+            cat "$dir/install.log" >&2
+            exit 2
+        fi
+    fi
+) 9> "$dir.lock"
+echo "$dir"

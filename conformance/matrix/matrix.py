@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""matrix.py: every fixture through every reader we can get (docs/matrix.md).
+
+  conformance/matrix/run.sh [--tfs PATH] [--readers-dir DIR] [--ggml-adapter PATH]
+                            [--only ID,ID] [--id GLOB]... [--out DIR] [-j N] [--timeout S]
+
+Runs `tfs conform` once per reader column (its format, its profile, its
+adapter, its category map; the adapter check on), then writes, into --out
+(default docs/):
+  results.json  every cell (reader x fixture): result, detail, got rule /
+                category, exit; the readers with their versions and commands;
+                the fixtures with family, expectation, description, path;
+                stamped with the date, tfs's commit and the command
+  results.md    per reader a summary row, then rows grouped by rule family
+  results.html  one static page (no network, works from file://): colours,
+                filters by reader / family / result, the fixture's
+                description on hover, links to the fixtures (html.py)
+A reader that cannot be had here (npm offline, a C reader not built, no
+libggml) is listed as skipped with the reason, never silently left out.
+"""
+import argparse
+import datetime
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+AD = os.path.join(ROOT, "conformance", "adapters")
+sys.path.insert(0, HERE)
+import render  # noqa: E402
+
+NPM_GGML = {"3.22.1": None, "3.3.0": None}
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def npm_dir(spec):
+    p = sh([os.path.join(AD, "npm-reader.sh"), spec])
+    return p.stdout.strip() if p.returncode == 0 else None
+
+
+def readers(a):
+    """Every column: id, label, format, profile, command (or None + why), version, map."""
+    out = []
+    tfs = a.tfs
+    out.append(dict(id="tfs-default", label="tfs (ours)", format=None, profile="default", inprocess=True, version=None))
+    out.append(dict(id="tfs-strict", label="tfs --strict (ours)", format=None, profile="strict", inprocess=True, version=None))
+    node = "node"
+    for vers in ("3.22.1", "3.3.0"):
+        d = npm_dir(f"@node-llama-cpp/linux-x64@{vers}")
+        lib = d and os.path.join(d, "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-base.so")
+        why = None
+        if not a.ggml_adapter or not os.path.exists(a.ggml_adapter):
+            why = "ggml-adapter not built (configure with -DTFS_GGML_LIB)"
+        elif not lib or not os.path.exists(lib):
+            why = f"npm @node-llama-cpp/linux-x64@{vers} not installable here"
+        ver = None
+        if not why:
+            ver = sh([a.ggml_adapter, "--version", "--lib", lib]).stdout.strip().replace(" metadata mode", "")
+        for mode, prof in (("meta", "header-only"), ("data", "default")):
+            out.append(dict(id=f"ggml-{vers}-{mode}", label=f"ggml ({'metadata' if mode == 'meta' else 'data'}), npm @node-llama-cpp/linux-x64 {vers}",
+                            format="gguf", profile=prof, version=ver and f"{ver} (npm @node-llama-cpp/linux-x64 {vers})",
+                            command=None if why else f"{a.ggml_adapter} --{mode} --lib {lib} {{file}}", why=why,
+                            map=os.path.join(AD, "maps", "ggml.tsv")))
+    js = os.path.join(AD, "js")
+    for rid, label, script, fmt, prof, spec in (
+            ("hf-gguf", "@huggingface/gguf", "hf-gguf.mjs", "gguf", "header-only", "@huggingface/gguf@0.4.6"),
+            ("hyllama", "hyllama", "hyllama.mjs", "gguf", "header-only", "hyllama@0.2.2"),
+            ("hf-hub", "@huggingface/hub parseSafetensorsMetadata", "hf-hub-safetensors.mjs", "safetensors", "header-only",
+             "@huggingface/hub@2.17.5")):
+        d = npm_dir(spec)
+        out.append(dict(id=rid, label=label, format=fmt, profile=prof, version=spec.rsplit("@", 1)[1] + " (npm)",
+                        command=None if not d else f"{node} {os.path.join(js, script)} {{file}}",
+                        why=None if d else f"npm {spec} not installable here", map=os.path.join(AD, "maps", rid + ".tsv")))
+    rd = a.readers_dir
+    def commit(name):
+        try:
+            return open(os.path.join(rd, name + ".commit")).read().strip()[:12]
+        except OSError:
+            return None
+    for rid, label, binary, fmt, prof, src in (
+            ("gguflib", "antirez/gguf-tools gguflib.c (ASan+UBSan)", "gguflib-adapter", "gguf", "header-only", "gguf-tools"),
+            ("gguf-tools-show", "antirez/gguf-tools `gguf-tools show` (ASan+UBSan)", "gguf-tools", "gguf", "header-only", "gguf-tools"),
+            ("safetensors-cpp", "syoyo/safetensors-cpp safetensors.hh (ASan+UBSan)", "safetensors-cpp-adapter", "safetensors", "default",
+             "safetensors-cpp"),
+            ("csafetensors", "syoyo/safetensors-cpp csafetensors.c (ASan+UBSan)", "csafetensors-adapter", "safetensors", "default",
+             "safetensors-cpp")):
+        b = os.path.join(rd, binary) if rd else None
+        ok = b and os.path.exists(b)
+        cmd = f"{b} show {{file}}" if binary == "gguf-tools" else f"{b} {{file}}"
+        out.append(dict(id=rid, label=label, format=fmt, profile=prof, version=ok and f"{src} {commit(src)}",
+                        command=cmd if ok else None,
+                        env={"ASAN_OPTIONS": "detect_leaks=0"} if binary == "gguf-tools" else None,
+                        why=None if ok else f"not built: conformance/adapters/c/build_readers.sh --{src} DIR (docs/adapters.md)",
+                        map=os.path.join(AD, "maps", rid + ".tsv")))
+    oracle = a.st_oracle
+    out.append(dict(id="safetensors-crate", label="Rust safetensors crate (st-oracle)", format="safetensors", profile="default",
+                    version="safetensors crate (../shared/oracles/st-oracle)" if oracle else None,
+                    command=f"{os.path.join(AD, 'st-oracle-adapter')} {{file}}" if oracle else None,
+                    why=None if oracle else "st-oracle not built (a development tool: ../shared/oracles/st-oracle)",
+                    env={"ST_ORACLE": oracle} if oracle else None))
+    if a.only:
+        keep = set(a.only.split(","))
+        out = [r for r in out if r["id"] in keep]
+    return out
+
+
+def run_reader(a, r, tmp):
+    rep = os.path.join(tmp, r["id"] + ".json")
+    cmd = [a.tfs, "conform", "-q", "--json", rep, "--timeout", str(a.timeout), "--profile", r["profile"]]
+    if a.fixtures:
+        cmd += ["--fixtures", a.fixtures]
+    if r.get("format"):
+        cmd += ["--format", r["format"]]
+    for g in a.id or []:
+        cmd += ["--id", g]
+    if not r.get("inprocess"):
+        cmd += ["-j", str(a.jobs), "--adapter", r["command"]]
+        if r.get("map") and os.path.exists(r["map"]):
+            cmd += ["--category-map", r["map"]]
+    env = dict(os.environ, **(r.get("env") or {}))
+    env.setdefault("GGML_NO_BACKTRACE", "1")
+    p = sh(cmd, env=env)
+    r["conform_command"] = " ".join(shlex.quote(c) for c in cmd[1:] if c != rep).replace(" --json", "")
+    if not os.path.exists(rep):
+        r["why"] = (p.stderr.strip().splitlines() or ["tfs conform failed"])[-2 if len(p.stderr.strip().splitlines()) > 1 else -1][:300]
+        return None
+    return json.load(open(rep))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tfs", default=os.path.join(ROOT, "build", "dev", "tools", "tfs"))
+    ap.add_argument("--ggml-adapter", default=os.path.join(ROOT, "build", "dev", "conformance", "adapters", "ggml-adapter"))
+    ap.add_argument("--readers-dir", default=os.path.join(ROOT, "build", "readers"), help="build_readers.sh --out")
+    ap.add_argument("--st-oracle", default=os.environ.get("ST_ORACLE"))
+    ap.add_argument("--fixtures")
+    ap.add_argument("--only", help="reader ids, comma-separated")
+    ap.add_argument("--id", action="append", help="fixture id glob (repeatable)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    ap.add_argument("-j", "--jobs", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--command", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    rs = readers(a)
+    tmp = tempfile.mkdtemp(prefix="tfs-matrix-")
+    fixtures, cells = {}, {}
+    for r in rs:
+        if r.get("inprocess") is None and not r.get("command"):
+            print(f"matrix: {r['id']}: skipped: {r['why']}", file=sys.stderr)
+            continue
+        print(f"matrix: {r['id']} ...", file=sys.stderr, flush=True)
+        rep = run_reader(a, r, tmp)
+        if rep is None:
+            print(f"matrix: {r['id']}: not run: {r['why']}", file=sys.stderr)
+            continue
+        r["summary"] = rep["summary"]
+        r["seconds"] = rep["seconds"]
+        r["why"] = None
+        cells[r["id"]] = {}
+        for c in rep["cases"]:
+            f = fixtures.setdefault(c["id"], {k: c[k] for k in ("id", "format", "manifest_expect", "rule", "category", "description", "path")})
+            f["family"] = render.family(c)
+            cells[r["id"]][c["id"]] = {k: c[k] for k in ("result", "expect", "detail", "got_rule", "got_category", "exit", "content")
+                                        if c.get(k) not in (None, "")}
+        print(f"matrix: {r['id']}: {rep['summary']}", file=sys.stderr)
+    head = sh(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"]).stdout.strip()
+    for f in fixtures.values():
+        f["path"] = os.path.relpath(f["path"], ROOT) if os.path.isabs(f["path"]) else f["path"]
+    for r in rs:
+        r.pop("env", None)
+        if r.get("command"):
+            r["command"] = r["command"].replace(ROOT + "/", "").replace(os.path.expanduser("~"), "~")
+        if r.get("conform_command"):
+            r["conform_command"] = r["conform_command"].replace(ROOT + "/", "").replace(os.path.expanduser("~"), "~")
+    doc = {
+        "schema": 1,
+        "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "tfs_commit": head,
+        "command": a.command or "conformance/matrix/run.sh " + " ".join(shlex.quote(x) for x in sys.argv[1:]),
+        "readers": rs,
+        "fixtures": sorted(fixtures.values(), key=lambda f: (f["format"], f["family"], f["id"])),
+        "cells": cells,
+    }
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(doc, f, indent=0, sort_keys=False)
+        f.write("\n")
+    with open(os.path.join(a.out, "results.md"), "w") as f:
+        f.write(render.markdown(doc))
+    with open(os.path.join(a.out, "results.html"), "w") as f:
+        f.write(render.html(doc, os.path.relpath(ROOT, a.out)))
+    print(f"matrix: wrote {a.out}/results.json, results.md, results.html ({len(cells)} readers, {len(fixtures)} fixtures)",
+          file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
