@@ -13,6 +13,7 @@ read from include/tfs/*.def (tfsgen.tables).  Run from anywhere:
 import os
 import sys
 
+import gg_operands
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -314,6 +315,7 @@ def build():
                                        kv_arr("tokenizer.ggml.tokens", STR, 3, gstr("<s>") + gstr("</s>") + gstr("\u2581a"))]),
         "small llama-like model: q4_K, f32, q6_K, q8_0 tensors")
     coverage()
+    gg_operands.build(add)  # boundaries per operand (docs/fixtures.md)
 
 
 def coverage():

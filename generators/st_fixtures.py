@@ -18,6 +18,7 @@ import os
 import struct
 import sys
 
+import st_operands
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 
@@ -617,6 +618,7 @@ def build():
     valid()
     strict()
     coverage()
+    st_operands.build(add)  # boundaries per operand (docs/fixtures.md)
 
 
 def main():

@@ -3,8 +3,9 @@
 of every GGUF file and the __metadata__ of every safetensors file, read
 through libtfs's accessors (`tfs dump --json` prints values only through
 tfs_kv_get_*), must match an independent decoding of the file's bytes with
-Python's struct and json modules (type names from include/tfs/*.def, not
-retyped).  Also the tensors (name, type, shape, offsets), format, "complete"
+Python's struct and json modules (ggml type names and sizes from the
+independent table of tests/corpus/indep_decode.py, written from the spec and
+checked against ggml by test_ggml_type_table; nothing from include/tfs/*.def).  Also the tensors (name, type, shape, offsets), format, "complete"
 and "error", and for GGUF version and alignment.
 Files: corpus/real, ../shared/real when present, and every fixture of
 corpus/*/MANIFEST.tsv that tfs dump accepts (every fixture a manifest calls
@@ -14,7 +15,6 @@ Prints one line per mismatch and "N passed, N failed"; exit 1 on any failure.
 import csv
 import glob
 import json
-import re
 import math
 import os
 import struct
@@ -50,15 +50,11 @@ def scalar(vt, raw):
 
 
 def gg_types(src):
-    """ggml type id -> (name, block size, type size), from include/tfs/gg_types.def."""
-    out = {}
-    pat = re.compile(r'^TFS_GG_TYPE\((\d+), *"([^"]+)", *(\d+), *(\d+)\)')
-    with open(os.path.join(src, 'include', 'tfs', 'gg_types.def'), encoding='utf-8') as f:
-        for line in f:
-            m = pat.match(line)
-            if m:
-                out[int(m.group(1))] = (m.group(2), int(m.group(3)), int(m.group(4)))
-    return out
+    """ggml type id -> (name, block size, type size): the independent table
+    of tests/corpus/indep_decode.py (not include/tfs/gg_types.def)."""
+    sys.path.insert(0, os.path.join(src, 'tests', 'corpus'))
+    import indep_decode
+    return dict(indep_decode.GGML_TYPES)
 
 
 def gguf_kvs(data, types=None):

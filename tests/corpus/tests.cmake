@@ -26,3 +26,25 @@ if(TARGET tfs_cli)
            COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_strategies.py $<TARGET_FILE:tfs_cli>)
   set_tests_properties(test_generator_strategies PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
 endif()
+
+# The Rust crate's verdicts, recorded as data by maint/crate_verdicts.py (the crate cannot be built
+# in CI): every safetensors fixture has one, and its manifest line agrees with it outside the
+# strict-only (implementation-defined) rules.
+add_test(NAME test_crate_verdicts
+         COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_crate_verdicts.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_crate_verdicts PROPERTIES LABELS "corpus;safetensors")
+
+# Expected contents checked against a decoder that shares nothing with libtfs (indep_decode.py),
+# whose ggml type table is checked against ggml's own (npm libggml-base.so; skipped without it).
+add_test(NAME test_expected_independent
+         COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_expected_independent.py ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_expected_independent PROPERTIES LABELS "corpus;expected")
+# (conformance/ defines the TFS_GGML_LIB cache entry after tests/ on a first configure: same default)
+if(DEFINED TFS_GGML_LIB)
+  set(_ggml_lib "${TFS_GGML_LIB}")
+else()
+  set(_ggml_lib "${CMAKE_BINARY_DIR}/npm/node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-base.so")
+endif()
+add_test(NAME test_ggml_type_table
+         COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_ggml_type_table.py "${_ggml_lib}")
+set_tests_properties(test_ggml_type_table PROPERTIES LABELS "corpus;gguf;ggml-diff" SKIP_RETURN_CODE 77)

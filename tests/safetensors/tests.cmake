@@ -18,3 +18,17 @@ if(TARGET tfs_cli)
            --tfs $<TARGET_FILE:tfs_cli> --count 2000 --show 5)
   set_tests_properties(test_st_twofault PROPERTIES LABELS "safetensors;oracle" SKIP_RETURN_CODE 77)
 endif()
+
+# The fast entry path changes nothing: one probe linked against libtfs, one against tfs_generic
+# (parsers/CMakeLists.txt: the fast path compiled out), same output on the corpus and on generated
+# headers.  Not in TFS_RULE_OFF / TFS_BUG builds (those flags change libtfs only).
+if(TFS_POSIX AND TARGET tfs_generic AND NOT TFS_RULE_OFF AND NOT TFS_BUG)
+  add_executable(st_probe_fast ${_st_dir}/st_path_probe.c)
+  target_link_libraries(st_probe_fast PRIVATE tfs)
+  add_executable(st_probe_generic ${_st_dir}/st_path_probe.c)
+  target_link_libraries(st_probe_generic PRIVATE tfs_generic)
+  add_test(NAME test_st_fast_entry
+           COMMAND ${TFS_PYTHON3} ${_st_dir}/test_st_fast_entry.py $<TARGET_FILE:st_probe_fast>
+                   $<TARGET_FILE:st_probe_generic> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_st_fast_entry PROPERTIES LABELS "safetensors;fast-entry")
+endif()
