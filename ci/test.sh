@@ -13,7 +13,10 @@
 #      configure, build, ctest (not the ggml differential: 64-bit only);
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
-#   7. after the dev stage: mutation score, quick (tools/mutation_score.sh --quick --sanitize: 15
+#   7. after the dev stage: the mutants of the parsers/ files the last change
+#      touched (tools/mutants/run.py --quick: changed lines first, ~3 minutes;
+#      fails on a survivor on a changed line; docs/mutation-testing.md), then
+#      rule coverage, quick (tools/rule_coverage.sh --quick --sanitize: 15
 #      rules, each switched off in a clang ASan + UBSan build of libtfs; one
 #      test: passes when every rule is killed with no defect of the switch);
 #   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
@@ -88,20 +91,34 @@ stage() {
     tfs_log "[$preset] $((total - failed - skipped)) passed, $failed failed, $skipped skipped ($((SECONDS - start)) s so far)"
 }
 
-# mscore: the quick mutation score (docs/mutation-score.md); counts as one test.
-mscore() {
-    tfs_log "[mscore] tools/mutation_score.sh --quick --sanitize"
-    if tools/mutation_score.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/mscore-quick.log"; then
+# rule_coverage: the quick rule coverage (docs/rule-coverage.md); counts as one test.
+rule_coverage() {
+    tfs_log "[rule_coverage] tools/rule_coverage.sh --quick --sanitize"
+    if tools/rule_coverage.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/rulecov-quick.log"; then
         total_pass=$((total_pass + 1))
     else
-        echo "ci/test.sh: [mscore] FAILED (log: build/mscore-quick.log)"
+        echo "ci/test.sh: [rule_coverage] FAILED (log: build/rulecov-quick.log)"
+        total_fail=$((total_fail + 1))
+    fi
+}
+
+# mutants_quick: operator-level mutants of the changed parsers/ files (docs/mutation-testing.md);
+# counts as one test.
+mutants_quick() {
+    tfs_log "[mutants] tools/mutants/run.py --quick --budget 180"
+    if /usr/bin/python3 tools/mutants/run.py --quick --budget 180 --build-dir "$root/build/dev" -j "$jobs" \
+        --out "$root/build/mutants-quick" 2>&1 | tee "$root/build/mutants-quick.log"; then
+        total_pass=$((total_pass + 1))
+    else
+        echo "ci/test.sh: [mutants] FAILED: a mutant of a changed line survived (build/mutants-quick/mutants.md)"
         total_fail=$((total_fail + 1))
     fi
 }
 
 mkdir -p "$root/build"
 stage dev
-mscore
+mutants_quick
+rule_coverage
 stage asan-ubsan
 if tfs_install_i386_deps; then
     stage m32
