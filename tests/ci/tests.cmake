@@ -1,0 +1,9 @@
+# ci/ scripts (included by tests/CMakeLists.txt):
+#   test_ci_probe   ci/probe.sh: the runtime probe that makes ci/test.sh build a
+#                   stage but skip its tests when this machine cannot run its
+#                   programs (i386 without 32-bit emulation, a sanitizer runtime)
+find_program(TFS_BASH bash)
+if(TFS_BASH)
+  add_test(NAME test_ci_probe COMMAND ${TFS_BASH} ${CMAKE_CURRENT_LIST_DIR}/test_probe.sh ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_ci_probe PROPERTIES LABELS "ci" TIMEOUT 120)
+endif()
