@@ -6,9 +6,10 @@
 # libcmocka-dev + pkg-config: unit tests; libssl-dev: SHA-256 of fixtures;
 # libjansson-dev: `tfs conform` (adapters' JSON, expected contents); perl:
 # prove / TAP::Parser for the TAP report test; python3-hypothesis: generators;
-# valgrind: memory checks; time: /usr/bin/time for bench/sparse.sh.
+# valgrind: memory checks; time: /usr/bin/time for bench/sparse.sh;
+# clang-format: ci/format-check.sh (.clang-format).
 TFS_DEB_PACKAGES=(make cmake gcc clang libclang-rt-14-dev libcmocka-dev libssl-dev libjansson-dev pkg-config
-    perl valgrind python3 python3-hypothesis time ca-certificates)
+    perl valgrind python3 python3-hypothesis time ca-certificates clang-format)
 # afl++ (afl-clang-fast, afl-fuzz): the AFL++ smoke run of mutators/ (tests/mutators/afl_smoke.sh)
 TFS_DEB_PACKAGES+=(afl++)
 # afl++ again (AFL++ builds of fuzz/), llvm (llvm-profdata, llvm-cov), zip, unzip:

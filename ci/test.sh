@@ -19,9 +19,9 @@
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
 #   7. after the dev stage: the mutants of the parsers/ files the last change
-#      touched (tools/mutants/run.py --quick: changed lines first, ~3 minutes;
+#      touched (maint/mutants/run.py --quick: changed lines first, ~3 minutes;
 #      fails on a survivor on a changed line; docs/mutation-testing.md), then
-#      rule coverage, quick (tools/rule_coverage.sh --quick --sanitize: 15
+#      rule coverage, quick (maint/rule_coverage.sh --quick --sanitize: 15
 #      rules, each switched off in a clang ASan + UBSan build of libtfs; one
 #      test: passes when every rule is killed with no defect of the switch);
 #   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
@@ -112,26 +112,26 @@ stage() {
     tfs_log "[$preset] $((total - failed - skipped)) passed, $failed failed, $skipped skipped ($((SECONDS - start)) s so far)"
 }
 
-# rule_coverage: the quick rule coverage (docs/rule-coverage.md); counts as one test.
-rule_coverage() {
-    tfs_log "[rule_coverage] tools/rule_coverage.sh --quick --sanitize"
-    if tools/rule_coverage.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/rulecov-quick.log"; then
-        total_pass=$((total_pass + 1))
-    else
-        echo "ci/test.sh: [rule_coverage] FAILED (log: build/rulecov-quick.log)"
-        total_fail=$((total_fail + 1))
-    fi
-}
-
 # mutants_quick: operator-level mutants of the changed parsers/ files (docs/mutation-testing.md);
 # counts as one test.
 mutants_quick() {
-    tfs_log "[mutants] tools/mutants/run.py --quick --budget 180"
-    if /usr/bin/python3 tools/mutants/run.py --quick --budget 180 --build-dir "$root/build/dev" -j "$jobs" \
+    tfs_log "[mutants] maint/mutants/run.py --quick --budget 180"
+    if /usr/bin/python3 maint/mutants/run.py --quick --budget 180 --build-dir "$root/build/dev" -j "$jobs" \
         --out "$root/build/mutants-quick" 2>&1 | tee "$root/build/mutants-quick.log"; then
         total_pass=$((total_pass + 1))
     else
         echo "ci/test.sh: [mutants] FAILED: a mutant of a changed line survived (build/mutants-quick/mutants.md)"
+        total_fail=$((total_fail + 1))
+    fi
+}
+
+# rulecov: the quick rule coverage (docs/rule-coverage.md); counts as one test.
+rulecov() {
+    tfs_log "[rulecov] maint/rule_coverage.sh --quick --sanitize"
+    if maint/rule_coverage.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/rulecov-quick.log"; then
+        total_pass=$((total_pass + 1))
+    else
+        echo "ci/test.sh: [rulecov] FAILED (log: build/rulecov-quick.log)"
         total_fail=$((total_fail + 1))
     fi
 }
@@ -149,7 +149,7 @@ probed_stage() {
 mkdir -p "$root/build"
 stage dev
 mutants_quick
-rule_coverage
+rulecov
 probed_stage asan-ubsan asan
 if tfs_install_i386_deps; then
     probed_stage m32 i386

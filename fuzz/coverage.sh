@@ -42,7 +42,7 @@ for fmt in gguf safetensors; do
     done < "$root/fuzz/seeds/$fmt.list"
     extra_var=TFS_COVERAGE_EXTRA_$fmt
     for d in ${!extra_var:-}; do seeds+=("$d"); done
-    srcs=("$root/parsers/core" "$root/parsers/$fmt") # the format's parser and the core it uses
+    srcs=("$root/parsers/core" "$root/parsers/$fmt" "$root/parsers/api.c") # the format's parser, the core it uses, the dispatch
     objects=()
     for kind in buffer source strict roundtrip diff; do
         t=fuzz_${short}_$kind

@@ -22,7 +22,7 @@
 #endif
 
 /*
- * Rule-coverage builds (cmake -DTFS_RULE_OFF=<rule id>, tools/rule_coverage.sh,
+ * Rule-coverage builds (cmake -DTFS_RULE_OFF=<rule id>, maint/rule_coverage.sh,
  * docs/rule-coverage.md): the compile definition TFS_RULE_OFF=TFS_<id>
  * switches one rule off in the format parsers.  Every place that raises a
  * rule asks TFS_RULE_HIT(rule, cond) (or, where the rule is a result rather
@@ -225,16 +225,10 @@ tfs_status tfs__fail_status(tfs_error *err, tfs_status st, int sys_errno);
 /* TFS_EIO or TFS_ENOMEM from a failed tfs_src. */
 tfs_status tfs__fail_src(tfs_error *err, const tfs_src *s);
 
-/* Dispatch a source to its format's parser (api.c); on success hands the
- * window and the reader to the header. */
-tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
-                        tfs_header **out, tfs_error *err);
-/* Set *out = NULL and a cleared error record (index -1). */
+/* Set *out = NULL and a cleared error record (index -1) (header.c). */
 void tfs__clear_result(tfs_header **out, tfs_error *err);
 
-/* Format parsers.  On TFS_OK, *out (if out != NULL) receives the header; in
- * file mode the parser does not take the window (api.c moves it into priv). */
-tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err);
-tfs_status tfs__gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err);
+/* The format parsers' entry points and the dispatch between them live above
+ * core/: parsers/dispatch.h. */
 
 #endif /* TFS_INTERNAL_H */

@@ -12,10 +12,11 @@
  * window).  Scalars
  * are kept by value.  Views are resolved once parsing is over (view.c).
  *
- * Files: parse.c (entry, fixed header), kv.c (KV pairs, general.alignment),
- * tensor_info.c (tensor infos), layout.c (data start, offsets, data in file),
- * strict.c (TFS_STRICT rules),
- * view.c (the tfs_header view).
+ * Files: parse.c (entry, fixed header), read.c (reading primitives: strings,
+ * window scans), kv.c (KV pairs, general.alignment), tensor_info.c (tensor
+ * infos), layout.c (data start, offsets, data in file), strict.c (TFS_STRICT
+ * rules), view.c (the tfs_header view).  Calls run one way: parse.c calls the
+ * stages, the stages call read.c, read.c calls only core/.
  */
 #ifndef TFS_GG_H
 #define TFS_GG_H
@@ -193,6 +194,8 @@ static inline void gg_strict(gg_ctx *c, tfs_rule rule, uint64_t off, int64_t ind
         c->strict_index = index;
     }
 }
+
+/* Reading primitives (read.c). */
 
 /* Read a GGUF string's length at the cursor, as gguf_reader::read(
  * std::string&): GG101 (length > 2^30), GG102 (length > bytes left after

@@ -14,6 +14,7 @@
  * Only bytes [0, 8 + N) are requested from the source; tensor data is never
  * read (the file size comes from the source). */
 #include "st_internal.h"
+#include "../dispatch.h"
 
 #include <stdlib.h>
 

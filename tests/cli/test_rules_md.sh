@@ -1,19 +1,19 @@
 #!/bin/sh
 # test_rules_md.sh TFS_BINARY SOURCE_DIR: fails when docs/rules.md is not what
-# tools/gen_rules_md.sh makes from the current rules table.
+# maint/gen_rules_md.sh makes from the current rules table.
 set -eu
 tfs=$1
 src=$2
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-"$src/tools/gen_rules_md.sh" "$tfs" "$tmp"
+"$src/maint/gen_rules_md.sh" "$tfs" "$tmp"
 if ! [ -f "$src/docs/rules.md" ]; then
-    echo "FAIL: docs/rules.md is missing; run: tools/gen_rules_md.sh $tfs docs/rules.md"
+    echo "FAIL: docs/rules.md is missing; run: maint/gen_rules_md.sh $tfs docs/rules.md"
     echo "0 passed, 1 failed"
     exit 1
 fi
 if ! diff -u "$src/docs/rules.md" "$tmp"; then
-    echo "FAIL: docs/rules.md is out of date; run: tools/gen_rules_md.sh $tfs docs/rules.md"
+    echo "FAIL: docs/rules.md is out of date; run: maint/gen_rules_md.sh $tfs docs/rules.md"
     echo "0 passed, 1 failed"
     exit 1
 fi

@@ -1,4 +1,4 @@
-/* test_api.c: the entry points of parsers/core/api.c: argument checks,
+/* test_api.c: the entry points of parsers/api.c and parsers/posix_file.c: argument checks,
  * files that are not regular (refused without blocking or reading), format
  * detection by magic then extension, the error record on every return. */
 #include <errno.h>

@@ -26,7 +26,7 @@ int main(int argc, char **argv) {
 C
 AFL_QUIET=1 afl-clang-fast -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
     -I"$src/include" -I"$build/include" -I"$src/parsers/core" "$work/h.c" \
-    "$src"/parsers/core/*.c "$src"/parsers/gguf/*.c "$src"/parsers/safetensors/*.c -o "$work/h"
+    "$src"/parsers/*.c "$src"/parsers/core/*.c "$src"/parsers/gguf/*.c "$src"/parsers/safetensors/*.c -o "$work/h"
 mkdir -p "$work/in"
 cp "$src/corpus/gguf/valid-llama-like.gguf" "$src/corpus/safetensors/valid-crate-forced-alignment.safetensors" "$work/in/"
 # the harness has no sanitizer; a caller's ASAN_OPTIONS (ci/test.sh sets

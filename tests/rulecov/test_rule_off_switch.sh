@@ -2,7 +2,7 @@
 # test_rule_off_switch.sh SOURCE_DIR WORK_DIR PYTHON3
 # The rule-coverage switch (cmake -DTFS_RULE_OFF=<id>, docs/rule-coverage.md):
 #  1. an id that is not a live rule of include/tfs/rules.def is refused at configure time;
-#  2. tools/rule_coverage.sh --rules ST110,GG204 (the unmutated baseline, then two
+#  2. maint/rule_coverage.sh --rules ST110,GG204 (the unmutated baseline, then two
 #     one-rule-off builds in WORK_DIR/rulecov): both rules killed, by fixtures about
 #     them only (no leak, no collateral change, no crash);
 #  3. the GG204 build (the last one the script leaves) no longer reports GG204 on
@@ -20,7 +20,7 @@ if cmake -S "$src" -B "$work/bad" -DTFS_RULE_OFF=GG999 -DTFS_BUILD_TESTS=OFF -DT
 fi
 grep -q "TFS_RULE_OFF=GG999: not a rule id" "$work/bad.log" || { cat "$work/bad.log"; fail "no clear message for GG999"; }
 
-"$src/tools/rule_coverage.sh" --rules ST110,GG204 --json --build-dir "$work/rulecov" > "$work/score.json"
+"$src/maint/rule_coverage.sh" --rules ST110,GG204 --json --build-dir "$work/rulecov" > "$work/score.json"
 rc=$?
 cat "$work/score.json"
 [ $rc -eq 0 ] || fail "rule_coverage.sh exited $rc"
@@ -38,7 +38,7 @@ assert "GG204-G1-n-dims-5" in rules["GG204"]["killing_fixtures"]
 assert "ST110-trailing-comma-object" in rules["ST110"]["killing_fixtures"]
 PY
 
-out=$("$work/rulecov/tools/rule_coverage_check" --off GG204 "$src/corpus/gguf/MANIFEST.tsv")
+out=$("$work/rulecov/maint/rule_coverage_check" --off GG204 "$src/corpus/gguf/MANIFEST.tsv")
 line=$(printf '%s\n' "$out" | grep '^FAIL GG204-G1-n-dims-5	')
 echo "$line"
 case $line in

@@ -27,7 +27,7 @@ if(NOT TFS_SANITIZE)
   endif()
 endif()
 if(NOT TFS_POSIX)
-  # every POSIX call lives in parsers/core/posix_*.c, left out of this build
+  # every POSIX call lives in parsers/core/posix_*.c and parsers/posix_file.c, left out of this build
   set(TFS_NO_POSIX_FORBIDDEN "getrandom getentropy clock_gettime open open64 openat openat64 pread pread64 fstat fstat64 __fxstat __fxstat64 close read lseek mmap madvise ftruncate")
   set(TFS_NO_POSIX_PENDING "")
   add_test(NAME test_no_posix
@@ -35,10 +35,10 @@ if(NOT TFS_POSIX)
                    "${TFS_NO_POSIX_PENDING}")
   set_tests_properties(test_no_posix PROPERTIES LABELS "ship;nonposix")
 endif()
-# After tools/rename_internal.sh BUILD --apply: every external symbol of
+# After maint/rename_internal.sh BUILD --apply: every external symbol of
 # libtfs.a is public (tfs_*) or internal (tfs__*), so a program's own names
 # cannot collide with the library's even in a static link.
 if(NOT TFS_SANITIZE)
-  add_test(NAME test_internal_prefix COMMAND bash ${PROJECT_SOURCE_DIR}/tools/rename_internal.sh ${PROJECT_BINARY_DIR} --check)
+  add_test(NAME test_internal_prefix COMMAND bash ${PROJECT_SOURCE_DIR}/maint/rename_internal.sh ${PROJECT_BINARY_DIR} --check)
   set_tests_properties(test_internal_prefix PROPERTIES LABELS "ship")
 endif()

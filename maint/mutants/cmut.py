@@ -1,4 +1,4 @@
-"""cmut.py: the mutants of one C source file (tools/mutants, docs/mutation-testing.md).
+"""cmut.py: the mutants of one C source file (maint/mutants, docs/mutation-testing.md).
 
 A small C tokenizer (comments, string and character literals and preprocessor
 lines are skipped) and the operators of issue 16, item 2:

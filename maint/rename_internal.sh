@@ -4,10 +4,10 @@
 # st_err or tfs_reserve can never collide with the library's, even when it
 # links libtfs.a (where -fvisibility=hidden does not help).
 #
-#   tools/rename_internal.sh BUILD_DIR             dry run: print the mapping
+#   maint/rename_internal.sh BUILD_DIR             dry run: print the mapping
 #                                                  and the files it would edit
-#   tools/rename_internal.sh BUILD_DIR --apply     edit the files in place
-#   tools/rename_internal.sh BUILD_DIR --check     exit 1 unless every external
+#   maint/rename_internal.sh BUILD_DIR --apply     edit the files in place
+#   maint/rename_internal.sh BUILD_DIR --check     exit 1 unless every external
 #                                                  symbol of libtfs.a is public
 #                                                  or starts with tfs__
 #   add --docs to --apply / the dry run to rewrite *.md as well
@@ -20,7 +20,7 @@
 # New names: tfs_X -> tfs__X (tfs_src_get -> tfs__src_get, tfs_reserve ->
 # tfs__reserve); any other name N -> tfs__N (st_err -> tfs__st_err,
 # gg_parse_kvs -> tfs__gg_parse_kvs).
-# Files rewritten: every tracked *.c and *.h (parsers, tests, tools, bench,
+# Files rewritten: every tracked *.c and *.h (parsers, tests, tools, maint, bench,
 # conformance, examples), with whole-word matches (sed \b...\b).  The script
 # refuses when a new name already occurs somewhere in those files.
 # Afterwards: rebuild, run ctest, then `--check` (or enable ctest

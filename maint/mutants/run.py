@@ -1,10 +1,10 @@
 #!/usr/bin/python3
-"""tools/mutants/run.py: operator-level mutation testing of parsers/ (docs/mutation-testing.md).
+"""maint/mutants/run.py: operator-level mutation testing of parsers/ (docs/mutation-testing.md).
 
-  tools/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
+  maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
                        [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
 
-Every mutant of tools/mutants/cmut.py in the given C files (default: the
+Every mutant of maint/mutants/cmut.py in the given C files (default: the
 files that decide verdicts: parsers/gguf/*.c, parsers/safetensors/*.c and
 parsers/core/utf8.c, readers before writers) is compiled alone (the file's own
 compile command from DIR/compile_commands.json, -Werror dropped), put with the
@@ -18,7 +18,7 @@ libtfs are relinked against it.  Then the suite runs, fastest killers first:
               or unrelated ones in EXCLUDE below.
 The first failing test kills the mutant.  Outcomes: killed, survived,
 timeout (a test ran past its limit: counted as detected), did-not-compile,
-equivalent (listed in tools/mutants/equivalent.tsv with a written argument).
+equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
 
   FILE...       C files of parsers/ (paths from the source root)
   --build-dir   a configured and built tree (default build/dev); only read
@@ -447,7 +447,7 @@ def report(results, outdir, took, a, files, tests):
     json.dump(doc, open(os.path.join(outdir, "mutants.json"), "w"), indent=1)
     L = [f"# Mutation report", "", f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
          + (f" (every {a.sample}th mutant)" if a.sample > 1 else "") + ". Score = (killed + timeout) / "
-         "(killed + timeout + survived); equivalent mutants (tools/mutants/equivalent.tsv) and mutants that "
+         "(killed + timeout + survived); equivalent mutants (maint/mutants/equivalent.tsv) and mutants that "
          "did not compile are left out.", ""]
     head = "| | " + " | ".join(STATUSES) + " | score |"
     sep = "|---" * (len(STATUSES) + 2) + "|"

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# tools/rule_coverage.sh: the rule coverage of the fixtures (docs/rule-coverage.md).
+# maint/rule_coverage.sh: the rule coverage of the fixtures (docs/rule-coverage.md).
 #
 # For every rule id of include/tfs/rules.def (retired rules skipped) it builds
 # libtfs with that one rule switched off (cmake -DTFS_RULE_OFF=<id>) plus the
-# manifest checker tools/rule_coverage_check.c, runs every fixture of
+# manifest checker maint/rule_coverage_check.c, runs every fixture of
 # corpus/*/MANIFEST.tsv in its profile, and lists the fixtures that then
 # fail.  A rule is "killed" when at least one fixture fails without it.
 #
-#   tools/rule_coverage.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
+#   maint/rule_coverage.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
 #     --rules LIST   comma-separated rule ids (default: all live rules)
 #     --quick        a handful of rules, one per way a rule is switched off (CI)
 #     --json         one JSON document on stdout instead of the table
@@ -96,7 +96,7 @@ if ! build_with ""; then
     echo "rule_coverage.sh: the normal build failed (log: $log)" >&2
     exit 2
 fi
-if ! base=$("$build"/tools/rule_coverage_check "${manifests[@]}"); then
+if ! base=$("$build"/maint/rule_coverage_check "${manifests[@]}"); then
     echo "$base" | grep -v '^[0-9]* passed' >&2
     echo "rule_coverage.sh: the unmutated library fails fixtures: no score (fix those first)" >&2
     exit 2
@@ -115,7 +115,7 @@ for r in "${rules[@]}"; do
         echo "rule_coverage.sh: build with TFS_RULE_OFF=$r failed (log: $log)" >&2
         exit 2
     fi
-    out=$("$build"/tools/rule_coverage_check --off "$r" "${manifests[@]}")
+    out=$("$build"/maint/rule_coverage_check --off "$r" "${manifests[@]}")
     rc=$?
     fails=$(grep -E '^(FAIL|LEAK) ' <<< "$out" | cut -f1 | sed -E 's/^(FAIL|LEAK) //' | paste -sd, -)
     count=$(grep -cE '^(FAIL|LEAK) ' <<< "$out")

@@ -1,7 +1,7 @@
 /* posix_file.c: paths and file descriptors as byte sources (pread on a
  * descriptor the header keeps, so string and array values can be re-read by
  * the accessors).  Left out of TFS_POSIX=OFF builds. */
-#include "internal.h"
+#include "dispatch.h"
 
 #include <errno.h>
 #include <fcntl.h>

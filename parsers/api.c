@@ -1,9 +1,8 @@
-/* api.c: public entry points without POSIX I/O: format detection, the
- * header's lifetime, and dispatch for the buffer and reader sources
- * (posix_file.c adds paths and file descriptors). */
-#include "internal.h"
-
-#include <stdlib.h>
+/* api.c: the public parse entry points without POSIX I/O: format detection
+ * and dispatch to the format parsers for the buffer and reader sources
+ * (posix_file.c adds paths and file descriptors).  It stands above core/ and
+ * both format parsers: core/ knows no format. */
+#include "dispatch.h"
 
 static bool ends_with(const char *s, const char *suffix) {
     size_t n = strlen(s), m = strlen(suffix);
@@ -14,30 +13,6 @@ tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path
     if (prefix && len >= 4 && memcmp(prefix, "GGUF", 4) == 0) return TFS_FORMAT_GGUF;
     if (path && ends_with(path, ".gguf")) return TFS_FORMAT_GGUF;
     return TFS_FORMAT_SAFETENSORS;
-}
-
-tfs_header *tfs__header_new(tfs_format format, uint64_t file_size) {
-    tfs_header *h = calloc(1, sizeof *h);
-    tfs_priv *p = calloc(1, sizeof *p);
-    if (!h || !p) { free(h); free(p); return NULL; }
-    h->format = format;
-    h->file_size = file_size;
-    h->complete = 1;
-    p->fd = -1;
-    h->priv_ = p;
-    return h;
-}
-
-void tfs_header_free(tfs_header *h) {
-    if (!h) return;
-    tfs_priv *p = h->priv_;
-    if (p) {
-        if (p->release) p->release(p);
-        free(p->window);
-        for (size_t i = 0; i < sizeof p->blocks / sizeof p->blocks[0]; i++) free(p->blocks[i]);
-        free(p);
-    }
-    free(h);
 }
 
 tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
@@ -74,14 +49,6 @@ tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsi
         }
     }
     return st;
-}
-
-void tfs__clear_result(tfs_header **out, tfs_error *err) {
-    if (out) *out = NULL;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->index = -1;
-    }
 }
 
 tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, unsigned flags,

@@ -12,8 +12,8 @@ prints for it (format and profile from the manifest line: `mode` strict adds
 tagged values; an adapter that reports `content` is compared with it.
 
 Usage:
-    tools/gen_expected.py --tfs build/dev/tools/tfs [--root .]          write / refresh
-    tools/gen_expected.py --tfs build/dev/tools/tfs [--root .] --check  compare only
+    maint/gen_expected.py --tfs build/dev/tools/tfs [--root .]          write / refresh
+    maint/gen_expected.py --tfs build/dev/tools/tfs [--root .] --check  compare only
 
 --check exits 1 when an expected file is missing, stale (differs from what
 tfs dump prints now), orphaned (no valid manifest line has its id) or not a

@@ -1,6 +1,6 @@
 /*
  * rule_coverage_check.c: the manifest checker of the rule coverage
- * (tools/rule_coverage.sh, docs/rule-coverage.md).
+ * (maint/rule_coverage.sh, docs/rule-coverage.md).
  *
  *   rule_coverage_check [--off RULE] MANIFEST.tsv...
  *

@@ -2,7 +2,7 @@
 """gen_real_manifest.py: writes corpus/real/MANIFEST.tsv (docs/fixtures.md format)
 for the real model files copied into corpus/real/ from ../shared/real/.
 
-    tools/gen_real_manifest.py TFS_BINARY [SHARED_REAL_DIR]
+    maint/gen_real_manifest.py TFS_BINARY [SHARED_REAL_DIR]
 
 Per file: a `default` line (GGUF: canonical verdict with data read, i.e. the
 llama.cpp loader rule), for GGUF a `header-only` line (ggml metadata mode), and
