@@ -2,6 +2,7 @@
  * tfs_bench.c: header-parse throughput of libtfs.
  *
  *   tfs_bench [--runs N] [--tensors N] [--gguf PATH] [--emit-synthetic PATH]
+ *   tfs_bench [--runs N] --parse PATH
  *
  * (a) a synthetic safetensors header (default 50,000 tensors, ~5.8 MB of JSON,
  *     Llama-like names, F16/BF16), parsed with tfs_parse_buffer (the file
@@ -13,7 +14,9 @@
  * GB = 10^9 bytes of header; beside it the mean minor page faults of one
  * parse (getrusage(RUSAGE_SELF) around each run), since faults, not parsing,
  * dominate a fresh process (bench/whole.sh prints the whole-process figures).  --emit-synthetic PATH writes the synthetic file (sparse) and exits,
- * for bench/sparse.sh.
+ * for bench/sparse.sh.  --parse PATH times tfs_parse_file of that one file
+ * (format by content) and prints one line "parse_ms <best> <median>" (ms),
+ * the in-process part of bench/whole.sh's floor.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -189,6 +192,35 @@ static int bench_gguf(const char *path, int runs) {
     return t1 < 0 || t2 < 0;
 }
 
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* --parse PATH: best and median of N runs of tfs_parse_file (ms). */
+static int bench_parse(const char *path, int runs) {
+    double *t = calloc((size_t)runs, sizeof *t);
+    if (!t) return 1;
+    for (int i = 0; i < runs; i++) {
+        tfs_header *h = NULL;
+        tfs_error err;
+        double t0 = now_s();
+        tfs_status st = tfs_parse_file(path, TFS_FORMAT_UNKNOWN, 0, &h, &err);
+        t[i] = now_s() - t0;
+        tfs_header_free(h);
+        if (st != TFS_OK) {
+            fprintf(stderr, "tfs_bench: %s: %s %s at offset %llu\n", path, tfs_status_name(st), tfs_rule_id(err.rule),
+                    (unsigned long long)err.offset);
+            free(t);
+            return 1;
+        }
+    }
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    printf("parse_ms %.3f %.3f\n", t[0] * 1e3, t[runs / 2] * 1e3);
+    free(t);
+    return 0;
+}
+
 static const char *default_gguf(void) {
     static const char *const cand[] = {
         TFS_SOURCE_DIR "/../shared/real/gguf/llamacpp-ggml-vocab-deepseek-llm.gguf",
@@ -200,13 +232,14 @@ static const char *default_gguf(void) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: tfs_bench [--runs N] [--tensors N] [--gguf PATH] [--emit-synthetic PATH]\n");
+    fprintf(f, "usage: tfs_bench [--runs N] [--tensors N] [--gguf PATH] [--emit-synthetic PATH]\n"
+               "       tfs_bench [--runs N] --parse PATH\n");
 }
 
 int main(int argc, char **argv) {
     int runs = 20;
     size_t n_tensors = 50000;
-    const char *gguf = NULL, *emit = NULL;
+    const char *gguf = NULL, *emit = NULL, *parse = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -214,10 +247,12 @@ int main(int argc, char **argv) {
         else if (strcmp(a, "--tensors") == 0 && v) { n_tensors = (size_t)strtoull(v, NULL, 10); i++; }
         else if (strcmp(a, "--gguf") == 0 && v) { gguf = v; i++; }
         else if (strcmp(a, "--emit-synthetic") == 0 && v) { emit = v; i++; }
+        else if (strcmp(a, "--parse") == 0 && v) { parse = v; i++; }
         else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
         else { usage(stderr); return 2; }
     }
     if (runs < 1 || n_tensors < 1) { usage(stderr); return 2; }
+    if (parse) return bench_parse(parse, runs);
     if (emit) {
         uint8_t *hdr;
         size_t hlen;

@@ -19,8 +19,12 @@
 #       tfs_check  `tfs check FILE`
 #       ggml       tfs_ggml_load: gguf_init_from_file(no_alloc) from libggml-base.so
 #       floor_*    as above
-# and prints the speedup of tfs over each, against the targets of issue 5
-# (>= 8x over the crate and over ggml, whole process).
+#       true       /bin/true: the cost of starting any process
+# and prints the speedup of tfs over each, against the targets of issue 18
+# (>= 12x over the crate and over ggml, whole process), and the floor:
+# /bin/true (median) + the in-process parse time of the same file
+# (`tfs_bench --parse FILE`, median), with tfs check's ratio to it (target
+# <= 1.5x).
 #
 # The crate: SafeTensors::deserialize is read_metadata plus a slice of the buffer
 # (safetensors/src/tensor.rs), and `st-oracle FILE` first reads the WHOLE file
@@ -99,7 +103,7 @@ if [[ -z $st_file ]]; then
 fi
 
 echo "whole.sh: $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "tfs: $tfs ($("$tfs" --version 2> /dev/null || echo '?'))"
+echo "tfs: $tfs ($("$tfs" --version 2> /dev/null || echo '?')); libraries: $(ldd "$tfs" 2> /dev/null | awk '$1 !~ /vdso/ {print $1}' | tr '\n' ' ')"
 echo
 
 # expect CMD...: the command must succeed (a valid file), else stop
@@ -107,6 +111,18 @@ expect_ok() {
     if ! "$@" > "$tmp/out.txt" 2>&1; then
         echo "whole.sh: $* failed:" >&2; cat "$tmp/out.txt" >&2; exit 1
     fi
+}
+
+# floor FILE: after a runstat table in $tmp/rs.txt (with @true), the floor
+# /bin/true + in-process parse of FILE, and tfs check's ratio to it
+floor_line() {
+    local parse
+    parse=$("$tfs_bench" --runs "$runs" --parse "$1" | awk '$1 == "parse_ms" { print $3 }')
+    awk -F'\t' -v parse="$parse" '
+        $1 == "#tsv" && $2 == "tfs_check" { t = $6 }
+        $1 == "#tsv" && $2 == "true" { z = $6 }
+        END { if (t > 0 && z > 0 && parse != "") printf "  floor: /bin/true %.3f ms + in-process parse %.3f ms = %.3f ms; tfs check %.3f ms = %.2fx the floor (target <= 1.5x): %s\n",
+                  z, parse, z + parse, t, t / (z + parse), (t / (z + parse) <= 1.5 ? "MET" : "NOT MET") }' "$tmp/rs.txt"
 }
 
 # targets NAME TARGET: after a runstat table in $tmp/rs.txt, the speedup of
@@ -148,9 +164,11 @@ if [[ -n $oracle ]]; then
 else
     echo "   crate: skipped (no st-oracle: --st-oracle PATH)"
 fi
-cmds+=(@floor_read "$floor" read "$st_file" @floor_populate "$floor" populate "$st_file" @startup "$floor" none "$st_file")
+cmds+=(@floor_read "$floor" read "$st_file" @floor_populate "$floor" populate "$st_file" @startup "$floor" none "$st_file"
+    @true /bin/true)
 "$runstat" -n "$runs" -w "$warmup" "${cmds[@]}" | tee "$tmp/rs.txt"
-[[ -n $oracle ]] && target crate 8
+[[ -n $oracle ]] && target crate 12
+floor_line "$st_file"
 perf_faults "$st_file"
 echo
 
@@ -165,8 +183,10 @@ if [[ -n $ggml_lib ]]; then
 else
     echo "   ggml: skipped (no libggml-base.so: --ggml-lib PATH or TFS_GGML_LIB)"
 fi
-cmds+=(@floor_read "$floor" read "$gguf" @floor_chunk "$floor" chunk "$gguf" @startup "$floor" none "$gguf")
+cmds+=(@floor_read "$floor" read "$gguf" @floor_chunk "$floor" chunk "$gguf" @startup "$floor" none "$gguf"
+    @true /bin/true)
 "$runstat" -n "$runs" -w "$warmup" "${cmds[@]}" | tee "$tmp/rs.txt"
-[[ -n $ggml_lib ]] && target ggml 8
+[[ -n $ggml_lib ]] && target ggml 12
+floor_line "$gguf"
 perf_faults "$gguf"
 exit 0

@@ -37,6 +37,9 @@ set(TFS_INSTALL_CONFORMANCEDIR ${CMAKE_INSTALL_DATADIR}/tfs/conformance CACHE ST
     "Where the conformance suite (fixtures, manifests, expected contents) is installed, relative to the prefix")
 if(TFS_BUILD_TOOLS)
   install(TARGETS tfs_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
+  if(TARGET tfs_conform_cli) # `tfs conform` runs it from beside tfs
+    install(TARGETS tfs_conform_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
+  endif()
   install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tfs_tools)
   install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.bash DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions
           RENAME tfs COMPONENT tfs_tools)
@@ -94,3 +97,6 @@ if(NOT TFS_POSIX)
 endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/tfs.pc.in ${PROJECT_BINARY_DIR}/tfs.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tfs.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT tfs_dev)
+# the licence of tfs, and the licences of the third-party files of corpus/real
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/NOTICE DESTINATION ${CMAKE_INSTALL_DOCDIR}
+        COMPONENT tfs_runtime)

@@ -86,7 +86,7 @@ static void explain_empty(const cf_suite *s, const cf_options *o) {
             for (size_t k = 0; k < s->manifests[m].n && !hit; k++) hit = fnmatch(o->ids[i], s->manifests[m].lines[k].id, 0) == 0;
         if (!hit && ++said) fprintf(stderr, "tfs conform: --id %s: matches no fixture id\n", o->ids[i]);
     }
-    fprintf(stderr, "tfs conform: no case selected (%s)%s\n", s->dir,
+    fprintf(stderr, "tfs conform: no case selected (%s)%s\n", s->dirs,
             said ? "" : ": each selector matches fixtures, but not together (or not in this profile)");
 }
 
@@ -98,7 +98,7 @@ static int is_dir(const char *p) {
 /* --fixtures, $TFS_CONFORMANCE_DIR, <bindir>/../share/tfs/conformance (an
  * installed, relocated tfs), the build tree's corpus/, the install prefix's. */
 static const char *fixtures_dir(const cf_options *o, char *buf, size_t n) {
-    if (o->fixtures) return o->fixtures;
+    if (o->n_fixtures) return o->fixtures[0];
     const char *env = getenv("TFS_CONFORMANCE_DIR");
     if (env && *env) return env;
     char exe[PATH_MAX];
@@ -186,7 +186,8 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
         return 2;
     }
     cf_suite s;
-    if (cf_suite_load(&s, dir, err, sizeof err) != 0) {
+    const char *one[1] = {dir};
+    if (cf_suite_load(&s, o.n_fixtures ? o.fixtures : one, o.n_fixtures ? o.n_fixtures : 1, err, sizeof err) != 0) {
         fprintf(stderr, "tfs conform: %s\n", err);
         return 2;
     }

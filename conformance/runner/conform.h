@@ -86,7 +86,7 @@ typedef struct cf_options {
     const char *tags[CF_MAX_LIST]; int n_tags;
     const char *expected_failures, *write_expected_failures;
     const char *tap, *junit, *json;
-    const char *fixtures;
+    const char *fixtures[CF_MAX_LIST]; int n_fixtures; /* --fixtures, in order */
     size_t output_cap;   /* bytes kept per stream */
     int quiet;           /* --quiet: no summary table, failures only */
     int list;            /* --list: print the selected cases, run nothing */
@@ -102,12 +102,15 @@ typedef struct cf_suite {
     size_t n_manifests;
     cf_case *cases;
     size_t n_cases;
-    char *dir; /* the fixtures folder */
+    char *dir;  /* the first fixtures folder (its VERSION file names the suite) */
+    char *dirs; /* every fixtures folder, ", " between them (messages) */
 } cf_suite;
 
-/* Load every MANIFEST.tsv of dir (itself or its direct subfolders, sorted).
- * 0 ok; -1 with message. */
-int cf_suite_load(cf_suite *s, const char *dir, char *err, size_t n);
+/* Load every MANIFEST.tsv of each of dirs[0, n_dirs) (the folder itself or
+ * its direct subfolders, sorted), in the order given: the folders combine
+ * into one suite.  A fixture id seen twice (in two manifests of one folder,
+ * or in two folders) is an error.  0 ok; -1 with message. */
+int cf_suite_load(cf_suite *s, const char *const *dirs, int n_dirs, char *err, size_t n);
 /* Build the cases selected by the options.  0 ok; -1 with message. */
 int cf_suite_select(cf_suite *s, const cf_options *o, char *err, size_t n);
 void cf_suite_free(cf_suite *s);

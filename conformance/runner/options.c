@@ -18,7 +18,8 @@ void cf_usage(FILE *f) {
             "  -j, --jobs N       adapters run at once (default 1)\n"
             "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
             "  --output-cap BYTES kept of each adapter stream (default 16777216; the rest is read and dropped)\n"
-            "  --fixtures DIR     folder with MANIFEST.tsv, itself or in direct subfolders\n"
+            "  --fixtures DIR     folder with MANIFEST.tsv, itself or in direct subfolders;\n"
+            "                     repeatable: the folders combine (an id in two is an error)\n"
             "                     (default: $TFS_CONFORMANCE_DIR, else <bindir>/../share/tfs/conformance,\n"
             "                     else the source tree's corpus/, else <prefix>/share/tfs/conformance)\n"
             "selection (repeatable options: a case matches any of the values):\n"
@@ -152,7 +153,9 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
         else if (!bad && (v = value(argc, argv, &i, "--tap", &bad))) o->tap = v;
         else if (!bad && (v = value(argc, argv, &i, "--junit", &bad))) o->junit = v;
         else if (!bad && (v = value(argc, argv, &i, "--json", &bad))) o->json = v;
-        else if (!bad && (v = value(argc, argv, &i, "--fixtures", &bad))) o->fixtures = v;
+        else if (!bad && (v = value(argc, argv, &i, "--fixtures", &bad))) {
+            if (add(o->fixtures, &o->n_fixtures, v, "--fixtures")) return -1;
+        }
         else {
             if (!bad) fprintf(stderr, "tfs conform: unknown argument '%s' (tfs conform --help)\n", a);
             return -1;

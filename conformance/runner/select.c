@@ -26,50 +26,85 @@ static int is_file(const char *p) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-int cf_suite_load(cf_suite *s, const char *dir, char *err, size_t n) {
+/* Append the MANIFEST.tsv paths of one fixtures folder (itself, or its
+ * direct subfolders sorted) to *paths.  0 ok; -1 with message. */
+static int folder_manifests(const char *dir, char ***paths, size_t *np, size_t *cap, char *err, size_t n) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s/MANIFEST.tsv", dir);
+    size_t first = *np;
+    if (is_file(buf)) {
+        if (*np == *cap) {
+            size_t c2 = *cap ? *cap * 2 : 8;
+            char **p2 = realloc(*paths, c2 * sizeof **paths);
+            if (!p2) { snprintf(err, n, "out of memory"); return -1; }
+            *paths = p2;
+            *cap = c2;
+        }
+        if (!((*paths)[*np] = strdup(buf))) { snprintf(err, n, "out of memory"); return -1; }
+        (*np)++;
+        return 0;
+    }
+    DIR *d = opendir(dir);
+    if (!d) {
+        snprintf(err, n, "fixtures folder %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        snprintf(buf, sizeof buf, "%s/%s/MANIFEST.tsv", dir, e->d_name);
+        if (!is_file(buf)) continue;
+        if (*np == *cap) {
+            size_t c2 = *cap ? *cap * 2 : 8;
+            char **p2 = realloc(*paths, c2 * sizeof **paths);
+            if (!p2) { rc = -1; break; }
+            *paths = p2;
+            *cap = c2;
+        }
+        if (!((*paths)[*np] = strdup(buf))) { rc = -1; break; }
+        (*np)++;
+    }
+    closedir(d);
+    if (rc) { snprintf(err, n, "out of memory"); return -1; }
+    qsort(*paths + first, *np - first, sizeof **paths, cmp_str);
+    if (*np == first) {
+        snprintf(err, n, "fixtures folder %s: no MANIFEST.tsv in it or its direct subfolders", dir);
+        return -1;
+    }
+    return 0;
+}
+
+int cf_suite_load(cf_suite *s, const char *const *dirs, int n_dirs, char *err, size_t n) {
     memset(s, 0, sizeof *s);
-    size_t dl = strlen(dir);
-    while (dl > 1 && dir[dl - 1] == '/') dl--;
-    s->dir = strndup(dir, dl);
-    if (!s->dir) { snprintf(err, n, "out of memory"); return -1; }
+    /* s->dir: the first folder (its VERSION names the suite); s->dirs: all, for messages */
+    size_t total = 1;
+    for (int k = 0; k < n_dirs; k++) total += strlen(dirs[k]) + 2;
+    s->dirs = malloc(total);
+    if (!s->dirs) { snprintf(err, n, "out of memory"); return -1; }
+    s->dirs[0] = '\0';
     char **paths = NULL;
     size_t np = 0, cap = 0;
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s/MANIFEST.tsv", s->dir);
-    if (is_file(buf)) {
-        paths = malloc(sizeof *paths);
-        if (!paths || !(paths[0] = strdup(buf))) { free(paths); snprintf(err, n, "out of memory"); return -1; }
-        np = 1;
-    } else {
-        DIR *d = opendir(s->dir);
-        if (!d) {
-            snprintf(err, n, "fixtures folder %s: %s", s->dir, strerror(errno));
-            return -1;
-        }
-        struct dirent *e;
-        while ((e = readdir(d))) {
-            if (e->d_name[0] == '.') continue;
-            snprintf(buf, sizeof buf, "%s/%s/MANIFEST.tsv", s->dir, e->d_name);
-            if (!is_file(buf)) continue;
-            if (np == cap) {
-                cap = cap ? cap * 2 : 8;
-                char **np2 = realloc(paths, cap * sizeof *paths);
-                if (!np2) break;
-                paths = np2;
-            }
-            if (!(paths[np] = strdup(buf))) break;
-            np++;
-        }
-        closedir(d);
-        qsort(paths, np, sizeof *paths, cmp_str);
+    int rc = 0;
+    for (int k = 0; k < n_dirs && rc == 0; k++) {
+        size_t dl = strlen(dirs[k]);
+        while (dl > 1 && dirs[k][dl - 1] == '/') dl--;
+        char *d = strndup(dirs[k], dl);
+        if (!d) { snprintf(err, n, "out of memory"); rc = -1; break; }
+        if (k) strcat(s->dirs, ", ");
+        strcat(s->dirs, d);
+        rc = folder_manifests(d, &paths, &np, &cap, err, n);
+        if (k == 0) s->dir = d;
+        else free(d);
     }
-    if (np == 0) {
-        snprintf(err, n, "fixtures folder %s: no MANIFEST.tsv in it or its direct subfolders", s->dir);
+    if (rc) {
+        for (size_t i = 0; i < np; i++) free(paths[i]);
         free(paths);
+        cf_suite_free(s);
         return -1;
     }
     s->manifests = calloc(np, sizeof *s->manifests);
-    int rc = s->manifests ? 0 : -1;
+    rc = s->manifests ? 0 : -1;
     if (rc) snprintf(err, n, "out of memory");
     for (size_t i = 0; i < np; i++) {
         if (rc == 0 && cf_manifest_read(paths[i], &s->manifests[i], err, n) != 0) rc = -1;
@@ -101,6 +136,7 @@ void cf_suite_free(cf_suite *s) {
     }
     free(s->cases);
     free(s->dir);
+    free(s->dirs);
     memset(s, 0, sizeof *s);
 }
 

@@ -72,7 +72,9 @@ typedef enum tfs_status {
     TFS_ERANGE = 6,    /* accessor: element index out of range */
 } tfs_status;
 
-TFS_API const char *tfs_status_name(tfs_status st); /* "ok", "invalid", ... (static) */
+TFS_API const char *tfs_status_name(tfs_status st); /* "ok", "invalid", "io_error", "out_of_memory",
+                                                       "bad_argument", ... (static; the spelling of
+                                                       the CLI's verdicts) */
 
 /* Error record, filled by every parse function (on TFS_OK: zeroed, with
  * index = -1). */

@@ -90,11 +90,11 @@ const char *tfs_status_name(tfs_status st) {
     switch (st) {
     case TFS_OK: return "ok";
     case TFS_INVALID: return "invalid";
-    case TFS_EIO: return "io-error";
-    case TFS_ENOMEM: return "out-of-memory";
-    case TFS_EARG: return "bad-argument";
-    case TFS_ETYPE: return "type-mismatch";
-    case TFS_ERANGE: return "out-of-range";
+    case TFS_EIO: return "io_error";
+    case TFS_ENOMEM: return "out_of_memory";
+    case TFS_EARG: return "bad_argument";
+    case TFS_ETYPE: return "type_mismatch";
+    case TFS_ERANGE: return "out_of_range";
     }
     return "?";
 }

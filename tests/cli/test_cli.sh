@@ -34,7 +34,7 @@ expect_err() { # fixed-string description (stderr)
 
 # ---- usage, help, version
 run --version; expect_rc 0 "--version"; expect_out "tfs " "--version"
-run --help; expect_rc 0 "--help"; expect_out "check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE..." "--help"
+run --help; expect_rc 0 "--help"; expect_out "check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] FILE..." "--help"
 run check --help; expect_rc 0 "check --help"; expect_out "--header-only" "check --help"
 run; expect_rc 2 "no command"
 run frobnicate; expect_rc 2 "unknown command"

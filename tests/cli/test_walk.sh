@@ -1,12 +1,18 @@
 #!/bin/sh
 # test_walk.sh TFS_BINARY SOURCE_DIR: `tfs check -r DIR`.
-#  1. `tfs check -r --json corpus/` walks the corpus: one record per file with
-#     a model extension (as `find` counts them), each with the verdict its
-#     MANIFEST.tsv gives the file in the default profile, then a summary record
-#     whose counts are those of the records.
+#  1. `tfs check -r --json corpus/` walks the corpus: one record per model
+#     file (the corpus's model files all have a model extension), each with
+#     the verdict its MANIFEST.tsv gives the file in the default profile, then
+#     a summary record whose counts are those of the records, the other files
+#     counted as skipped.
 #  2. A made-up tree: model extensions in any case and under .part/.partial,
-#     other files skipped, names in byte order, a link to a file followed, a
-#     link to a directory (a loop) not entered, a FIFO refused unread.
+#     a GGUF without extension found by content (issue 18), other files
+#     skipped and counted, names in byte order, a link to a file followed, a
+#     link to a directory (a loop) not entered, a FIFO refused unread; a walk
+#     that checks nothing exits 1; a folder that cannot be entered is
+#     reported and counted as a folder, not a file.
+#  4. An Ollama model store (blobs/sha256-..., no extensions; manifests in
+#     JSON): the GGUF blobs are found by content; a GGUF named model.bin too.
 #  3. The progress line: on stderr only when it is a terminal (script(1)
 #     gives one), never in the output.
 # Prints one line per failure and "N passed, N failed"; exit 1 on any failure.
@@ -58,8 +64,9 @@ if checked < 300:
     bad.append("only %d records matched a manifest row" % checked)
 n = {v: sum(r["verdict"] == v for r in files) for v in ("valid", "parser_error", "not_a_model")}
 s = summary.get("summary")
+on_disk = sum(len(fs) for _, _, fs in os.walk(os.path.join(src, "corpus")))
 want_s = {"files": len(files), "valid": n["valid"], "invalid": n["parser_error"], "not_a_model": n["not_a_model"],
-          "errors": len(files) - sum(n.values())}
+          "errors": len(files) - sum(n.values()), "skipped": on_disk - len(files), "unreadable_folders": 0}
 if s != want_s:
     bad.append("summary %r, want %r" % (s, want_s))
 for b in bad[:10]:
@@ -87,6 +94,7 @@ out=$("$tfs" check -r "$d" 2> "$tmp/stderr"); rc=$?
 files=$(printf '%s\n' "$out" | sed -n 's/^\([^ ].*\): [a-z_]*\( (.*)\)\{0,1\}$/\1/p' | sed "s|^$d/||")
 want="A.GGUF
 b.gguf
+no-extension
 sub/deeper/x.safetensors.part
 sub/deeper/y.gguf.partial
 sub/fifo.gguf
@@ -97,19 +105,32 @@ $files
 want
 $want"; fi
 if [ "$rc" -eq 2 ]; then ok; else ko "tree walk exit $rc, want 2 (the FIFO is an I/O error)"; fi
-if printf '%s\n' "$out" | grep -qx "7 files: 5 valid, 1 invalid, 1 error"; then ok; else ko "tree summary"; printf '%s\n' "$out" | tail -2; fi
+if printf '%s\n' "$out" | grep -qx "8 files: 6 valid, 1 invalid, 1 error; 2 other files skipped (not model files)"; then ok; else ko "tree summary"; printf '%s\n' "$out" | tail -2; fi
 out=$("$tfs" check -r --json "$d" 2> /dev/null)
 last=$(printf '%s\n' "$out" | tail -1)
-if [ "$last" = '{"summary":{"files":7,"valid":5,"invalid":1,"not_a_model":0,"errors":1}}' ]; then ok; else ko "json summary: $last"; fi
+if [ "$last" = '{"summary":{"files":8,"valid":6,"invalid":1,"not_a_model":0,"errors":1,"skipped":2,"unreadable_folders":0}}' ]; then ok; else ko "json summary: $last"; fi
 # without -r a directory is an I/O error, as before
 "$tfs" check "$d" > /dev/null 2>&1; rc=$?
 if [ "$rc" -eq 2 ]; then ok; else ko "directory without -r: exit $rc"; fi
 # files given by name are checked whatever their name, beside walked folders
 out=$("$tfs" check -r "$d/readme.md" "$d/sub/deeper" 2> /dev/null); rc=$?
 if printf '%s\n' "$out" | grep -q "readme.md: not_a_model" && printf '%s\n' "$out" | grep -qx "3 files: 1 valid, 1 invalid, 1 not a model file, 0 errors"; then ok; else ko "named file + folder"; printf '%s\n' "$out"; fi
-# an empty folder: no files, exit 0
-out=$("$tfs" check -r --json "$d/empty-dir"); rc=$?
-if [ "$rc" -eq 0 ] && [ "$out" = '{"summary":{"files":0,"valid":0,"invalid":0,"not_a_model":0,"errors":0}}' ]; then ok; else ko "empty folder: $rc $out"; fi
+# an empty folder, or one without model files: nothing checked is no success (exit 1, said on stderr)
+out=$("$tfs" check -r --json "$d/empty-dir" 2> "$tmp/stderr"); rc=$?
+if [ "$rc" -eq 1 ] && [ "$out" = '{"summary":{"files":0,"valid":0,"invalid":0,"not_a_model":0,"errors":0,"skipped":0,"unreadable_folders":0}}' ]; then ok; else ko "empty folder: $rc $out"; fi
+if grep -q "no model file found" "$tmp/stderr"; then ok; else ko "empty folder: no message"; fi
+mkdir "$tmp/texts"; printf 'a\n' > "$tmp/texts/a.txt"; printf '{"x":1}\n' > "$tmp/texts/config.json"
+out=$("$tfs" check -r "$tmp/texts" 2> "$tmp/stderr"); rc=$?
+if [ "$rc" -eq 1 ] && [ "$out" = "0 files: 0 valid, 0 invalid, 0 errors; 2 other files skipped (not model files)" ] &&
+    grep -q "no model file found (2 files skipped" "$tmp/stderr"; then ok; else ko "folder without models: $rc $out $(cat "$tmp/stderr")"; fi
+# a folder that cannot be entered (here: deeper than the walk's 256 levels):
+# reported, counted as a folder, not as a file
+deep=$tmp/deep; p=$deep; i=0
+while [ $i -lt 258 ]; do p=$p/d; i=$((i + 1)); done
+mkdir -p "$p"; cp "$d/b.gguf" "$deep/top.gguf"
+out=$("$tfs" check -r "$deep" 2> /dev/null); rc=$?
+if [ "$rc" -eq 2 ] && printf '%s\n' "$out" | tail -1 | grep -qx "1 file: 1 valid, 0 invalid, 0 errors; 1 folder could not be read"; then ok
+else ko "unreadable folder: exit $rc: $(printf '%s\n' "$out" | tail -1)"; fi
 # dump takes no -r
 "$tfs" dump -r "$d" > /dev/null 2>&1; rc=$?
 if [ "$rc" -eq 2 ]; then ok; else ko "dump -r: exit $rc, want 2"; fi
@@ -120,14 +141,29 @@ i=0
 while [ $i -lt 25 ]; do cp "$d/b.gguf" "$d/sub/many-$i.gguf"; i=$((i + 1)); done
 if command -v script > /dev/null 2>&1; then
     script -qec "'$tfs' check -r '$d' > '$tmp/tty-out'" /dev/null > "$tmp/tty-err" 2>&1
-    if grep -q '\[3/31\]' "$tmp/tty-err"; then ok; else ko "no progress line on a terminal"; head -c 300 "$tmp/tty-err"; echo; fi
-    if grep -q '\[3/31\]' "$tmp/tty-out"; then ko "progress line in stdout"; else ok; fi
-    if tail -1 "$tmp/tty-out" | grep -q "31 files: 30 valid, 1 invalid, 0 errors"; then ok; else ko "tty run summary"; tail -1 "$tmp/tty-out"; fi
+    if grep -q '\[3/34\]' "$tmp/tty-err"; then ok; else ko "no progress line on a terminal"; head -c 300 "$tmp/tty-err"; echo; fi
+    if grep -q '\[3/34\]' "$tmp/tty-out"; then ko "progress line in stdout"; else ok; fi
+    if tail -1 "$tmp/tty-out" | grep -q "32 files: 31 valid, 1 invalid, 0 errors; 2 other files skipped"; then ok; else ko "tty run summary"; tail -1 "$tmp/tty-out"; fi
 else
     echo "note: script(1) absent, progress line on a terminal not tested"
 fi
 "$tfs" check -r "$d" > /dev/null 2> "$tmp/stderr"
 if [ -s "$tmp/stderr" ]; then ko "progress line without a terminal"; else ok; fi
+
+# ---- 4. an Ollama model store: blobs named by digest, no extensions
+o=$tmp/ollama/models
+mkdir -p "$o/blobs" "$o/manifests/registry.ollama.ai/library/tiny"
+cp "$src/corpus/real/gguf/ratchet-test.gguf" "$o/blobs/sha256-6a0746a1ec1aef3e7ec53868f220ff6e389f6f8ef87a01d77c96807de94ca2aa"
+printf '{{ .System }} {{ .Prompt }}' > "$o/blobs/sha256-8ab4849b038cf0abc5b1c9b8ee1443dca6b93a045c2272180d985126eb40bf6f"
+printf '{"stop":["<|end|>"]}' > "$o/blobs/sha256-f02dd72bb2423204352eabc5637b44d79d17f109fdb510a7c51455892aa2d216"
+printf '{"schemaVersion":2,"layers":[]}\n' > "$o/manifests/registry.ollama.ai/library/tiny/latest"
+out=$("$tfs" check -r "$tmp/ollama" 2> "$tmp/stderr"); rc=$?
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "blobs/sha256-6a0746a1.*: valid" &&
+    printf '%s\n' "$out" | tail -1 | grep -qx "1 file: 1 valid, 0 invalid, 0 errors; 3 other files skipped (not model files)"; then ok
+else ko "ollama store: exit $rc: $out"; fi
+mkdir "$tmp/bin"; cp "$src/corpus/real/gguf/ratchet-test.gguf" "$tmp/bin/model.bin"
+out=$("$tfs" check -r "$tmp/bin" 2> /dev/null); rc=$?
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "model.bin: valid"; then ok; else ko "model.bin that is GGUF: exit $rc: $out"; fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

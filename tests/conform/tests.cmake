@@ -19,4 +19,8 @@ if(TARGET tfs_conform AND TARGET tfs_cli)
   set_tests_properties(test_conform_inprocess test_conform_inprocess_default test_conform_inprocess_header-only
                        test_conform_inprocess_strict test_conform_runner PROPERTIES LABELS "conform")
   set_tests_properties(test_conform_runner PROPERTIES TIMEOUT 600)
+  # --fixtures repeated: folders combine, a duplicate id is exit 2
+  add_test(NAME test_conform_folders
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/test_conform_folders.sh $<TARGET_FILE:tfs_cli> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(test_conform_folders PROPERTIES LABELS "conform")
 endif()

@@ -22,6 +22,8 @@ static const char *const k_gg_categories[] = {
     "DUPLICATE_KEY", "BAD_KV_TYPE", "BAD_ALIGN_TYPE", "BAD_ALIGN", "NAME_TOO_LONG", "DUPLICATE_NAME",
     "BAD_N_DIMS", "NEGATIVE_DIM", "NE_TOO_BIG", "BAD_TYPE", "BLOCK_SIZE", "NBYTES_TOO_BIG",
     "DATA_START_PAST_EOF", "BAD_OFFSET", "SIZE_OVERFLOW", "DATA_MISSING", "TRUNCATED",
+    /* strict rules ggml never checks: categories of their own (issue 18) */
+    "BAD_KEY_UTF8", "BAD_NAME_UTF8",
 };
 
 static int in_list(const char *s, const char *const *list, size_t n) {
@@ -69,6 +71,21 @@ static void test_lookup_examples(void **state) {
     assert_string_equal(tfs_rule_id((tfs_rule)1999), "?");
 }
 
+/* Issue 18: a key or tensor name that is not UTF-8 (GG504, GG508) is neither
+ * an empty key nor a name too long: each has a category of its own, raised
+ * by no other rule. */
+static void test_strict_utf8_categories(void **state) {
+    (void)state;
+    assert_string_equal(tfs_rule_category(TFS_GG504), "BAD_KEY_UTF8");
+    assert_string_equal(tfs_rule_category(TFS_GG508), "BAD_NAME_UTF8");
+    for (size_t i = 0; i < tfs_rule_count(); i++) {
+        tfs_rule r = tfs_rule_at(i);
+        if (r == TFS_GG504 || r == TFS_GG508) continue;
+        assert_string_not_equal(tfs_rule_category(r), "BAD_KEY_UTF8");
+        assert_string_not_equal(tfs_rule_category(r), "BAD_NAME_UTF8");
+    }
+}
+
 static void test_type_tables(void **state) {
     (void)state;
     assert_int_equal(TFS_ST_DTYPE_COUNT, 22);
@@ -105,6 +122,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ids_match_codes),
         cmocka_unit_test(test_lookup_examples),
+        cmocka_unit_test(test_strict_utf8_categories),
         cmocka_unit_test(test_type_tables),
         cmocka_unit_test(test_detect),
     };

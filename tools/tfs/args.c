@@ -7,7 +7,7 @@
 
 void check_usage(FILE *f) {
     fprintf(f,
-            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE...\n"
+            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] FILE...\n"
             "\n"
             "Checks each FILE (header only; tensor data is never read) and prints its\n"
             "verdict: format, version, header size, counts, type histogram, parameter\n"
@@ -33,9 +33,11 @@ void check_usage(FILE *f) {
             "                    the file); no effect on safetensors\n"
             "  --format F        force the parser: safetensors or gguf (default: the GGUF\n"
             "                    magic decides, then the extension .gguf/.safetensors)\n"
-            "  -r, --recursive   a directory FILE: check every file under it with a model\n"
-            "                    extension (a progress line on a terminal; with --json a\n"
-            "                    last record {\"summary\": {...}})\n"
+            "  -r, --recursive   a directory FILE: check every model file under it, found\n"
+            "                    by content or extension; other files are skipped and\n"
+            "                    counted; exit 1 when none is found (a progress line on a\n"
+            "                    terminal; with --json a last record {\"summary\": {...}})\n"
+            "  -q, --quiet       print only the files that are not valid, and the summary\n"
             "  -h, --help        this help\n"
             "\n"
             "exit status: 0 all files valid, 1 a file is invalid or not a model file,\n"
@@ -80,6 +82,8 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
             o->flags |= TFS_STRICT;
         } else if ((strcmp(a, "-r") == 0 || strcmp(a, "--recursive") == 0) && strcmp(cmd, "check") == 0) {
             o->recursive = 1;
+        } else if ((strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) && strcmp(cmd, "check") == 0) {
+            o->quiet = 1;
         } else if (strcmp(a, "--header-only") == 0) {
             o->flags |= TFS_HEADER_ONLY;
         } else if (strcmp(a, "--format") == 0) {
@@ -106,7 +110,7 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
     if (rc == -1)
         fprintf(stderr, strcmp(cmd, "dump") == 0
                             ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE...\n");
+                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] FILE...\n");
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];

@@ -16,7 +16,10 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     r->flags = o->flags;
     r->format = o->format;
     r->err.index = -1;
-    r->status = parse_one(path, o, o->flags, h, &r->err, &r->not_model, &r->hint);
+    /* TFS_PARTIAL: on a violation, the header read before it, for the
+     * numbers of the detail line (the verdict is the same) */
+    r->status = parse_one(path, o, o->flags | TFS_PARTIAL, h, &r->err, &r->not_model, &r->hint);
+    if (r->status == TFS_INVALID && !r->not_model) violation_detail(path, *h, &r->err, r->detail, sizeof r->detail);
     /* the parser that ran: the header's format, or the rule's (FORMAT column) */
     if (r->status == TFS_OK) r->format = (*h)->format;
     else if (r->status == TFS_INVALID && !r->not_model) r->format = tfs_rule_format(r->err.rule);
@@ -64,6 +67,8 @@ static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
 
 typedef struct counts {
     size_t valid, invalid, not_model, error;
+    size_t skipped;      /* walked files that are not model files (not reported) */
+    size_t bad_folders;  /* walked folders that could not be read (reported) */
 } counts;
 
 static void progress(size_t i, size_t n, const char *path) {
@@ -103,9 +108,19 @@ int cmd_check(int argc, char **argv, int first) {
         if (files.v[i].err) io_result(files.v[i].path, files.v[i].err, &o, &r);
         else check_one(files.v[i].path, &o, &r, &h);
         if (show_progress) fputs("\r\033[K", stderr);
-        if (o.json) print_json(stdout, &r);
-        else print_human(stdout, &r);
+        if (files.v[i].walked && r.verdict == V_NOT_MODEL) { /* found by content: not a model file */
+            c.skipped++;
+            continue;
+        }
+        if (!o.quiet || r.verdict != V_VALID) { /* -q: problems only */
+            if (o.json) print_json(stdout, &r);
+            else print_human(stdout, &r);
+        }
         tfs_header_free(h);
+        if (files.v[i].is_dir) { /* reported, but not a file */
+            c.bad_folders++;
+            continue;
+        }
         switch (r.verdict) {
         case V_VALID: c.valid++; break;
         case V_PARSER_ERROR: c.invalid++; break;
@@ -114,15 +129,24 @@ int cmd_check(int argc, char **argv, int first) {
         }
     }
     if (show_progress) fflush(stderr);
-    size_t n = files.n;
+    size_t n = files.n - c.skipped - c.bad_folders;
     walk_free(&files);
     if (o.json && o.recursive)
-        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu}}\n", n,
-               c.valid, c.invalid, c.not_model, c.error);
+        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu,"
+               "\"skipped\":%zu,\"unreadable_folders\":%zu}}\n",
+               n, c.valid, c.invalid, c.not_model, c.error, c.skipped, c.bad_folders);
     else if (!o.json && (n > 1 || o.recursive)) {
         printf("%zu %s: %zu valid, %zu invalid, ", n, plural(n, "file", "files"), c.valid, c.invalid);
         if (c.not_model) printf("%zu not %s, ", c.not_model, plural(c.not_model, "a model file", "model files"));
-        printf("%zu %s\n", c.error, plural(c.error, "error", "errors"));
+        printf("%zu %s", c.error, plural(c.error, "error", "errors"));
+        if (c.skipped) printf("; %zu other %s skipped (not model files)", c.skipped, plural(c.skipped, "file", "files"));
+        if (c.bad_folders)
+            printf("; %zu %s could not be read", c.bad_folders, plural(c.bad_folders, "folder", "folders"));
+        putchar('\n');
     }
-    return stdout_done("check", c.error ? 2 : c.invalid || c.not_model ? 1 : 0);
+    if (o.recursive && n == 0) /* a walk that checked nothing is no success */
+        fprintf(stderr, "tfs check: no model file found (%zu %s skipped: not model files by content)\n", c.skipped,
+                plural(c.skipped, "file", "files"));
+    int status = c.error || c.bad_folders ? 2 : c.invalid || c.not_model || (o.recursive && n == 0) ? 1 : 0;
+    return stdout_done("check", status);
 }

@@ -15,7 +15,8 @@
  *   out_json.c   one JSON object per file
  *   json.c       JSON string escaping
  *   rules_cmd.c  `tfs rules`: the rules table (text, TSV, JSON)
- *   conform_cmd.c `tfs conform`: the conformance runner (conformance/runner)
+ *   conform_exec.c `tfs conform`: runs tfs-conform (conform_main.c: the
+ *                 conformance runner, conformance/runner)
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -31,6 +32,7 @@
 typedef struct check_opts {
     int json;           /* --json: one JSON object per line */
     int recursive;      /* -r: walk directory arguments */
+    int quiet;          /* -q: print only files that are not valid (and the summary) */
     unsigned flags;     /* TFS_STRICT | TFS_HEADER_ONLY */
     tfs_format format;  /* --format, or TFS_FORMAT_UNKNOWN to detect */
     int first_file;     /* index in argv of the first FILE */
@@ -64,7 +66,14 @@ typedef struct check_result {
     const char *not_model; /* V_NOT_MODEL: what the file looks like (static) */
     const char *hint;      /* V_PARSER_ERROR: what the content looks like, or NULL (parse_one) */
     int header_only_ignored; /* --header-only given, but the file is safetensors */
+    char detail[200];      /* V_PARSER_ERROR: the numbers behind it (detail.c), or "" */
 } check_result;
+
+/* detail.c: the numbers behind a violation of GG304 (bytes needed against
+ * the file size), ST307 (trailing bytes) and GG130 (count or byte size),
+ * into buf (n bytes); "" for other rules, a stream, or no header.  h: the
+ * partial header (TFS_PARTIAL) of the failed parse of path. */
+void violation_detail(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n);
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
 /* Text for check_result.sys_errno: strerror, except EINVAL, which the
@@ -119,6 +128,8 @@ const char *error_hint(const uint8_t *p, size_t n, uint64_t size, int size_known
 typedef struct walk_item {
     char *path; /* owned */
     int err;    /* errno of a directory that could not be read, else 0 */
+    int walked; /* found by walk_dir (1), or named by the user (0) */
+    int is_dir; /* a directory that could not be read (err != 0) */
 } walk_item;
 typedef struct walk_list {
     walk_item *v;
@@ -126,14 +137,17 @@ typedef struct walk_list {
 } walk_list;
 /* Append `path` itself (err 0, or the given errno). Returns 0, or ENOMEM. */
 int walk_add(walk_list *l, const char *path, int err);
-/* Append every file with a model extension (model_ext) under the directory
- * `dir`, depth first, names in byte order; symbolic links to files are
- * followed, to directories not (no loops).  Returns 0, or ENOMEM. */
+/* Append every regular file under the directory `dir` (whatever its name:
+ * the caller sniffs the content), and FIFOs / devices with a model name
+ * (model_ext), depth first, names in byte order; symbolic links to files
+ * are followed, to directories not (no loops).  A directory that cannot be
+ * read is appended with is_dir = 1 and its errno.  Returns 0, or ENOMEM. */
 int walk_dir(walk_list *l, const char *dir);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
-/* `tfs conform` (conform_cmd.c; the runner is conformance/runner). */
+/* `tfs conform`: execs tfs-conform beside tfs or on PATH (conform_exec.c);
+ * returns only on failure (2, message printed). */
 int cmd_conform(int argc, char **argv, int first);
 /* dump.c: the expected-content JSON of a parse (what `tfs dump --json`
  * prints), one line; not_model: NULL, or what a file that is no model looks

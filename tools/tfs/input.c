@@ -75,6 +75,13 @@ static tfs_format decide(const check_opts *o, const uint8_t *p, size_t n, uint64
     /* parsed because of its name or --format: what the content alone looks
      * like, kept only for an error verdict (parse_one) */
     *hint = error_hint(p, n, size, size_known);
+    /* --format against the content (issue 18): a GGUF magic read as
+     * safetensors, or plausible safetensors read as GGUF */
+    tfs_format content = sniff_format(p, n, size, size_known, NULL);
+    if (o->format == TFS_FORMAT_SAFETENSORS && content == TFS_FORMAT_GGUF)
+        *hint = "a GGUF file (it starts with the magic GGUF): drop --format, or give --format gguf";
+    else if (o->format == TFS_FORMAT_GGUF && content == TFS_FORMAT_SAFETENSORS)
+        *hint = "a safetensors file (8-byte header size, then '{'): drop --format, or give --format safetensors";
     return f;
 }
 

@@ -1,6 +1,5 @@
 /* main.c: `tfs` entry point: subcommand dispatch, `tfs help [COMMAND]`,
  * --help, --version. */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +13,7 @@ static void usage(FILE *f) {
             "canonical readers, reading only the header (tensor data is never read).\n"
             "\n"
             "commands:\n"
-            "  check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] FILE...\n"
+            "  check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] FILE...\n"
             "                 verdict per file (-r: the model files under a directory); exit 0\n"
             "                 all valid, 1 any invalid or not a model file, 2 usage or I/O error\n"
             "  dump [--json] [--full] [--strict] [--header-only] [--format F] FILE\n"
@@ -22,8 +21,9 @@ static void usage(FILE *f) {
             "  conform [--adapter 'CMD {file}'] [-j N] [--profile P] [--json|--tap|--junit FILE] ...\n"
             "                 run the conformance suite in process or through an adapter\n"
             "                 (`tfs conform --help`); exit 0 no failure, 1 failures, 2 usage/fixtures\n"
-            "  rules [--json|--tsv]\n"
-            "                 list every rule: id, canonical category, profile, message, reference\n"
+            "  rules [--json|--tsv] [ID...]\n"
+            "                 list every rule (or the rules ID...): id, canonical category,\n"
+            "                 profile, message, reference\n"
             "  mutate --seed N [--mutation NAME] [--max-size BYTES] [--crossover IN2] IN OUT\n"
             "                 write a structure-aware mutant of IN; `tfs mutate --list`\n"
             "                 names the mutations\n"
@@ -44,12 +44,10 @@ static int no_extra(int argc, const char *cmd) {
 }
 
 int main(int argc, char **argv) {
-#ifdef SIGPIPE
-    /* a closed pipe (`tfs rules | head -1`): writes fail with EPIPE and
-     * stdout_done reports it with exit status 2, instead of a silent death
-     * by SIGPIPE (status 141) */
-    signal(SIGPIPE, SIG_IGN);
-#endif
+    /* SIGPIPE stays at its default: a closed pipe (`tfs rules | head -1`,
+     * `tfs check -r DIR | head`) ends tfs quietly at its next write, as it
+     * ends cat or grep (issue 18); other write errors (a full disk) are
+     * reported by stdout_done with exit status 2. */
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -67,7 +65,8 @@ int main(int argc, char **argv) {
         }
     }
     if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
-        if (!no_extra(argc, cmd)) return 2;
+        /* `tfs help help` (now "help --help") is this help too */
+        if (!(argc == 3 && strcmp(argv[2], "--help") == 0) && !no_extra(argc, cmd)) return 2;
         usage(stdout);
         return stdout_done(NULL, 0);
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tfs_mutate.h"
@@ -34,26 +35,27 @@ static void usage(FILE *f) {
 /* Read at most `cap` bytes of path into a malloc'd buffer of `cap` bytes
  * (at least 1); -1 with a message when larger or unreadable. */
 static int slurp(const char *path, size_t cap, uint8_t **out, size_t *len) {
-    FILE *f = fopen(path, "rb");
+    int is_stdin = strcmp(path, "-") == 0; /* IN may be - (standard input) */
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "tfs mutate: %s: %s\n", path, strerror(errno));
         return -1;
     }
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
+        if (!is_stdin) fclose(f);
         fprintf(stderr, "tfs mutate: %s: is a directory (IN is one model file)\n", path);
         return -1;
     }
     uint8_t *buf = malloc(cap ? cap : 1);
     if (!buf) {
-        fclose(f);
+        if (!is_stdin) fclose(f);
         fprintf(stderr, "tfs mutate: out of memory\n");
         return -1;
     }
     size_t n = fread(buf, 1, cap, f);
     int more = fgetc(f) != EOF, bad = ferror(f);
-    fclose(f);
+    if (!is_stdin) fclose(f);
     if (bad || more) {
         fprintf(stderr, "tfs mutate: %s: %s\n", path, bad ? "read error" : "larger than --max-size");
         free(buf);
@@ -69,6 +71,14 @@ static int slurp(const char *path, size_t cap, uint8_t **out, size_t *len) {
  * nothing, --max-size is needed) or a path that cannot be read. */
 static int file_size(const char *path, uint64_t *size) {
     struct stat st;
+    if (strcmp(path, "-") == 0) { /* standard input: a redirected file has a size, a pipe not */
+        if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+            *size = (uint64_t)st.st_size;
+            return 0;
+        }
+        fprintf(stderr, "tfs mutate: -: standard input is not a regular file (give --max-size BYTES to read it)\n");
+        return -1;
+    }
     if (stat(path, &st) != 0) {
         fprintf(stderr, "tfs mutate: %s: %s\n", path, strerror(errno));
         return -1;

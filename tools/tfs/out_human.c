@@ -124,6 +124,7 @@ void print_human(FILE *out, const check_result *r) {
                 grouped(r->err.offset, a));
         if (r->err.index >= 0) fprintf(out, ", %s %" PRId64, index_kind(r->err.rule), r->err.index);
         fprintf(out, "\n  message     %s\n", r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
+        if (r->detail[0]) fprintf(out, "  detail      %s\n", r->detail);
         if (r->hint) fprintf(out, "  looks like  %s\n", r->hint);
         break;
     }

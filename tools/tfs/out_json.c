@@ -5,15 +5,20 @@
  * data_extent (bytes from data_offset to the end of the last tensor's data;
  * data_size counts GGUF's padding after it), looks_like (not_a_model: what
  * the file looks like; parser_error: what its content looks like when that
- * is a known kind, sniff.c error_hint, else null); fields that do not apply are null. */
+ * is a known kind, sniff.c error_hint, else null), detail (parser_error of
+ * GG304, ST307, GG130: the numbers behind it, detail.c); fields that do not
+ * apply are null. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "cli.h"
 
+/* A size, count or offset: a JSON number up to 2^53 - 1, beyond that a
+ * decimal string (as `tfs dump --json`), so that every JSON reader (jq's
+ * doubles) keeps it exact. */
 static void u64_or_null(FILE *out, const char *key, int present, uint64_t v) {
     fprintf(out, ",\"%s\":", key);
-    if (present) fprintf(out, "%" PRIu64, v);
+    if (present) fprintf(out, v > UINT64_C(9007199254740991) ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
     else fputs("null", out);
 }
 
@@ -63,7 +68,7 @@ void print_json(FILE *out, const check_result *r) {
             if (!th.count[t]) continue;
             fputs(sep, out);
             json_cstr(out, t < HIST_MAX ? hist_type_name(h->format, t) : "?");
-            fprintf(out, ":%" PRIu64, th.count[t]);
+            fprintf(out, th.count[t] > UINT64_C(9007199254740991) ? ":\"%" PRIu64 "\"" : ":%" PRIu64, th.count[t]);
             sep = ",";
         }
         fputc('}', out);
@@ -71,5 +76,7 @@ void print_json(FILE *out, const check_result *r) {
     u64_or_null(out, "data_extent", h != NULL, h ? data_extent(h) : 0);
     fputs(",\"looks_like\":", out);
     json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : bad ? r->hint : NULL);
+    fputs(",\"detail\":", out);
+    json_cstr(out, bad && r->detail[0] ? r->detail : NULL);
     fputs("}\n", out);
 }

@@ -19,7 +19,7 @@ _tfs() {
     fi
     local opts=""
     case $cmd in
-    check) opts="--json --strict --header-only --format -r --recursive --help" ;;
+    check) opts="--json --strict --header-only --format -r --recursive -q --quiet --help" ;;
     dump) opts="--json --full --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
     mutate) opts="--seed --mutation --max-size --crossover --list --help" ;;

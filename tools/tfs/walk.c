@@ -1,5 +1,8 @@
-/* walk.c: `tfs check -r DIR`: the files with a model extension under DIR,
- * depth first, names in byte order (the same order on every machine). */
+/* walk.c: `tfs check -r DIR`: the files under DIR, depth first, names in
+ * byte order (the same order on every machine).  Every regular file is a
+ * candidate whatever its name (an Ollama store's blobs/sha256-..., a GGUF
+ * named model.bin): check.c sniffs its content and skips what is not a model
+ * file.  Other entries (FIFOs, devices) only under a model name. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -10,7 +13,7 @@
 
 #define WALK_DEPTH_MAX 256 /* deeper directories are reported, not entered */
 
-int walk_add(walk_list *l, const char *path, int err) {
+static int add_item(walk_list *l, const char *path, int err, int walked, int is_dir) {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 64;
         walk_item *v = cap > SIZE_MAX / sizeof *v ? NULL : realloc(l->v, cap * sizeof *v);
@@ -22,9 +25,13 @@ int walk_add(walk_list *l, const char *path, int err) {
     if (!p) return ENOMEM;
     l->v[l->n].path = p;
     l->v[l->n].err = err;
+    l->v[l->n].walked = walked;
+    l->v[l->n].is_dir = is_dir;
     l->n++;
     return 0;
 }
+
+int walk_add(walk_list *l, const char *path, int err) { return add_item(l, path, err, 0, 0); }
 
 void walk_free(walk_list *l) {
     for (size_t i = 0; i < l->n; i++) free(l->v[i].path);
@@ -47,9 +54,9 @@ static char *join(const char *dir, const char *name) {
 }
 
 static int walk_rec(walk_list *l, const char *dir, int depth) {
-    if (depth > WALK_DEPTH_MAX) return walk_add(l, dir, ELOOP);
+    if (depth > WALK_DEPTH_MAX) return add_item(l, dir, ELOOP, 1, 1);
     DIR *d = opendir(dir);
-    if (!d) return walk_add(l, dir, errno);
+    if (!d) return add_item(l, dir, errno, 1, 1);
     char **names = NULL;
     size_t n = 0, cap = 0;
     int rc = 0;
@@ -66,7 +73,7 @@ static int walk_rec(walk_list *l, const char *dir, int depth) {
         if (!(names[n] = strdup(e->d_name))) rc = ENOMEM;
         else n++;
     }
-    if (rc == 0 && errno != 0) rc = walk_add(l, dir, errno); /* readdir failed: say so, keep what was read */
+    if (rc == 0 && errno != 0) rc = add_item(l, dir, errno, 1, 1); /* readdir failed: say so, keep what was read */
     closedir(d);
     if (n) qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n && rc == 0; i++) {
@@ -74,15 +81,23 @@ static int walk_rec(walk_list *l, const char *dir, int depth) {
         if (!p) { rc = ENOMEM; break; }
         struct stat st;
         if (lstat(p, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) rc = walk_rec(l, p, depth + 1);
-            else if (model_ext(p) != TFS_FORMAT_UNKNOWN) {
-                /* a link to a directory is not entered (no loops); any other
-                 * model-named entry is checked (a link to a file is followed,
-                 * as in a Hugging Face cache; a FIFO is refused unread) */
-                if (!S_ISLNK(st.st_mode) || stat(p, &st) != 0 || !S_ISDIR(st.st_mode)) rc = walk_add(l, p, 0);
+            if (S_ISDIR(st.st_mode)) {
+                rc = walk_rec(l, p, depth + 1);
+            } else if (S_ISREG(st.st_mode)) {
+                rc = add_item(l, p, 0, 1, 0);
+            } else if (S_ISLNK(st.st_mode)) {
+                /* a link to a file is followed (a Hugging Face cache); to a
+                 * directory not entered (no loops); a dangling one, or one
+                 * to a FIFO, only under a model name (reported, unread) */
+                struct stat t;
+                if (stat(p, &t) == 0 ? S_ISREG(t.st_mode) || (!S_ISDIR(t.st_mode) && model_ext(p) != TFS_FORMAT_UNKNOWN)
+                                     : model_ext(p) != TFS_FORMAT_UNKNOWN)
+                    rc = add_item(l, p, 0, 1, 0);
+            } else if (model_ext(p) != TFS_FORMAT_UNKNOWN) {
+                rc = add_item(l, p, 0, 1, 0); /* a FIFO or device with a model name: refused unread */
             }
         } else {
-            rc = walk_add(l, p, errno);
+            rc = add_item(l, p, errno, 1, 0);
         }
         free(p);
     }

@@ -1,13 +1,15 @@
-/* conform_cmd.c: `tfs conform`, the conformance runner (conformance/runner,
- * docs/conform.md).  This file only hands it our content renderer: the
- * expected-content JSON that `tfs dump --json` prints. */
+/* conform_main.c: main of `tfs-conform`, the program `tfs conform` runs
+ * (conform_exec.c): the conformance runner (conformance/runner,
+ * docs/conform.md) with our content renderer, the expected-content JSON that
+ * `tfs dump --json` prints.  A program of its own so that only it loads
+ * OpenSSL libcrypto and jansson; `tfs check`, `dump` and `rules` load libc
+ * alone. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-
-#ifdef TFS_HAVE_CONFORM
 #include "conform.h"
 
 static char *content_json(const char *path, const char *format, unsigned flags) {
@@ -31,15 +33,10 @@ static char *content_json(const char *path, const char *format, unsigned flags) 
     return buf;
 }
 
-int cmd_conform(int argc, char **argv, int first) {
-    return cf_main(argc, argv, first, TFS_CLI_VERSION_STR, content_json);
-}
-#else
-int cmd_conform(int argc, char **argv, int first) {
-    (void)argc;
-    (void)argv;
-    (void)first;
-    fprintf(stderr, "tfs conform: not built in this tfs (it needs OpenSSL libcrypto and jansson at build time)\n");
-    return 2;
-}
+/* tfs-conform [OPTION]...: the options of `tfs conform` (argv[1..]). */
+int main(int argc, char **argv) {
+#ifdef SIGPIPE
+    signal(SIGPIPE, SIG_IGN); /* the runner writes to adapters: a closed pipe is a write error, not a death */
 #endif
+    return cf_main(argc, argv, 1, TFS_CLI_VERSION_STR, content_json);
+}
