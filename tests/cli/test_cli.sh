@@ -150,7 +150,8 @@ run check "$real/gguf/zackshen-test-be-v3.gguf" "$tmp/does-not-exist.gguf"; expe
 expect_out "io_error" "invalid + missing"
 run check --json "$tmp/does-not-exist.gguf"; expect_rc 2 "missing json"
 expect_out '"verdict":"io_error"' "missing json"
-run check "$tmp"; expect_rc 2 "directory"
+mkdir -p "$tmp/nomodels"
+run check "$tmp/nomodels"; expect_rc 2 "directory without model files"
 
 # ---- every real writer passes --strict; GGUF passes --header-only
 run check --strict "$real/safetensors/"*.safetensors; expect_rc 0 "strict safetensors"
@@ -222,7 +223,7 @@ fi
 
 # ---- files that are not regular: refused at once, never read (a FIFO must not block)
 mkfifo "$tmp/fifo"
-run check "$tmp/fifo" /dev/null "$tmp"; expect_rc 2 "fifo, device, directory"
+run check "$tmp/fifo" /dev/null "$tmp/nomodels"; expect_rc 2 "fifo, device, directory"
 expect_out "$tmp/fifo: io_error" "fifo"
 expect_out "not a regular file" "fifo"
 expect_out "Is a directory" "directory"

@@ -162,13 +162,17 @@ pytorch_model.bin a zip archive holding a pickle: a PyTorch checkpoint
 legacy.pt a Python pickle
 download.html an HTML page
 image.png a PNG image
-model.safetensors.index.json a JSON file: a sharded model's index
 lfs-pointer a Git LFS pointer
 notes.txt text
 empty an empty file
 old-ggml.bin a GGML / GGJT file
 lower-magic.bin a GGUF file with a damaged magic
 EOT
+# issue 21: a sharded model's index is a model set, not not_a_model (its
+# shard is missing here: SET002, exit 1)
+run check "$tmp/model.safetensors.index.json"; expect_rc 1 "index: a set"
+has "model.safetensors.index.json: invalid" "index verdict"; has "SET002 error" "index: missing shard"
+hasnt "not_a_model" "index is no longer not_a_model"
 run dump "$tmp/download.html"; expect_rc 1 "dump not a model"; has "not a model file: looks like an HTML page" "dump html"
 run dump --json "$tmp/image.png"; expect_rc 1 "dump --json not a model"
 has '"error":{"status":"not_a_model"' "dump --json not a model"

@@ -109,9 +109,13 @@ if printf '%s\n' "$out" | grep -qx "8 files: 6 valid, 1 invalid, 1 error; 2 othe
 out=$("$tfs" check -r --json "$d" 2> /dev/null)
 last=$(printf '%s\n' "$out" | tail -1)
 if [ "$last" = '{"summary":{"files":8,"valid":6,"invalid":1,"not_a_model":0,"errors":1,"skipped":2,"unreadable_folders":0}}' ]; then ok; else ko "json summary: $last"; fi
-# without -r a directory is an I/O error, as before
-"$tfs" check "$d" > /dev/null 2>&1; rc=$?
-if [ "$rc" -eq 2 ]; then ok; else ko "directory without -r: exit $rc"; fi
+# without -r a directory is a model folder (issue 21): its own model files
+# and sets, not its subfolders; a folder without any is an I/O error, as before
+out=$("$tfs" check "$d" 2> /dev/null); rc=$?
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "/b.gguf: valid" && printf '%s\n' "$out" | grep -q "/A.GGUF: valid" &&
+    ! printf '%s\n' "$out" | grep -q "m.SafeTensors"; then ok; else ko "directory without -r: exit $rc"; printf '%s\n' "$out"; fi
+"$tfs" check "$d/empty-dir" > /dev/null 2>&1; rc=$?
+if [ "$rc" -eq 2 ]; then ok; else ko "folder without model files: exit $rc"; fi
 # files given by name are checked whatever their name, beside walked folders
 out=$("$tfs" check -r "$d/readme.md" "$d/sub/deeper" 2> /dev/null); rc=$?
 if printf '%s\n' "$out" | grep -q "readme.md: not_a_model" && printf '%s\n' "$out" | grep -qx "3 files: 1 valid, 1 invalid, 1 not a model file, 0 errors"; then ok; else ko "named file + folder"; printf '%s\n' "$out"; fi

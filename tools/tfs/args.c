@@ -7,7 +7,8 @@
 
 void check_usage(FILE *f) {
     fprintf(f,
-            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] FILE...\n"
+            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q]\n"
+            "                 [--lint [--config PATH]] FILE|DIR...\n"
             "\n"
             "Checks each FILE (header only; tensor data is never read) and prints its\n"
             "verdict: format, version, header size, counts, type histogram, parameter\n"
@@ -19,6 +20,13 @@ void check_usage(FILE *f) {
             "(.gguf, .safetensors, any case, also .part/.partial after it) is not\n"
             "parsed: verdict not_a_model, with what it looks like (zip or pickle\n"
             "checkpoint, JSON index, HTML page, image, text, ...).\n"
+            "\n"
+            "Model sets: a NAME.safetensors.index.json, the first part of a GGUF split\n"
+            "(NAME-00001-of-0000N.gguf) or a folder (without -r: its indexes, splits and\n"
+            "other model files) is checked as a set: every shard or part present and\n"
+            "valid, each tensor in the shard the index names and in one file only,\n"
+            "metadata.total_size, split.no / split.count / split.tensors.count\n"
+            "(rules SETnnn, docs/lint.md).\n"
             "\n"
             "FILE may be - for standard input.  A pipe is read forward only, in bounded\n"
             "memory, with the same verdicts: GGUF with --header-only stops at the data\n"
@@ -33,6 +41,12 @@ void check_usage(FILE *f) {
             "                    the file); no effect on safetensors\n"
             "  --format F        force the parser: safetensors or gguf (default: the GGUF\n"
             "                    magic decides, then the extension .gguf/.safetensors)\n"
+            "  --lint            also the lint rules (LTnnn): MLX quantized weights, GGUF\n"
+            "                    conventions, safetensors padding and alignment; errors\n"
+            "                    and warnings never change the verdict, but a lint error\n"
+            "                    makes the exit status 1\n"
+            "  --config PATH     MLX config.json for --lint (default: the config.json\n"
+            "                    beside the file)\n"
             "  -r, --recursive   a directory FILE: check every model file under it, found\n"
             "                    by content or extension; other files are skipped and\n"
             "                    counted; exit 1 when none is found (a progress line on a\n"
@@ -40,7 +54,8 @@ void check_usage(FILE *f) {
             "  -q, --quiet       print only the files that are not valid, and the summary\n"
             "  -h, --help        this help\n"
             "\n"
-            "exit status: 0 all files valid, 1 a file is invalid or not a model file,\n"
+            "exit status: 0 all files valid, 1 a file or set is invalid, not a model\n"
+            "file, or has a lint error (--lint),\n"
             "2 usage or I/O error, or out of memory\n");
 }
 
@@ -84,6 +99,14 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
             o->recursive = 1;
         } else if ((strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) && strcmp(cmd, "check") == 0) {
             o->quiet = 1;
+        } else if (strcmp(a, "--lint") == 0 && strcmp(cmd, "check") == 0) {
+            o->lint = 1;
+        } else if ((strcmp(a, "--config") == 0 || strncmp(a, "--config=", 9) == 0) && strcmp(cmd, "check") == 0) {
+            if (a[8] == '=') o->config = a + 9;
+            else if (i + 1 >= argc) {
+                fprintf(stderr, "tfs %s: --config needs a PATH (an MLX config.json)\n", cmd);
+                rc = -1;
+            } else o->config = argv[++i];
         } else if (strcmp(a, "--header-only") == 0) {
             o->flags |= TFS_HEADER_ONLY;
         } else if (strcmp(a, "--format") == 0) {
@@ -103,6 +126,10 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
             rc = -1;
         }
     }
+    if (rc == 0 && o->config && !o->lint) {
+        fprintf(stderr, "tfs %s: --config is for --lint\n", cmd);
+        rc = -1;
+    }
     if (rc == 0 && nfiles == 0) {
         fprintf(stderr, "tfs %s: no FILE given\n", cmd);
         rc = -1;
@@ -110,7 +137,7 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
     if (rc == -1)
         fprintf(stderr, strcmp(cmd, "dump") == 0
                             ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] FILE...\n");
+                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] [--lint [--config PATH]] FILE|DIR...\n");
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];

@@ -1,12 +1,15 @@
 /* check.c: `tfs check`: one parse per file (header only), report, exit status;
  * with -r, directories walked (walk.c), a progress line on a terminal and a
  * summary record. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "tfs/lint.h"
 
 #define PROGRESS_MIN 20u /* files before a walk shows a progress line */
 
@@ -50,19 +53,52 @@ static void io_result(const char *path, int e, const check_opts *o, check_result
     r->verdict = V_IO_ERROR;
 }
 
-/* The files to check: each FILE as given, or with -r the model files under
- * a directory FILE.  Returns 0, or ENOMEM. */
+/* A directory without -r: its model sets (indexes, first GGUF splits) and
+ * the model files no set holds (tfs_set_entries); none: the directory
+ * itself as EISDIR (the -r hint). */
+static int collect_folder(walk_list *l, const char *dir) {
+    char **v = NULL;
+    size_t n = 0;
+    int e = 0;
+    tfs_status st = tfs_set_entries(dir, &v, &n, &e);
+    if (st == TFS_ENOMEM) return ENOMEM;
+    if (st != TFS_OK) return walk_add(l, dir, e ? e : EIO);
+    int rc = n == 0 ? walk_add(l, dir, EISDIR) : 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rc == 0) rc = walk_add(l, v[i], 0);
+        free(v[i]);
+    }
+    free(v);
+    return rc;
+}
+
+/* The files to check: each FILE as given, with -r the model files under a
+ * directory FILE, without -r a folder's sets and model files.  Returns 0,
+ * or ENOMEM. */
 static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
     for (int i = o->first_file; i < argc; i++) {
         struct stat st;
         int rc;
-        if (o->recursive && strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
-            rc = walk_dir(l, argv[i]);
-        else
-            rc = walk_add(l, argv[i], 0);
+        int dir = strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
+        if (dir && o->recursive) rc = walk_dir(l, argv[i]);
+        else if (dir) rc = collect_folder(l, argv[i]);
+        else rc = walk_add(l, argv[i], 0);
         if (rc) return rc;
     }
     return 0;
+}
+
+/* --lint on a valid file: its findings into *lr (r->lint); 0, or -1 when the
+ * lint could not run (r->lint_error says why). */
+static int lint_one(const char *path, const check_opts *o, check_result *r, tfs_lint_report *lr) {
+    tfs_status st = strcmp(path, "-") == 0 ? tfs_lint_header(r->h, NULL, lr) : tfs_lint_path(path, r->h, o->config, lr);
+    if (st == TFS_OK) {
+        r->lint = lr;
+        return 0;
+    }
+    r->lint_error = st == TFS_EIO ? (o->config ? "--config cannot be read" : "the file cannot be read again")
+                                  : st == TFS_ENOMEM ? "out of memory" : tfs_status_name(st);
+    return -1;
 }
 
 typedef struct counts {
@@ -105,8 +141,25 @@ int cmd_check(int argc, char **argv, int first) {
         check_result r;
         tfs_header *h = NULL;
         if (show_progress) progress(i, files.n, files.v[i].path);
+        /* -r checks file by file (one record per model file); otherwise an
+         * index or a first GGUF split is checked as a model set */
+        tfs_set_kind sk = files.v[i].err || o.format != TFS_FORMAT_UNKNOWN || o.recursive
+                              ? TFS_SET_NONE
+                              : tfs_set_kind_of(files.v[i].path);
+        if (sk == TFS_SET_INDEX || sk == TFS_SET_SPLIT) {
+            if (show_progress) fputs("\r\033[K", stderr);
+            switch (set_check_print(files.v[i].path, &o)) {
+            case V_VALID: c.valid++; break;
+            case V_PARSER_ERROR: c.invalid++; break;
+            default: c.error++; break;
+            }
+            continue;
+        }
         if (files.v[i].err) io_result(files.v[i].path, files.v[i].err, &o, &r);
         else check_one(files.v[i].path, &o, &r, &h);
+        tfs_lint_report lr;
+        tfs_lint_report_init(&lr);
+        int lint_failed = o.lint && r.verdict == V_VALID && lint_one(files.v[i].path, &o, &r, &lr) != 0;
         if (show_progress) fputs("\r\033[K", stderr);
         if (files.v[i].walked && r.verdict == V_NOT_MODEL) { /* found by content: not a model file */
             c.skipped++;
@@ -117,8 +170,18 @@ int cmd_check(int argc, char **argv, int first) {
             else print_human(stdout, &r);
         }
         tfs_header_free(h);
+        size_t lint_errors = lr.n_errors;
+        tfs_lint_report_free(&lr);
         if (files.v[i].is_dir) { /* reported, but not a file */
             c.bad_folders++;
+            continue;
+        }
+        if (lint_failed) {
+            c.error++;
+            continue;
+        }
+        if (r.verdict == V_VALID && lint_errors > 0) {
+            c.invalid++; /* the verdict stays valid; the exit status tells */
             continue;
         }
         switch (r.verdict) {

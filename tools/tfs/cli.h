@@ -17,6 +17,9 @@
  *   rules_cmd.c  `tfs rules`: the rules table (text, TSV, JSON)
  *   conform_exec.c `tfs conform`: runs tfs-conform (conform_main.c: the
  *                 conformance runner, conformance/runner)
+ *   lint_out.c   `tfs check --lint` findings (human and JSON)
+ *   set_check.c  `tfs check` of a model set (index, GGUF split, folder)
+ *   lint_conform.c `tfs-conform --lint`: the lint cases of corpus/lint
  */
 #ifndef TFS_CLI_H
 #define TFS_CLI_H
@@ -36,6 +39,8 @@ typedef struct check_opts {
     unsigned flags;     /* TFS_STRICT | TFS_HEADER_ONLY */
     tfs_format format;  /* --format, or TFS_FORMAT_UNKNOWN to detect */
     int first_file;     /* index in argv of the first FILE */
+    int lint;           /* --lint: the LT rules (include/tfs/lint.h) */
+    const char *config; /* --config PATH: MLX config.json, or NULL */
 } check_opts;
 
 /* Parse argv[first..argc) of `tfs check`.  Options and files may be mixed;
@@ -67,6 +72,8 @@ typedef struct check_result {
     const char *hint;      /* V_PARSER_ERROR: what the content looks like, or NULL (parse_one) */
     int header_only_ignored; /* --header-only given, but the file is safetensors */
     char detail[200];      /* V_PARSER_ERROR: the numbers behind it (detail.c), or "" */
+    const struct tfs_lint_report *lint; /* --lint on a valid file: its findings, else NULL */
+    const char *lint_error; /* --lint could not run (config unreadable): why, else NULL */
 } check_result;
 
 /* detail.c: the numbers behind a violation of GG304 (bytes needed against
@@ -196,6 +203,24 @@ void put_escaped(FILE *out, const char *s, size_t len, int quote);
 void fput_safe(FILE *out, const char *s, size_t len);
 /* Is the KV's key equal to the NUL-terminated string s? */
 int kv_key_is(const tfs_kv *kv, const char *s);
+
+/* ---- lint_out.c ---- */
+/* The findings of a lint or set report: human lines (file names of a set
+ * shown for findings about one of its files) or a JSON array. */
+void lint_print_human(FILE *out, const struct tfs_lint_report *r);
+void lint_print_json(FILE *out, const struct tfs_lint_report *r);
+
+/* ---- lint_conform.c ---- */
+/* `tfs conform --lint`: corpus/lint/LINT.tsv in process or through an
+ * adapter; exit 0 all pass, 1 a case failed, 2 usage or fixture integrity. */
+int lint_conform(int argc, char **argv, int first);
+
+/* ---- set_check.c ---- */
+/* Check the set `path` names (tfs_set_kind_of: an index or a first split)
+ * and print it (human or JSON).  Returns the verdict: V_VALID (no error
+ * finding, every file valid), V_PARSER_ERROR, V_IO_ERROR (the index or
+ * --config cannot be read), V_INTERNAL. */
+check_verdict set_check_print(const char *path, const check_opts *o);
 
 /* ---- out_human.c / out_json.c ---- */
 void print_human(FILE *out, const check_result *r);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tfs/lint.h"
 
 #define INDENT "              " /* continuation lines line up with values */
 
@@ -138,4 +139,11 @@ void print_human(FILE *out, const check_result *r) {
     }
     if (r->header_only_ignored)
         fprintf(out, "  note        --header-only applies to GGUF only; every safetensors rule was checked\n");
+    if (r->lint) {
+        fprintf(out, "  lint        %zu error%s, %zu warning%s\n", r->lint->n_errors, r->lint->n_errors == 1 ? "" : "s",
+                r->lint->n_warnings, r->lint->n_warnings == 1 ? "" : "s");
+        lint_print_human(out, r->lint);
+    } else if (r->lint_error) {
+        fprintf(out, "  lint        not run: %s\n", r->lint_error);
+    }
 }

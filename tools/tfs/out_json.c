@@ -7,11 +7,14 @@
  * the file looks like; parser_error: what its content looks like when that
  * is a known kind, sniff.c error_hint, else null), detail (parser_error of
  * GG304, ST307, GG130: the numbers behind it, detail.c); fields that do not
- * apply are null. */
+ * apply are null.
+ * With --lint on a valid file: lint {errors, warnings, findings: [{id,
+ * severity, file, tensor, kv, message}]} (lint_out.c). */
 #include <inttypes.h>
 #include <string.h>
 
 #include "cli.h"
+#include "tfs/lint.h"
 
 /* A size, count or offset: a JSON number up to 2^53 - 1, beyond that a
  * decimal string (as `tfs dump --json`), so that every JSON reader (jq's
@@ -78,5 +81,14 @@ void print_json(FILE *out, const check_result *r) {
     json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : bad ? r->hint : NULL);
     fputs(",\"detail\":", out);
     json_cstr(out, bad && r->detail[0] ? r->detail : NULL);
+    if (r->lint) { /* --lint: {"errors", "warnings", "findings": [...]} */
+        fprintf(out, ",\"lint\":{\"errors\":%zu,\"warnings\":%zu,\"findings\":", r->lint->n_errors, r->lint->n_warnings);
+        lint_print_json(out, r->lint);
+        fputc('}', out);
+    } else if (r->lint_error) {
+        fputs(",\"lint\":{\"error\":", out);
+        json_cstr(out, r->lint_error);
+        fputc('}', out);
+    }
     fputs("}\n", out);
 }

@@ -19,7 +19,7 @@ _tfs() {
     fi
     local opts=""
     case $cmd in
-    check) opts="--json --strict --header-only --format -r --recursive -q --quiet --help" ;;
+    check) opts="--json --strict --header-only --format -r --recursive -q --quiet --lint --config --help" ;;
     dump) opts="--json --full --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
     mutate) opts="--seed --mutation --max-size --crossover --list --help" ;;
@@ -30,7 +30,7 @@ _tfs() {
         --fixtures) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
         --adapter | -j | --jobs | --timeout | --output-cap | --rule | --id | --tag) return ;;
         esac
-        opts="--adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
+        opts="--lint --adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
               --rule --expect --id --tag --expected-failures --write-expected-failures --json --tap --junit -q --quiet
               --list --help"
         if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur"); return; fi

@@ -1,0 +1,184 @@
+/* set_st.c: a safetensors index (NAME.safetensors.index.json, as
+ * transformers and huggingface_hub write it: {"metadata": {"total_size":
+ * N}, "weight_map": {tensor name: shard file name}}) against its shards.
+ * total_size is the sum of the tensors' data bytes (huggingface_hub
+ * split_torch_state_dict_into_shards: the sum of each stored tensor's
+ * nbytes), which equals the sum of tfs_tensor.n_bytes over the shards. */
+#include "lint_internal.h"
+
+#ifndef TFS_NO_POSIX
+#include "set_common.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define INDEX_MAX (256u * 1024u * 1024u)
+
+typedef struct wm_name {
+    const char *name;
+    size_t len;
+} wm_name;
+
+static int cmp_wm(const void *pa, const void *pb) {
+    const wm_name *a = pa, *b = pb;
+    int c = memcmp(a->name, b->name, a->len < b->len ? a->len : b->len);
+    return c ? c : (a->len < b->len ? -1 : a->len > b->len);
+}
+
+/* A shard name that stays in the index's folder. */
+static int safe_shard_name(const char *s, size_t len) {
+    if (len == 0 || s[0] == '/' || memchr(s, '\0', len)) return 0;
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && s[j] != '/') j++;
+        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return 0;
+        i = j + 1;
+    }
+    return 1;
+}
+
+tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path,
+                       tfs_lint_report *r) {
+    char *text = NULL;
+    size_t len = 0;
+    int e = 0;
+    r->format = TFS_FORMAT_SAFETENSORS;
+    tfs_status st = tfs__lint_slurp(index_path, INDEX_MAX, &text, &len, &e);
+    if (st == TFS_ENOMEM) return st;
+    if (st != TFS_OK) return TFS_EIO;
+    r->is_set = 1;
+    const char *why = NULL;
+    int oom = 0;
+    lj_node *root = tfs__lj_parse(text, len, &why, &oom);
+    free(text);
+    if (!root) {
+        if (oom) return TFS_ENOMEM;
+        return tfs__lint_add(r, TFS_SET001, -1, -1, -1, "%s: not JSON (%s)", index_path, why);
+    }
+    const lj_node *wm = tfs__lj_get(root, "weight_map");
+    if (!wm || wm->type != LJ_OBJ) {
+        tfs__lj_free(root);
+        return tfs__lint_add(r, TFS_SET001, -1, -1, -1, "%s: no \"weight_map\" object", index_path);
+    }
+    char *dir = tfs__lint_dirname(index_path);
+    int *shard_of = calloc(wm->n ? wm->n : 1u, sizeof *shard_of);
+    wm_name *names = calloc(wm->n ? wm->n : 1u, sizeof *names);
+    tfs_header **hs = NULL;
+    tn_index x = {0};
+    if (!dir || !shard_of || !names) goto nomem;
+    /* the shards, in order of first appearance */
+    for (size_t i = 0; i < wm->n; i++) {
+        const lj_node *v = &wm->kids[i];
+        names[i].name = wm->keys[i].s;
+        names[i].len = wm->keys[i].len;
+        shard_of[i] = -1;
+        if (v->type != LJ_STR || !safe_shard_name(v->s, v->len)) {
+            st |= tfs__lint_add(r, TFS_SET001, -1, -1, -1, "%s: weight_map[\"%.*s\"] is %s", index_path,
+                                (int)(wm->keys[i].len > 200 ? 200 : wm->keys[i].len), wm->keys[i].s,
+                                v->type != LJ_STR ? "not a string" : "a path outside the index's folder");
+            continue;
+        }
+        char *p = tfs__lint_join(dir, v->s);
+        if (!p) goto nomem;
+        int found = -1;
+        for (size_t k = 0; k < r->n_files && found < 0; k++)
+            if (strcmp(r->files[k].path, p) == 0) found = (int)k;
+        if (found < 0) found = tfs__lint_add_file(r, p);
+        free(p);
+        if (found < 0) goto nomem;
+        shard_of[i] = found;
+    }
+    hs = calloc(r->n_files ? r->n_files : 1u, sizeof *hs);
+    if (!hs) goto nomem;
+    st |= set_parse_files(r, flags, hs, "named by the index");
+    if (!tfs__tn_build(&x, (const tfs_header *const *)hs, r->n_files)) goto nomem;
+
+    /* every index tensor in the shard it names */
+    size_t n4 = 0;
+    for (size_t i = 0; i < wm->n; i++) {
+        int s = shard_of[i];
+        if (s < 0 || !hs[s]) continue; /* not a name, or the shard is missing / invalid: reported */
+        size_t count = 0;
+        const tn_entry *t = tfs__tn_find(&x, names[i].name, names[i].len, &count);
+        int in_named = 0;
+        for (size_t k = 0; t && k < count; k++) in_named |= (int)t[k].part == s;
+        if (in_named) continue;
+        if (n4++ >= SET_PER_RULE) continue;
+        if (t)
+            st |= tfs__lint_add(r, TFS_SET004, (int)t->part, t->index, -1, "%.*s: the index names %s, found in %s",
+                                (int)names[i].len, names[i].name, r->files[s].path, r->files[t->part].path);
+        else
+            st |= tfs__lint_add(r, TFS_SET004, s, -1, -1, "%.*s: the index names %s, found in no shard",
+                                (int)names[i].len, names[i].name, r->files[s].path);
+    }
+    if (n4 > SET_PER_RULE)
+        st |= tfs__lint_add(r, TFS_SET004, -1, -1, -1, "%zu more tensors not in the shard the index names",
+                            n4 - SET_PER_RULE);
+    st |= set_duplicates(r, &x, hs);
+
+    /* shard tensors the index does not name */
+    qsort(names, wm->n, sizeof *names, cmp_wm);
+    size_t n8 = 0;
+    for (size_t i = 0; i < x.n; i++) {
+        wm_name key = {x.v[i].name, x.v[i].len};
+        if (bsearch(&key, names, wm->n, sizeof *names, cmp_wm)) continue;
+        if (n8++ < SET_PER_RULE)
+            st |= tfs__lint_add(r, TFS_SET008, (int)x.v[i].part, x.v[i].index, -1,
+                                "%.*s: in %s, not in the index's weight_map (loaders skip it)", (int)x.v[i].len,
+                                x.v[i].name, r->files[x.v[i].part].path);
+    }
+    if (n8 > SET_PER_RULE)
+        st |= tfs__lint_add(r, TFS_SET008, -1, -1, -1, "%zu more shard tensors not in the index", n8 - SET_PER_RULE);
+
+    /* metadata.total_size */
+    const lj_node *ts = tfs__lj_get(tfs__lj_get(root, "metadata"), "total_size");
+    uint64_t total;
+    int all = 1;
+    for (size_t i = 0; i < r->n_files; i++) all &= hs[i] != NULL;
+    if (!tfs__lj_u64(ts, &total))
+        st |= tfs__lint_add(r, TFS_SET009, -1, -1, -1, "%s: metadata.total_size %s", index_path,
+                            ts ? "is not a non-negative integer" : "is missing");
+    else if (all && total != r->tensor_bytes)
+        st |= tfs__lint_add(r, TFS_SET007, -1, -1, -1,
+                            "metadata.total_size = %llu, the shards' tensors hold %llu bytes", (unsigned long long)total,
+                            (unsigned long long)r->tensor_bytes);
+    else if (!all && total < r->tensor_bytes)
+        st |= tfs__lint_add(r, TFS_SET007, -1, -1, -1,
+                            "metadata.total_size = %llu, less than the %llu bytes of the shards present",
+                            (unsigned long long)total, (unsigned long long)r->tensor_bytes);
+
+    if (lint) {
+        for (size_t i = 0; i < r->n_files; i++) {
+            if (!hs[i]) continue;
+            uint8_t *head = NULL;
+            size_t hl = 0;
+            if (tfs__lint_st_head(r->files[i].path, &head, &hl) == TFS_ENOMEM) goto nomem;
+            st |= tfs__lint_st(hs[i], (int)i, head, hl, r);
+            free(head);
+        }
+        char *config = NULL;
+        size_t clen = 0;
+        char *cp = config_path ? NULL : tfs__lint_join(dir, "config.json");
+        tfs_status cs = tfs__lint_slurp(config_path ? config_path : cp ? cp : "", 16u * 1024u * 1024u, &config, &clen, NULL);
+        free(cp);
+        if (config_path && cs != TFS_OK) {
+            st = cs == TFS_ENOMEM ? cs : TFS_EIO;
+        } else {
+            /* MLX across the shards (a .scales may lie in another shard than its weight) */
+            st |= tfs__lint_mlx((const tfs_header *const *)hs, r->n_files, config, config ? clen : 0, r);
+        }
+        free(config);
+    }
+    goto done;
+nomem:
+    st = TFS_ENOMEM;
+done:
+    tfs__tn_free(&x);
+    for (size_t i = 0; hs && i < r->n_files; i++) tfs_header_free(hs[i]);
+    free(hs);
+    free(names);
+    free(shard_of);
+    free(dir);
+    tfs__lj_free(root);
+    return st == TFS_OK || st == TFS_EIO ? st : TFS_ENOMEM;
+}
+#endif

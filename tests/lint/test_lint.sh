@@ -1,0 +1,132 @@
+#!/bin/sh
+# test_lint.sh TFS LINT_MKFILES SOURCE_DIR: lint rules (LTnnn) and model sets
+# (SETnnn), docs/lint.md.
+#  1. corpus/lint is what lint_mkfiles writes (maint/gen_lint_corpus.sh):
+#     same files, same LINT.tsv;
+#  2. every case of corpus/lint/LINT.tsv through `tfs check --lint --json`:
+#     the ids found are the ids the manifest expects (written by hand in
+#     lint_mkfiles.c), and a lint finding never changes a file's verdict;
+#  3. the issue's done-when cases: the MLX file whose .scales has the wrong
+#     shape names the tensor and the expected shape; the 3-shard set with a
+#     shard missing, a tensor in the wrong shard and a wrong total_size gives
+#     exactly three set errors; a GGUF split with a wrong split.count in one
+#     part is caught; `tfs check` of a sharded model's folder or index is a
+#     set, not not_a_model;
+#  4. the real files (corpus/real, and ../shared/real when present): no lint
+#     error, only the warnings docs/lint.md justifies (LT101, LT301, LT303).
+set -u
+tfs=$1 mk=$2 src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# ---- 1. the committed corpus is the generator's
+sh "$src/maint/gen_lint_corpus.sh" "$mk" "$tmp/gen" || ko "gen_lint_corpus.sh failed"
+if diff -r "$tmp/gen" "$src/corpus/lint" > "$tmp/diff"; then ok; else ko "corpus/lint differs from lint_mkfiles (rerun maint/gen_lint_corpus.sh)"; head -20 "$tmp/diff"; fi
+
+# ---- 2. every case: expected ids
+ids() { # the sorted ids of the findings of one `tfs check --json` record set
+    /usr/bin/python3 -c '
+import json, sys
+ids, verdicts = set(), []
+for line in sys.stdin:
+    d = json.loads(line)
+    verdicts.append(d["verdict"])
+    for f in d.get("findings") or (d.get("lint") or {}).get("findings") or []:
+        ids.add(f["id"])
+print((",".join(sorted(ids)) or "none") + " " + ",".join(verdicts))'
+}
+n=0
+while IFS="$(printf '\t')" read -r id path sum size kind expect desc; do
+    [ "$id" = id ] && continue
+    [ "$kind" = part ] && continue
+    n=$((n + 1))
+    got=$("$tfs" check --lint --json "$src/corpus/lint/$path" | ids)
+    gids=${got% *} verdict=${got#* }
+    if [ "$gids" = "$expect" ]; then ok; else ko "$id: ids $gids, manifest $expect"; fi
+    if [ "$kind" = file ] && [ "$verdict" != valid ]; then ko "$id: verdict $verdict (a lint fixture is a valid file)"; fi
+done < "$src/corpus/lint/LINT.tsv"
+if [ "$n" -ge 50 ]; then ok; else ko "only $n cases in LINT.tsv"; fi
+# every rule of lint.def has a case that expects it
+for r in $(sed -n 's/^TFS_LINT(\([A-Z]*[0-9]*\),.*/\1/p' "$src/include/tfs/lint.def"); do
+    if cut -f6 "$src/corpus/lint/LINT.tsv" | tr ',' '\n' | grep -qx "$r"; then ok; else ko "rule $r has no fixture"; fi
+done
+
+# ---- 3. done-when
+c=$src/corpus/lint
+out=$("$tfs" check --lint "$c/files/LT205-mlx-scales-shape.safetensors"); rc=$?
+[ "$rc" -eq 1 ] && ok || ko "LT205 file: exit $rc, want 1 (a lint error)"
+case $out in
+*"LT205  error   model.layers.0.mlp.up_proj.scales: shape [64, 3], expected [64, 2]"*) ok ;;
+*) ko "LT205 does not name the tensor and the expected shape"; printf '%s\n' "$out" ;;
+esac
+case $out in *": valid"*) ok ;; *) ko "LT205 file: verdict changed" ;; esac
+out=$("$tfs" check --json "$c/sets/SET-st-three-errors/model.safetensors.index.json"); rc=$?
+[ "$rc" -eq 1 ] && ok || ko "three-errors set: exit $rc"
+if printf '%s\n' "$out" | /usr/bin/python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+errs = [f["id"] for f in d["findings"] if f["severity"] == "error"]
+sys.exit(0 if d["verdict"] == "invalid" and d["errors"] == 3 and sorted(errs) == ["SET002", "SET004", "SET007"] else 1)'
+then ok; else ko "three-errors set: $out"; fi
+out=$("$tfs" check "$c/sets/SET101-gg-split-count/model-00001-of-00003.gguf"); rc=$?
+[ "$rc" -eq 1 ] && ok || ko "split.count set: exit $rc"
+case $out in *"SET101 error"*"model-00002-of-00003.gguf: split.count = 4, expected 3"*) ok ;; *) ko "split.count not caught: $out" ;; esac
+# a folder and an index are sets; a valid set exits 0
+out=$("$tfs" check "$c/sets/st-set-ok"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "folder of a valid set: exit $rc"
+case $out in *"model.safetensors.index.json: valid"*"safetensors index, 3 files"*) ok ;; *) ko "folder not checked as a set: $out" ;; esac
+case $out in *not_a_model*) ko "folder: not_a_model" ;; *) ok ;; esac
+out=$("$tfs" check "$c/sets/gg-split-ok"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "folder of a valid split: exit $rc"
+case $out in *"model-00001-of-00003.gguf: valid"*"gguf split, 3 files"*) ok ;; *) ko "split folder: $out" ;; esac
+# the MLX set: .scales in another shard than its weight is no orphan; --config
+"$tfs" check --lint "$c/sets/mlx-set-q4/model.safetensors.index.json" > /dev/null && ok || ko "mlx set with --lint"
+"$tfs" check --lint --config "$c/sets/mlx-set-q4/config.json" "$c/sets/mlx-set-q4/model-00001-of-00003.safetensors" > "$tmp/o"
+case $(cat "$tmp/o") in *"LT202"*|*"LT208"*) ok ;; *) ko "one shard alone: its weight's scales are elsewhere (want LT202/LT208)" ;; esac
+"$tfs" check --lint --config "$tmp/nope.json" "$c/files/mlx-q4-g32.safetensors" > /dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] && ok || ko "--config missing: exit $rc, want 2"
+"$tfs" check --config x.json "$c/files/mlx-q4-g32.safetensors" > /dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] && ok || ko "--config without --lint: exit $rc, want 2"
+
+# ---- tfs conform --lint: in process, and through an adapter
+if "$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet > "$tmp/conform" 2>&1; then ok; else ko "conform --lint"; cat "$tmp/conform"; fi
+case $(tail -1 "$tmp/conform") in *" 0 fail, 0 skip"*) ok ;; *) ko "conform --lint summary: $(tail -1 "$tmp/conform")" ;; esac
+if "$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet --adapter "sh $src/tests/lint/lint_adapter.sh $tfs {file}" > "$tmp/conform" 2>&1; then ok; else ko "conform --lint --adapter"; cat "$tmp/conform"; fi
+# an adapter that finds nothing fails every case that expects a finding
+"$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet --adapter "echo '{\"lint\": []}' {file}" > "$tmp/conform" 2>&1; rc=$?
+[ "$rc" -eq 1 ] && grep -q "FAIL  LT205-mlx-scales-shape  expected LT205, got none" "$tmp/conform" && ok || ko "conform --lint with a blind adapter: exit $rc"
+# a changed fixture is refused before anything runs
+cp -r "$src/corpus/lint" "$tmp/lintcopy" && printf 'x' >> "$tmp/lintcopy/files/st-pt.safetensors"
+"$tfs" conform --lint --fixtures "$tmp/lintcopy" > /dev/null 2>&1; rc=$?
+[ "$rc" -eq 2 ] && ok || ko "conform --lint on a changed fixture: exit $rc, want 2"
+
+# ---- 4. real files: no lint error; warnings only the justified ones
+for dir in "$src/corpus/real" "$src/../shared/real"; do
+    [ -d "$dir" ] || { echo "note: $dir absent, skipped"; continue; }
+    files=$(find "$dir" -type f \( -name '*.gguf' -o -name '*.safetensors' \) | sort)
+    # shellcheck disable=SC2086
+    "$tfs" check --lint --json $files > "$tmp/real.jsonl"
+    if /usr/bin/python3 - "$tmp/real.jsonl" <<'PY'; then ok; else ko "real files in $dir"; fi
+import json, sys
+bad, n, warn = [], 0, {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    d = json.loads(line)
+    if d["verdict"] != "valid":
+        continue
+    n += 1
+    for f in d["lint"]["findings"]:
+        if f["severity"] == "error" or f["id"] not in ("LT101", "LT301", "LT303"):
+            bad.append("%s: %s %s" % (d["file"], f["id"], f["message"]))
+        warn[f["id"]] = warn.get(f["id"], 0) + 1
+for b in bad:
+    print("  " + b)
+print("  %d valid real files linted; warnings %s" % (n, warn))
+sys.exit(1 if bad or n < 20 else 0)
+PY
+done
+
+echo "test_lint: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,11 @@
+# tests/lint: lint rules (LTnnn) and model sets (SETnnn), docs/lint.md.
+# lint_mkfiles writes the fixtures of corpus/lint with the C writer;
+# test_lint.sh checks that they are what is committed, runs every case
+# through `tfs check --lint` (expected ids), the done-when cases, and the
+# real files (no lint error).
+add_executable(lint_mkfiles ${PROJECT_SOURCE_DIR}/tests/lint/lint_mkfiles.c)
+target_link_libraries(lint_mkfiles PRIVATE tfs)
+add_test(NAME test_lint
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/lint/test_lint.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:lint_mkfiles>
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_CODE 77)
