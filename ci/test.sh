@@ -20,7 +20,10 @@
 #      sanitized program cannot run here: TFS_FORCE_NO_ASAN, TFS_FORCE_NO_MSAN);
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
-#   7. after the dev stage: mutation score, quick (maint/mutation_score.sh --quick --sanitize: 15
+#   7. after the dev stage: the mutants of the parsers/ files the last change
+#      touched (maint/mutants/run.py --quick: changed lines first, ~3 minutes;
+#      fails on a survivor on a changed line; docs/mutation-testing.md), then
+#      rule coverage, quick (maint/rule_coverage.sh --quick --sanitize: 15
 #      rules, each switched off in a clang ASan + UBSan build of libtfs; one
 #      test: passes when every rule is killed with no defect of the switch);
 #   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
@@ -115,13 +118,26 @@ stage() {
     tfs_log "[$preset] $((total - failed - skipped)) passed, $failed failed, $skipped skipped ($((SECONDS - start)) s so far)"
 }
 
-# mscore: the quick mutation score (docs/mutation-score.md); counts as one test.
-mscore() {
-    tfs_log "[mscore] maint/mutation_score.sh --quick --sanitize"
-    if maint/mutation_score.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/mscore-quick.log"; then
+# mutants_quick: operator-level mutants of the changed parsers/ files (docs/mutation-testing.md);
+# counts as one test.
+mutants_quick() {
+    tfs_log "[mutants] maint/mutants/run.py --quick --budget 180"
+    if /usr/bin/python3 maint/mutants/run.py --quick --budget 180 --build-dir "$root/build/dev" -j "$jobs" \
+        --out "$root/build/mutants-quick" 2>&1 | tee "$root/build/mutants-quick.log"; then
         total_pass=$((total_pass + 1))
     else
-        echo "ci/test.sh: [mscore] FAILED (log: build/mscore-quick.log)"
+        echo "ci/test.sh: [mutants] FAILED: a mutant of a changed line survived (build/mutants-quick/mutants.md)"
+        total_fail=$((total_fail + 1))
+    fi
+}
+
+# rulecov: the quick rule coverage (docs/rule-coverage.md); counts as one test.
+rulecov() {
+    tfs_log "[rulecov] maint/rule_coverage.sh --quick --sanitize"
+    if maint/rule_coverage.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/rulecov-quick.log"; then
+        total_pass=$((total_pass + 1))
+    else
+        echo "ci/test.sh: [rulecov] FAILED (log: build/rulecov-quick.log)"
         total_fail=$((total_fail + 1))
     fi
 }
@@ -138,7 +154,8 @@ probed_stage() {
 
 mkdir -p "$root/build"
 stage dev
-mscore
+mutants_quick
+rulecov
 probed_stage asan-ubsan asan
 if tfs_install_i386_deps; then
     probed_stage m32 i386

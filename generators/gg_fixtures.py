@@ -116,7 +116,7 @@ def build():
         "u32 array of 3 with 11 bytes left", "GG130")
     add("GG130-string-array-count-past-eof", header(0, 1) + kv_arr("k", STR, 2, u64(0) + b"\0" * 7),
         "string array of 2 with 15 bytes left (< 2 x 8)", "GG130")
-    # mutation score (docs/mutation-score.md): the --strict path that reads bool bodies for GG501
+    # rule coverage (docs/rule-coverage.md): the --strict path that reads bool bodies for GG501
     add("GG130-bool-array-past-eof-strict", header(0, 1) + kv_arr("k", BOOL, 3, b"\0" * 2),
         "bool array of 3 with 2 bytes left, --strict (bool bodies are read there)", "GG130", mode="strict")
     # found by fuzz_gguf_strict_sa (-max_len=262144): the --strict bool scan stopped at the first

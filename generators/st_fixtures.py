@@ -97,6 +97,10 @@ def utf8():
         ("above-10ffff", b'{"a\xf4\x90\x80\x80":{' + E.encode() + b"}}", "code point U+110000", None),
         ("byte-f5", b'{"a\xf5\x80\x80\x80":{' + E.encode() + b"}}", "lead byte F5", None),
         ("byte-ff", b'{"a\xff":{' + E.encode() + b"}}", "byte FF", None),
+        ("overlong-e09fbf", b'{"a\xe0\x9f\xbf":{' + E.encode() + b"}}",
+         "overlong E0 9F BF (U+07FF in 3 bytes): after E0 the lowest second byte is A0", None),
+        ("overlong-f08fbfbf", b'{"a\xf0\x8f\xbf\xbf":{' + E.encode() + b"}}",
+         "overlong F0 8F BF BF (U+FFFF in 4 bytes): after F0 the lowest second byte is 90", None),
         ("stray-continuation", b'{"a\x80":{' + E.encode() + b"}}", "continuation byte without a lead", None),
         ("cut-at-end", b'{"a":{' + E.encode() + b"}}\xc3", "2-byte sequence cut by the end of the header", None),
         ("cut-in-name", b'{"a\xe2\x82":{' + E.encode() + b"}}", "3-byte sequence cut inside a name", None),
@@ -111,6 +115,10 @@ def utf8():
         add("ST101-" + name, st_file(h, 1), desc, "ST101", prov=prov)
     add("valid-utf8-names", st_file(obj(("é", ent("U8", [1], 0, 1)), ("€", ent("U8", [1], 1, 2)),
                                         ("😀", ent("U8", [1], 2, 3))), 3), "raw 2-, 3- and 4-byte UTF-8 names")
+    # the first and last code point of every UTF-8 length and around the surrogates
+    edges = ["\u0080", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\uffff", "\U00010000", "\U0010ffff"]
+    add("valid-utf8-edges", st_file(obj(*[("x" + c, ent("U8", [1], i, i + 1)) for i, c in enumerate(edges)]), 8),
+        "raw UTF-8 names holding U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFF, U+10000, U+10FFFF")
     add("valid-name-raw-7f", st_file('{"a\x7f":{' + E + "}}", 1), "raw 0x7F (DEL) inside a name", prov=EDGE)
     add("valid-name-empty", st_file('{"":{' + E + "}}", 1), "empty tensor name", prov=EDGE)
 
@@ -145,7 +153,7 @@ def json_syntax():
         ("object-no-value", x('{"k"}'), "object member without a value"),
         ("comma-first", "{,}", "comma as the first member"),
         ("closing-mismatch", x("[1}"), "array closed by a brace"),
-        # mutation score (docs/mutation-score.md): the grammar checks of shape and __metadata__
+        # rule coverage (docs/rule-coverage.md): the grammar checks of shape and __metadata__
         ("shape-missing-comma", '{"a":{"dtype":"U8","shape":[1 1],"data_offsets":[0,1]}}',
          "shape [1 1]: no comma between dimensions"),
         ("metadata-missing-comma", '{"__metadata__":{"k":"v" "l":"w"},"a":{' + E + "}}",
@@ -510,6 +518,10 @@ def valid():
     rev[20] = ("t20", ent("U8", [2], 18, 20))
     add("ST301-overlap-reverse-40", st_file(obj(*rev), 40),
         "40 tensors backwards, t20 [18,20] overlaps t21 [18,19] in offset order (radix sort path)", "ST301")
+    tie = [("t%02d" % i, ent("U8", [1], 39 - i, 40 - i)) for i in range(40)] + [("z", ent("U8", [0], 20, 20))]
+    add("valid-offsets-zero-size-tie-41", st_file(obj(*tie), 40),
+        "41 tensors backwards; z [20,20] is written after t19 [20,21]: equal starts ordered by the end's lowest byte "
+        "(radix sort path)")
     unaligned = obj(("ab", ent("U8", [3], 0, 3)))
     assert len(unaligned) % 8 != 0
     add("valid-header-unaligned", st_file(unaligned, 3),

@@ -1,8 +1,11 @@
-/* inproc.c: a case run through our parsers in this process. */
+/* inproc.c: a case run through our parsers in this process, through every
+ * byte path (file, buffer, forward-only stream: bytepaths.h); paths that
+ * disagree are a misread of the case. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bytepaths.h"
 #include "conform.h"
 #include "tfs/tfs.h"
 
@@ -19,10 +22,17 @@ void cf_run_inprocess(cf_case *c, cf_content_fn content) {
     double t0 = now_ms();
     tfs_error err;
     memset(&err, 0, sizeof err);
-    tfs_status st = tfs_parse_file(l->path, fmt, flags, NULL, &err);
+    char paths_why[360] = "";
+    tfs_status st;
+    int paths = cf_parse_all_paths(l->path, fmt, flags, &st, &err, paths_why, sizeof paths_why);
     cf_outcome o = {0};
     char why[400] = "";
-    if (st == TFS_OK) {
+    if (paths != 0) {
+        /* the byte paths disagree (or the buffer path could not read the file): not one verdict */
+        o.kind = CF_GOT_CRASH;
+        snprintf(why, sizeof why, "byte paths disagree: %s", paths_why);
+        o.why = why;
+    } else if (st == TFS_OK) {
         o.kind = CF_GOT_ACCEPT;
         if (c->expected_content && content && strcmp(c->expect, "valid") == 0) {
             char *text = content(l->path, l->format, flags);

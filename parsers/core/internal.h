@@ -22,8 +22,8 @@
 #endif
 
 /*
- * Mutation-score builds (cmake -DTFS_RULE_OFF=<rule id>, maint/mutation_score.sh,
- * docs/mutation-score.md): the compile definition TFS_RULE_OFF=TFS_<id>
+ * Rule-coverage builds (cmake -DTFS_RULE_OFF=<rule id>, maint/rule_coverage.sh,
+ * docs/rule-coverage.md): the compile definition TFS_RULE_OFF=TFS_<id>
  * switches one rule off in the format parsers.  Every place that raises a
  * rule asks TFS_RULE_HIT(rule, cond) (or, where the rule is a result rather
  * than a condition, TFS_RULE_IS_OFF and a documented "off" meaning): with the

@@ -155,7 +155,7 @@ static inline tfs_status gg_short(gg_ctx *c, tfs_rule rule, uint64_t off, int64_
     return tfs__fail(c->err, rule, off, index);
 }
 
-/* Mutation-score builds (TFS_RULE_OFF, internal.h): a truncation rule
+/* Rule-coverage builds (TFS_RULE_OFF, internal.h): a truncation rule
  * switched off reads the bytes past the end of the file as zeros: for the
  * n <= 8 bytes of a fixed-size field, the cursor moves on and a pointer to
  * zeros comes back.  NULL when the source failed, the rule is on, or in a

@@ -30,7 +30,7 @@ static tfs_status nomem(st_ctx *c) { return tfs__fail_status(c->err, TFS_ENOMEM,
  * only) instead of reported, and the entry parse stops.  tensor() then scans
  * the rest of the entry with the plain grammar, as serde_json does when it
  * collects the entry (serde's Content) before any TensorInfo check. */
-/* Mutation-score builds (TFS_RULE_OFF): a rule switched off is not held; the
+/* Rule-coverage builds (TFS_RULE_OFF): a rule switched off is not held; the
  * entry keeps the fields read before it (the others zero) and the rest of it
  * is scanned as plain JSON. */
 static tfs_status entry_err(st_ctx *c, tfs_rule rule, size_t pos) {

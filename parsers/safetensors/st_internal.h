@@ -109,14 +109,14 @@ typedef struct st_ctx {
 
 /* ---- st_json.c: serde_json's grammar ---- */
 /* Report rule at JSON position pos (file offset 8 + pos) with c->cur_index.
- * Mutation-score builds (TFS_RULE_OFF, internal.h): for the rule switched
+ * Rule-coverage builds (TFS_RULE_OFF, internal.h): for the rule switched
  * off it reports nothing and returns ST_STOP instead, which every caller
  * passes up like a failure and tfs__st_parse_json turns into the end of the
  * header: a JSON grammar error (ST11x) or a rule that stops the scan (ST118,
  * ST401, ST402) switched off makes the header end there, keeping what was
- * read before it (docs/mutation-score.md). */
+ * read before it (docs/rule-coverage.md). */
 tfs_status tfs__st_err(st_ctx *c, tfs_rule rule, size_t pos);
-#define ST_STOP ((tfs_status)0x100) /* mutation-score builds only: see tfs__st_err */
+#define ST_STOP ((tfs_status)0x100) /* rule-coverage builds only: see tfs__st_err */
 /* Report the byte at c->pos as unexpected: ST111 at end of text, else ST110. */
 tfs_status tfs__st_unexpected(st_ctx *c);
 /* Record a strict-profile violation when TFS_STRICT; the one at the lowest

@@ -7,7 +7,10 @@
  *
  * Every line: the file's size and SHA-256 must match (else the fixture is
  * refused), then the parser's verdict, rule id and canonical category must
- * match the line.  Prints one line per failure and "N passed, N failed".
+ * match the line, and every byte path (tfs_parse_file, tfs_parse_buffer and a
+ * forward-only tfs_parse_source: conformance/runner/bytepaths.h) must give the
+ * same verdict, rule, offset, index and, for an accepted file, header.
+ * Prints one line per failure and "N passed, N failed".
  * Exit 0 all passed, 1 any failed, 77 (ctest skip) when the manifest is absent,
  * 2 usage / unreadable manifest.  Manifests are read, and fixture bytes
  * verified, by the one manifest reader (conformance/runner/manifest.h).
@@ -17,10 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bytepaths.h"
 #include "manifest.h"
 #include "tfs/tfs.h"
 
 static int passed, failed;
+static const char *current_id; /* the line being checked, for the byte path message */
 
 static void fail(const char *id, const char *fmt, const char *a, const char *b) {
     failed++;
@@ -29,9 +34,16 @@ static void fail(const char *id, const char *fmt, const char *a, const char *b) 
     printf("\n");
 }
 
-/* Run the parser; returns "valid", "parser_error" or "error" (I/O, ...). */
+/* Run the parser through every byte path; returns "valid", "parser_error",
+ * "error" (I/O, ...) or "paths-differ" (reported here, counted by the caller). */
 static const char *verdict(const char *path, tfs_format fmt, unsigned flags, tfs_error *err) {
-    tfs_status st = tfs_parse_file(path, fmt, flags, NULL, err);
+    tfs_status st;
+    char why[400];
+    if (cf_parse_all_paths(path, fmt, flags, &st, err, why, sizeof why) != 0) {
+        printf("FAIL %s: byte paths disagree (%s): %s\n", current_id, flags & TFS_STRICT ? "strict"
+               : flags & TFS_HEADER_ONLY ? "header-only" : "default", why);
+        return "paths-differ";
+    }
     return st == TFS_OK ? "valid" : st == TFS_INVALID ? "parser_error" : "error";
 }
 
@@ -44,12 +56,15 @@ static void check(const char *id, const char *path, tfs_format fmt, const char *
     else if (strcmp(mode, "default") != 0) { fail(id, "unknown mode '%s'%s", mode, ""); return; }
 
     tfs_error err;
+    current_id = id;
     if (strcmp(expect, "implementation_defined") == 0) {
         /* default profile: either verdict, never an error status */
         const char *v = verdict(path, fmt, flags, &err);
+        if (strcmp(v, "paths-differ") == 0) { failed++; return; }
         if (strcmp(v, "error") == 0) { fail(id, "status error: %s%s", err.message, ""); return; }
         if (strcmp(rule, "-") != 0) { /* strict must reject with the rule */
             v = verdict(path, fmt, flags | TFS_STRICT, &err);
+            if (strcmp(v, "paths-differ") == 0) { failed++; return; }
             if (strcmp(v, "parser_error") != 0) { fail(id, "strict verdict %s, want parser_error%s", v, ""); return; }
             if (!cf_in_alternatives(tfs_rule_id(err.rule), rule)) { fail(id, "strict rule %s, want %s", tfs_rule_id(err.rule), rule); return; }
         }
@@ -57,6 +72,7 @@ static void check(const char *id, const char *path, tfs_format fmt, const char *
         return;
     }
     const char *v = verdict(path, fmt, flags, &err);
+    if (strcmp(v, "paths-differ") == 0) { failed++; return; }
     if (strcmp(v, expect) != 0) {
         char got[96];
         snprintf(got, sizeof got, "%s %s", v, tfs_rule_id(err.rule));

@@ -2,7 +2,7 @@
 # manifest reader, conformance/runner/manifest.h; verdict/rule/category via libtfs).
 find_package(OpenSSL REQUIRED)
 add_executable(run_manifest ${CMAKE_CURRENT_LIST_DIR}/run_manifest.c)
-target_link_libraries(run_manifest PRIVATE tfs tfs_manifest)
+target_link_libraries(run_manifest PRIVATE tfs tfs_manifest tfs_bytepaths)
 
 foreach(part safetensors gguf real)
   add_test(NAME test_corpus_${part} COMMAND run_manifest ${PROJECT_SOURCE_DIR}/corpus/${part}/MANIFEST.tsv)

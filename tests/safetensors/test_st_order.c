@@ -162,6 +162,49 @@ static void test_held_entry_keeps_later_indices(void **state) {
     stt_json_rule(json2, 2, 0, TFS_ST110, stt_at(json2, "+1", 0), 1);
 }
 
+/* ------------------------------------------------ ties in offset order (st_validate.c sorts) */
+
+/* Tensors with equal (start, end) are walked in file order (the crate walks
+ * them in HashMap order: InvalidOffset either way, st-oracle `ERR
+ * InvalidOffset` on both headers below).  The ST301 offset and index name the
+ * later one in file order; an unstable sort (the insertion sort's `>` written
+ * `>=`, on start or on end) names the earlier one. */
+static void test_ties_keep_file_order_insertion_sort(void **state) {
+    (void)state;
+    /* out of offset order (so sorted), 4 entries: the insertion sort */
+    const char *json = "{\"a\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[8,12]},"
+                       "\"b\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]},"
+                       "\"c\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[4,8]},"
+                       "\"d\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[8,12]}}";
+    stt_json_rule(json, 12, 0, TFS_ST301, stt_at(json, "[8,12]", 1), 3);
+    /* equal starts, ends apart: the end orders them (e [2,4] after its zero-size twin z [2,2]) */
+    const char *json2 = "{\"e\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[2,4]},"
+                        "\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
+                        "\"z\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[2,2]},"
+                        "\"f\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[2,4]}}";
+    stt_json_rule(json2, 4, 0, TFS_ST301, stt_at(json2, "[2,4]", 1), 3);
+}
+
+/* The same with 41 entries: the radix sort (more than 32 records). */
+static void test_ties_keep_file_order_radix_sort(void **state) {
+    (void)state;
+    char json[8192];
+    size_t n = 0;
+    n += (size_t)snprintf(json + n, sizeof json - n, "{");
+    for (int i = 0; i < 40; i++) /* t00 [39,40] ... t39 [0,1]: backwards */
+        n += (size_t)snprintf(json + n, sizeof json - n, "\"t%02d\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[%d,%d]},",
+                              i, 39 - i, 40 - i);
+    n += (size_t)snprintf(json + n, sizeof json - n, "\"dup\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[20,21]}}");
+    /* t19 [20,21] comes first in file order, so the duplicate (index 40) fails */
+    stt_json_rule(json, 40, 0, TFS_ST301, stt_at(json, "[20,21]", 1), 40);
+    /* a zero-size tensor written after the tensor that shares its start: sorted on the end's
+     * lowest byte (a radix sort that skips byte 0 walks t19 first: ST301 on a valid file);
+     * the same header is corpus/safetensors valid-offsets-zero-size-tie-41 (st-oracle: OK 41) */
+    n -= strlen("\"dup\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[20,21]}}");
+    snprintf(json + n, sizeof json - n, "\"z\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[20,20]}}");
+    stt_json_ok(json, 40, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entry_then_number_range),
@@ -175,6 +218,8 @@ int main(void) {
         cmocka_unit_test(test_duplicate_metadata_before_colon),
         cmocka_unit_test(test_map_dtype_order),
         cmocka_unit_test(test_held_entry_keeps_later_indices),
+        cmocka_unit_test(test_ties_keep_file_order_insertion_sort),
+        cmocka_unit_test(test_ties_keep_file_order_radix_sort),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
-# maint/mutation_score.sh: the mutation score of the fixtures (docs/mutation-score.md).
+# maint/rule_coverage.sh: the rule coverage of the fixtures (docs/rule-coverage.md).
 #
 # For every rule id of include/tfs/rules.def (retired rules skipped) it builds
 # libtfs with that one rule switched off (cmake -DTFS_RULE_OFF=<id>) plus the
-# manifest checker maint/mscore_check.c, runs every fixture of
+# manifest checker maint/rule_coverage_check.c, runs every fixture of
 # corpus/*/MANIFEST.tsv in its profile, and lists the fixtures that then
 # fail.  A rule is "killed" when at least one fixture fails without it.
 #
-#   maint/mutation_score.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
+#   maint/rule_coverage.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
 #     --rules LIST   comma-separated rule ids (default: all live rules)
 #     --quick        a handful of rules, one per way a rule is switched off (CI)
 #     --json         one JSON document on stdout instead of the table
-#     --sanitize     build with clang, ASan + UBSan (default tree build/mscore-asan):
+#     --sanitize     build with clang, ASan + UBSan (default tree build/rulecov-asan):
 #                    a mutant that reads out of bounds shows as "crashed"
-#     --build-dir D  the one build tree of the run (default build/mscore); kept
+#     --build-dir D  the one build tree of the run (default build/rulecov); kept
 #                    between runs, so only the objects of the parser whose rule
 #                    changes are rebuilt (ccache is used when installed)
 #     -j N           build jobs (default 2)
@@ -25,7 +25,7 @@
 # "N/N rules killed" per format and in total, and the time taken.
 # Exit: 0 every rule killed, 1 a survivor, 2 usage/build failure, 3 a defect
 # of the switch: a leak (a place raising the rule that ignores it) or a
-# collateral change (a fixture not about the rule changed; mscore_check --off).
+# collateral change (a fixture not about the rule changed; rule_coverage_check --off).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rules_def=$root/include/tfs/rules.def
@@ -49,7 +49,7 @@ while (($#)); do
     -j) jobs=${2:-}; shift 2 || usage ;;
     -v) verbose=1; shift ;;
     -h | --help) usage ;;
-    *) echo "mutation_score.sh: unknown argument $1" >&2; usage ;;
+    *) echo "rule_coverage.sh: unknown argument $1" >&2; usage ;;
     esac
 done
 
@@ -64,15 +64,15 @@ if [[ -n $want ]]; then
         for a in "${asked[@]}"; do [[ $a == "$r" ]] && rules+=("$r"); done
     done
     for a in "${asked[@]}"; do
-        [[ " ${all_rules[*]} " == *" $a "* ]] || { echo "mutation_score.sh: $a is not a live rule id of rules.def" >&2; exit 2; }
+        [[ " ${all_rules[*]} " == *" $a "* ]] || { echo "rule_coverage.sh: $a is not a live rule id of rules.def" >&2; exit 2; }
     done
 else
     rules=("${all_rules[@]}")
 fi
 
-[[ -n $build ]] || build=$root/build/mscore$( ((sanitize)) && echo -asan)
+[[ -n $build ]] || build=$root/build/rulecov$( ((sanitize)) && echo -asan)
 manifests=("$root"/corpus/*/MANIFEST.tsv)
-log=$build/mscore.log
+log=$build/rulecov.log
 mkdir -p "$build"
 : > "$log"
 launcher=()
@@ -87,18 +87,18 @@ start=$SECONDS
 build_with() {
     cmake -S "$root" -B "$build" -DTFS_RULE_OFF="$1" -DTFS_BUILD_TESTS=OFF -DTFS_BUILD_BENCH=OFF \
         -DTFS_INSTALL=OFF -DTFS_WERROR=ON -DCMAKE_BUILD_TYPE=Debug "${launcher[@]}" >> "$log" 2>&1 &&
-        cmake --build "$build" -j "$jobs" --target mscore_check >> "$log" 2>&1
+        cmake --build "$build" -j "$jobs" --target rule_coverage_check >> "$log" 2>&1
 }
 
-say "mutation score: ${#rules[@]} rules, $(cat "${manifests[@]}" | grep -cv '^id	') fixtures (${manifests[*]#"$root"/}), build tree ${build#"$root"/}"
+say "rule coverage: ${#rules[@]} rules, $(cat "${manifests[@]}" | grep -cv '^id	') fixtures (${manifests[*]#"$root"/}), build tree ${build#"$root"/}"
 if ! build_with ""; then
     tail -30 "$log" >&2
-    echo "mutation_score.sh: the normal build failed (log: $log)" >&2
+    echo "rule_coverage.sh: the normal build failed (log: $log)" >&2
     exit 2
 fi
-if ! base=$("$build"/maint/mscore_check "${manifests[@]}"); then
+if ! base=$("$build"/maint/rule_coverage_check "${manifests[@]}"); then
     echo "$base" | grep -v '^[0-9]* passed' >&2
-    echo "mutation_score.sh: the unmutated library fails fixtures: no score (fix those first)" >&2
+    echo "rule_coverage.sh: the unmutated library fails fixtures: no score (fix those first)" >&2
     exit 2
 fi
 
@@ -112,10 +112,10 @@ for r in "${rules[@]}"; do
     t0=$SECONDS
     if ! build_with "$r"; then
         tail -30 "$log" >&2
-        echo "mutation_score.sh: build with TFS_RULE_OFF=$r failed (log: $log)" >&2
+        echo "rule_coverage.sh: build with TFS_RULE_OFF=$r failed (log: $log)" >&2
         exit 2
     fi
-    out=$("$build"/maint/mscore_check --off "$r" "${manifests[@]}")
+    out=$("$build"/maint/rule_coverage_check --off "$r" "${manifests[@]}")
     rc=$?
     fails=$(grep -E '^(FAIL|LEAK) ' <<< "$out" | cut -f1 | sed -E 's/^(FAIL|LEAK) //' | paste -sd, -)
     count=$(grep -cE '^(FAIL|LEAK) ' <<< "$out")

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """test_rule_sites.py SOURCE_DIR: every place in the format parsers that raises a
-rule honours the mutation-score switch TFS_RULE_OFF (docs/mutation-score.md).
+rule honours the rule-coverage switch TFS_RULE_OFF (docs/rule-coverage.md).
 
 A call that raises a literal rule, tfs__fail(..., TFS_X, ...), gg_short(c, TFS_X,
 ...) or fail_at(c, TFS_X, ...), must sit under a condition that names the same
 rule through TFS_RULE_HIT(TFS_X, ...) or gg_past_end(c, n, TFS_X) (searched back
 to the `if` that opens its statement).  The helpers that take the rule as an
 argument (tfs__st_err, entry_err, gg_strict, tfs__st_strict) must consult
-TFS_RULE_IS_OFF / TFS_RULE_HIT themselves.  mutation_score.sh finds a missed place
+TFS_RULE_IS_OFF / TFS_RULE_HIT themselves.  rule_coverage.sh finds a missed place
 only when a fixture reaches it (a "leak"); this finds it in the source.
 """
 import glob
@@ -19,7 +19,7 @@ RAISE = re.compile(r"\b(tfs__fail|gg_short|fail_at)\(\s*[^,]+,\s*(TFS_(?:ST|GG)\
 # places that keep raising with the rule off, each with its reason (file, rule)
 ALLOWED = {
     # a forward-only stream shorter than its header that cannot be read again
-    # after the cut (ST003 off cuts the header; docs/mutation-score.md)
+    # after the cut (ST003 off cuts the header; docs/rule-coverage.md)
     ("safetensors/parse.c", "TFS_ST003"),
 }
 HELPERS = {

@@ -1,8 +1,8 @@
 /*
- * mscore_check.c: the manifest checker of the mutation score
- * (maint/mutation_score.sh, docs/mutation-score.md).
+ * rule_coverage_check.c: the manifest checker of the rule coverage
+ * (maint/rule_coverage.sh, docs/rule-coverage.md).
  *
- *   mscore_check [--off RULE] MANIFEST.tsv...
+ *   rule_coverage_check [--off RULE] MANIFEST.tsv...
  *
  * Runs every line of each fixture manifest (docs/fixtures.md) through the
  * libtfs it is linked with, in the line's profile, twice: from the file
@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
     int a = 1;
     if (a + 1 < argc && strcmp(argv[a], "--off") == 0) { off = argv[a + 1]; a += 2; }
     if (a >= argc) {
-        fprintf(stderr, "usage: mscore_check [--off RULE] MANIFEST.tsv...\n");
+        fprintf(stderr, "usage: rule_coverage_check [--off RULE] MANIFEST.tsv...\n");
         return 2;
     }
     int passed = 0, failed = 0, leaks = 0;

@@ -1,0 +1,472 @@
+#!/usr/bin/python3
+"""maint/mutants/run.py: operator-level mutation testing of parsers/ (docs/mutation-testing.md).
+
+  maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
+                       [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
+
+Every mutant of maint/mutants/cmut.py in the given C files (default: the
+files that decide verdicts: parsers/gguf/*.c, parsers/safetensors/*.c and
+parsers/core/utf8.c, readers before writers) is compiled alone (the file's own
+compile command from DIR/compile_commands.json, -Werror dropped), put with the
+build's other objects into a private libtfs.a, and the test programs that link
+libtfs are relinked against it.  Then the suite runs, fastest killers first:
+  1. conform  the in-process `tfs conform` (every manifest line, then every
+              profile: ctest test_conform_inprocess*);
+  2. corpus   tests/corpus/run_manifest over each manifest (test_corpus_*);
+  3. unit     every other ctest test whose command runs a relinked program
+              (unit tests, CLI scripts, fuzz replays, ...), minus the slow
+              or unrelated ones in EXCLUDE below.
+The first failing test kills the mutant.  Outcomes: killed, survived,
+timeout (a test ran past its limit: counted as detected), did-not-compile,
+equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
+
+  FILE...       C files of parsers/ (paths from the source root)
+  --build-dir   a configured and built tree (default build/dev); only read
+  -j N          mutants at once (default 1; the machine is shared)
+  --quick       the mutants of the parsers/ files a change touches (git diff
+                against the merge-base with --base, default origin/main, else
+                main, else HEAD~1), changed lines first, until --budget
+                seconds (default 180) are used; exit 1 on a survivor on a
+                changed line
+  --sample K    every K-th mutant only (a measured sample)
+  --ops LIST    operators (ror,lcr,aor,crp,cond,stmt; default all)
+  --out DIR     where mutants.md and mutants.json go (default DIR/mutants)
+  --no-cache    ignore the cache (DIR/mutants/cache.json: outcomes keyed by the
+                file's sha256 and the mutant id; survivors are never cached,
+                so a new test is always tried on them)
+  --only RX     only the mutants whose id or diff matches the regular expression RX
+  --tests RX    only the ctest tests whose name matches RX (default: all above)
+  --list        print the mutants and exit
+Exit 0 done (no survivor on a changed line with --quick), 1 such a survivor,
+2 usage, build or baseline failure.
+"""
+import argparse
+import concurrent.futures as cf
+import glob
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import cmut  # noqa: E402
+
+# ctest tests not run against mutants: slow, spawn-based duplicates of the
+# in-process runs, or checks of things other than parser behaviour.
+EXCLUDE = re.compile(r"^(test_bench|test_bug_|test_exports|test_install|test_minimal_build|test_internal_prefix|"
+                     r"test_generator_(st|gg)_fixtures|test_generator_audit|test_conform_runner|test_adapter_|"
+                     r"test_mutation_|test_rule_sites|test_afl_|test_conformance_release|test_valgrind|"
+                     r"test_cli_docs|test_rules_md|test_mutators_doc|fuzz_dicts_current|fuzz_selftest|"
+                     r"test_st_twofault|test_generator_strategies)")
+STAGES = [("conform", re.compile(r"^test_conform_inprocess")), ("corpus", re.compile(r"^test_(corpus_|shared_real)")),
+          ("unit", re.compile(r"."))]
+VERDICT_FILES = ["parsers/core/utf8.c"] + sorted(glob.glob("parsers/gguf/*.c", root_dir=ROOT)) + \
+    sorted(glob.glob("parsers/safetensors/*.c", root_dir=ROOT))
+
+
+def rule_family(src_lines, line):
+    """ST3xx, GG1xx ... named on the mutant's line or the 3 after it; '-' when none"""
+    for k in range(line - 1, min(line + 3, len(src_lines))):
+        m = re.search(r"\b(?:TFS_)?(ST|GG)([0-9])[0-9][0-9]\b", src_lines[k])
+        if m:
+            return f"{m.group(1)}{m.group(2)}xx"
+    return "-"
+
+
+class Build:
+    """what a mutant needs from the configured tree"""
+
+    def __init__(self, bdir):
+        self.bdir = os.path.abspath(bdir)
+        cc = json.load(open(os.path.join(self.bdir, "compile_commands.json")))
+        self.compile = {}
+        for e in cc:
+            f = os.path.relpath(e["file"], ROOT)
+            if f.startswith("parsers/") and "/tfs_shared.dir/" not in e.get("output", e.get("command", "")):
+                cmd = e.get("command") or " ".join(shlex.quote(a) for a in e["arguments"])
+                self.compile.setdefault(f, (e["directory"], shlex.split(cmd)))
+        link = open(os.path.join(self.bdir, "parsers/CMakeFiles/tfs.dir/link.txt")).read().split("\n")[0]
+        words = shlex.split(link)
+        if words[1:2] != ["qc"]:
+            raise SystemExit("mutants: unexpected archive command in parsers/CMakeFiles/tfs.dir/link.txt")
+        self.ar = words[0]
+        self.objects = [os.path.join(self.bdir, "parsers", w) for w in words[3:]]
+        self.targets = {}  # program path -> (dir, link words)
+        for lt in glob.glob(os.path.join(self.bdir, "**/CMakeFiles/*.dir/link.txt"), recursive=True):
+            text = open(lt).read().strip().split("\n")[0]
+            w = shlex.split(text)
+            if "-o" not in w or not any(x.endswith("/parsers/libtfs.a") for x in w):
+                continue
+            tdir = os.path.dirname(os.path.dirname(os.path.dirname(lt)))
+            out = os.path.normpath(os.path.join(tdir, w[w.index("-o") + 1]))
+            if out.endswith((".so", ".a")) or ".so." in out:
+                continue
+            self.targets[out] = (tdir, w)
+        info = json.loads(subprocess.run(["ctest", "--show-only=json-v1"], cwd=self.bdir, capture_output=True,
+                                         text=True, check=True).stdout)
+        self.tests = []
+        for t in info["tests"]:
+            cmd = t.get("command") or []
+            props = {p["name"]: p["value"] for p in t.get("properties", [])}
+            if props.get("DISABLED") or EXCLUDE.match(t["name"]):
+                continue
+            if not any(a in self.targets for a in cmd):
+                continue
+            env = dict(x.split("=", 1) for x in props.get("ENVIRONMENT", []))
+            self.tests.append({"name": t["name"], "cmd": cmd, "cwd": props.get("WORKING_DIRECTORY", self.bdir),
+                               "skip": props.get("SKIP_RETURN_CODE"), "env": env})
+        order = {n: i for i, (n, _) in enumerate(STAGES)}
+        for t in self.tests:
+            t["stage"] = next(n for n, rx in STAGES if rx.match(t["name"]))
+        self.tests.sort(key=lambda t: order[t["stage"]])
+
+
+def run_group(cmd, cwd, env, timeout):
+    """(returncode or 'timeout', output tail); the whole process group is killed on timeout"""
+    p = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out[-2000:].decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return "timeout", ""
+
+
+class Runner:
+    def __init__(self, build, work, tests):
+        self.b, self.work, self.tests = build, work, tests
+
+    def link(self, d, archive, progs, wanted):
+        """relink the programs of `wanted` (build paths) that link libtfs against `archive`, into d,
+        adding them to progs {old path: new path}; "" or an error message"""
+        for out in wanted:
+            if out in progs or out not in self.b.targets:
+                continue
+            tdir, words = self.b.targets[out]
+            w = [archive if x.endswith("/parsers/libtfs.a") or x == "../parsers/libtfs.a" else x for x in words]
+            new = os.path.join(d, os.path.relpath(out, self.b.bdir).replace("/", "__"))
+            w[w.index("-o") + 1] = new
+            r = subprocess.run(w, cwd=tdir, capture_output=True)
+            if r.returncode != 0:
+                return f"link {out}: {r.stderr.decode(errors='replace')[-400:]}"
+            progs[out] = new
+        return ""
+
+    def make_archive(self, d, replace=None):
+        """libtfs.a in d from the build's objects, `replace` = (object, new object)"""
+        objs = [replace[1] if replace and o == replace[0] else o for o in self.b.objects]
+        a = os.path.join(d, "libtfs.a")
+        r = subprocess.run([self.b.ar, "qc", a] + objs, capture_output=True)
+        if r.returncode != 0:
+            return None
+        subprocess.run(["ranlib", a], check=True)
+        return a
+
+    def run_tests(self, d, archive, limits, stop_first=True):
+        """[(test, rc or 'timeout', seconds, tail)] in stage order; stops at the first failure.
+        Each test's programs are relinked against archive (into d) just before it runs."""
+        res = []
+        progs = {}
+        for t in self.tests:
+            err = self.link(d, archive, progs, t["cmd"])
+            if err:
+                res.append((t, "link", 0.0, err))
+                break
+            cmd = [progs.get(a, a) for a in t["cmd"]]
+            env = dict(os.environ, **t["env"])
+            t0 = time.monotonic()
+            rc, tail = run_group(cmd, t["cwd"], env, limits.get(t["name"], 600))
+            dt = time.monotonic() - t0
+            if t["skip"] is not None and rc == int(t["skip"]):
+                rc = "skip"
+            res.append((t, rc, dt, tail))
+            if stop_first and rc not in (0, "skip"):
+                break
+        return res
+
+    def mutant(self, path, src, m, limits):
+        d = tempfile.mkdtemp(prefix="m-", dir=self.work)
+        try:
+            cwd, words = self.b.compile[path]
+            mfile = os.path.join(d, os.path.basename(path))
+            with open(mfile, "w") as f:
+                f.write(cmut.apply(src, m))
+            absrc = os.path.join(ROOT, path)
+            w = [x for x in words if x != "-Werror"]
+            obj_old = None
+            out = []
+            i = 0
+            while i < len(w):
+                if w[i] == "-o":
+                    obj_old = os.path.normpath(os.path.join(cwd, w[i + 1]))
+                    out += ["-o", os.path.join(d, "m.o")]
+                    i += 2
+                    continue
+                out.append(mfile if os.path.normpath(os.path.join(cwd, w[i])) == absrc else w[i])
+                i += 1
+            out[1:1] = ["-iquote", os.path.dirname(absrc)]
+            r = subprocess.run(out, cwd=cwd, capture_output=True, timeout=300)
+            if r.returncode != 0:
+                return {"status": "did-not-compile"}
+            a = self.make_archive(d, (obj_old, os.path.join(d, "m.o")))
+            res = self.run_tests(d, a, limits)
+            last = res[-1] if res else None
+            if last and last[1] == "link":
+                return {"status": "did-not-compile", "why": last[3]}
+            if last and last[1] == "timeout":
+                return {"status": "timeout", "by": last[0]["name"], "stage": last[0]["stage"]}
+            if last and last[1] not in (0, "skip"):
+                return {"status": "killed", "by": last[0]["name"], "stage": last[0]["stage"]}
+            return {"status": "survived"}
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def git(*a):
+    return subprocess.run(["git", "-C", ROOT] + list(a), capture_output=True, text=True)
+
+
+def changed(base):
+    """{path: set(changed line numbers)} of parsers/ C files changed since the merge-base with base"""
+    for ref in ([base] if base else ["origin/main", "main", "HEAD~1"]):
+        mb = git("merge-base", "HEAD", ref)
+        if mb.returncode == 0 and mb.stdout.strip():
+            mb = mb.stdout.strip()
+            if mb == git("rev-parse", "HEAD").stdout.strip() and ref != "HEAD~1" and not base:
+                continue  # on the base branch itself: the last commit is the change
+            break
+    else:
+        return {}
+    out = {}
+    diff = git("diff", "-U0", mb, "--", "parsers").stdout
+    cur = None
+    for ln in diff.split("\n"):
+        if ln.startswith("+++ "):
+            p = ln[4:]
+            cur = p[2:] if p.startswith("b/") and p.endswith(".c") else None
+            if cur:
+                out.setdefault(cur, set())
+        elif ln.startswith("@@") and cur:
+            m = re.search(r"\+(\d+)(?:,(\d+))?", ln)
+            s, n = int(m.group(1)), int(m.group(2) or 1)
+            out[cur].update(range(s, s + n))
+    return out
+
+
+def load_equivalent():
+    eq = {}
+    p = os.path.join(HERE, "equivalent.tsv")
+    if os.path.exists(p):
+        for ln in open(p):
+            if ln.startswith("#") or not ln.strip():
+                continue
+            f = ln.rstrip("\n").split("\t")
+            if len(f) >= 3 and f[0] != "id":
+                eq[f[0]] = (f[1], f[2])
+    return eq
+
+
+def main():
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build/dev"))
+    ap.add_argument("-j", type=int, default=1)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--base")
+    ap.add_argument("--budget", type=float, default=180)
+    ap.add_argument("--sample", type=int, default=1)
+    ap.add_argument("--ops", default="ror,lcr,aor,crp,cond,stmt")
+    ap.add_argument("--out")
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--only")
+    ap.add_argument("--tests")
+    ap.add_argument("-v", action="store_true")
+    ap.add_argument("-h", "--help", action="store_true")
+    try:
+        a = ap.parse_args()
+    except SystemExit:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    if a.help:
+        print(__doc__)
+        return 0
+    ops = set(a.ops.split(","))
+    focus = {}
+    if a.quick:
+        focus = changed(a.base)
+        files = sorted(focus)
+        if not files:
+            print("mutants --quick: no parsers/ C file changed; nothing to do")
+            return 0
+    else:
+        files = a.files or VERDICT_FILES
+    files = [os.path.relpath(os.path.abspath(f), ROOT) if os.path.exists(f) else f for f in files]
+
+    todo = []
+    srcs = {}
+    for f in files:
+        src = open(os.path.join(ROOT, f)).read()
+        srcs[f] = src
+        ms = [m for m in cmut.mutants(f, src) if m["op"] in ops]
+        if a.quick:  # changed lines first
+            ms.sort(key=lambda m: (m["line"] not in focus.get(f, ()), m["line"]))
+        todo += [(f, m) for m in ms]
+    if a.only:
+        rx = re.compile(a.only)
+        todo = [(f, m) for f, m in todo if rx.search(m["id"]) or rx.search(cmut.diff_lines(srcs[f], m))]
+    if a.sample > 1:
+        todo = todo[::a.sample]
+    if a.list:
+        for f, m in todo:
+            print(m["id"], cmut.diff_lines(srcs[f], m).replace("\n", " | "))
+        print(f"{len(todo)} mutants")
+        return 0
+
+    b = Build(a.build_dir)
+    missing = [f for f in files if f not in b.compile]
+    if missing:
+        print("mutants: no compile command for " + ", ".join(missing), file=sys.stderr)
+        return 2
+    outdir = a.out or os.path.join(b.bdir, "mutants")
+    os.makedirs(outdir, exist_ok=True)
+    work = tempfile.mkdtemp(prefix="tfs-mutants-")
+    t_start = time.monotonic()
+    try:
+        # baseline: the unmutated objects through the same archive + relink path
+        if a.tests:
+            b.tests = [t for t in b.tests if re.search(a.tests, t["name"])]
+        elif a.quick:  # CI: the in-process runs and the C test programs, not the scripts
+            b.tests = [t for t in b.tests if t["cmd"][0] in b.targets]
+        r = Runner(b, work, b.tests)
+        d = tempfile.mkdtemp(dir=work)
+        base = r.run_tests(d, r.make_archive(d), {}, stop_first=False)
+        tests, limits = [], {}
+        for t, rc, dt, tail in base:
+            if rc == "link":
+                print("mutants: baseline link failed: " + tail, file=sys.stderr)
+                return 2
+            if rc == 0:
+                tests.append(t)
+                limits[t["name"]] = max(20.0, 5 * dt)
+            elif a.v or rc != "skip":
+                print(f"baseline: {t['name']} {'skipped' if rc == 'skip' else 'FAILS (' + str(rc) + ')'}: not used",
+                      file=sys.stderr)
+        shutil.rmtree(d, ignore_errors=True)
+        base_s = time.monotonic() - t_start
+        print(f"baseline: {len(tests)} tests pass in {base_s:.0f} s; {len(todo)} mutants of {len(files)} file(s)",
+              file=sys.stderr)
+        r = Runner(b, work, tests)
+
+        cache_p = os.path.join(b.bdir, "mutants", "cache.json")
+        os.makedirs(os.path.dirname(cache_p), exist_ok=True)
+        cache = {} if a.no_cache or not os.path.exists(cache_p) else json.load(open(cache_p))
+        fhash = {f: hashlib.sha256(srcs[f].encode()).hexdigest() for f in files}
+        eq = load_equivalent()
+        lock = threading.Lock()
+        results = []
+        deadline = t_start + a.budget if a.quick else None
+
+        def one(item):
+            f, m = item
+            key = f"{fhash[f]}:{m['id']}:{m['rep']}"
+            dh = cmut.diff_hash(srcs[f], m)
+            rec = {"file": f, "id": m["id"], "op": m["op"], "line": m["line"], "diff": cmut.diff_lines(srcs[f], m),
+                   "diff_hash": dh, "family": rule_family(srcs[f].split("\n"), m["line"]),
+                   "changed_line": m["line"] in focus.get(f, ())}
+            if m["id"] in eq and eq[m["id"]][0] == dh:
+                rec.update(status="equivalent", argument=eq[m["id"]][1])
+            elif key in cache:
+                rec.update(cache[key], cached=True)
+            elif deadline and time.monotonic() > deadline:
+                rec.update(status="not-run")
+            else:
+                t0 = time.monotonic()
+                rec.update(r.mutant(f, srcs[f], m, limits))
+                rec["seconds"] = round(time.monotonic() - t0, 1)
+                if rec["status"] != "survived":
+                    with lock:
+                        cache[key] = {k: rec[k] for k in ("status", "by", "stage") if k in rec}
+            with lock:
+                results.append(rec)
+                n = len(results)
+                if sys.stderr.isatty() or a.v:
+                    print(f"[{n}/{len(todo)}] {rec['status']:<15} {m['id']} {rec.get('by', '')}", file=sys.stderr)
+                if n % 20 == 0:
+                    json.dump(cache, open(cache_p, "w"))
+            return rec
+
+        with cf.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+            list(ex.map(one, todo))
+        json.dump(cache, open(cache_p, "w"))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    took = time.monotonic() - t_start
+    order = {(f, m["id"]): i for i, (f, m) in enumerate(todo)}
+    results.sort(key=lambda x: order[(x["file"], x["id"])])
+    report(results, outdir, took, a, files, [t["name"] for t in tests])
+    if a.quick and any(x["status"] == "survived" and x["changed_line"] for x in results):
+        return 1
+    return 0
+
+
+STATUSES = ["killed", "timeout", "survived", "did-not-compile", "equivalent", "not-run"]
+
+
+def tally(rows):
+    c = {s: 0 for s in STATUSES}
+    for x in rows:
+        c[x["status"]] += 1
+    detected = c["killed"] + c["timeout"]
+    judged = detected + c["survived"]
+    c["score"] = f"{100.0 * detected / judged:.1f}%" if judged else "-"
+    return c
+
+
+def report(results, outdir, took, a, files, tests):
+    by_file, by_family = {}, {}
+    for x in results:
+        by_file.setdefault(x["file"], []).append(x)
+        by_family.setdefault(x["family"], []).append(x)
+    total = tally(results)
+    doc = {"command": " ".join(sys.argv), "seconds": round(took), "sample_every": a.sample, "files": files,
+           "tests": tests, "total": total, "per_file": {k: tally(v) for k, v in by_file.items()},
+           "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
+    json.dump(doc, open(os.path.join(outdir, "mutants.json"), "w"), indent=1)
+    L = [f"# Mutation report", "", f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
+         + (f" (every {a.sample}th mutant)" if a.sample > 1 else "") + ". Score = (killed + timeout) / "
+         "(killed + timeout + survived); equivalent mutants (maint/mutants/equivalent.tsv) and mutants that "
+         "did not compile are left out.", ""]
+    head = "| | " + " | ".join(STATUSES) + " | score |"
+    sep = "|---" * (len(STATUSES) + 2) + "|"
+    for title, groups in (("file", doc["per_file"]), ("rule family", doc["per_family"])):
+        L += [f"## Per {title}", "", head.replace("| |", f"| {title} |", 1), sep]
+        for k, c in groups.items():
+            L.append(f"| {k} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {c['score']} |")
+        L.append("| **total** | " + " | ".join(str(total[s]) for s in STATUSES) + f" | {total['score']} |")
+        L.append("")
+    surv = [x for x in results if x["status"] == "survived"]
+    L += [f"## Survivors ({len(surv)})", ""]
+    for x in surv:
+        L += [f"- `{x['id']}` (line {x['line']}, {x['op']}, family {x['family']}, diff {x['diff_hash']})", "",
+              "  ```diff"] + ["  " + ln for ln in x["diff"].split("\n")] + ["  ```", ""]
+    open(os.path.join(outdir, "mutants.md"), "w").write("\n".join(L) + "\n")
+    print("\n".join(L[:4]))
+    print(f"total: {total}")
+    print(f"report: {os.path.join(outdir, 'mutants.md')} and mutants.json")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
