@@ -151,12 +151,21 @@ class Runner:
     def link(self, d, archive, progs, wanted):
         """relink the programs of `wanted` (build paths) that link libtfs against `archive`, into d,
         adding them to progs {old path: new path}; "" or an error message"""
+        wanted = list(wanted)
+        for out in list(wanted):
+            # `tfs conform` runs the tfs-conform beside the running tfs: relink the pair together
+            if os.path.basename(out) == "tfs":
+                wanted.append(os.path.join(os.path.dirname(out), "tfs-conform"))
         for out in wanted:
             if out in progs or out not in self.b.targets:
                 continue
             tdir, words = self.b.targets[out]
             w = [archive if x.endswith("/parsers/libtfs.a") or x == "../parsers/libtfs.a" else x for x in words]
-            new = os.path.join(d, os.path.relpath(out, self.b.bdir).replace("/", "__"))
+            # one folder per build folder, the program keeping its own name (tools/tfs and
+            # tools/tfs-conform stay beside each other)
+            rel = os.path.relpath(out, self.b.bdir)
+            new = os.path.join(d, os.path.dirname(rel).replace("/", "__") or "_", os.path.basename(rel))
+            os.makedirs(os.path.dirname(new), exist_ok=True)
             w[w.index("-o") + 1] = new
             r = subprocess.run(w, cwd=tdir, capture_output=True)
             if r.returncode != 0:
