@@ -140,7 +140,7 @@ tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_err
         rc = push(&names, dupstr(de->d_name));
     }
     closedir(d);
-    if (rc == 0) qsort(names.v, names.n, sizeof *names.v, cmp_str);
+    if (rc == 0 && names.n > 1) qsort(names.v, names.n, sizeof *names.v, cmp_str); /* names.v is NULL when empty */
     /* set entries: indexes, first splits (also when the first part is missing) */
     for (size_t i = 0; rc == 0 && i < names.n; i++) {
         const char *nm = names.v[i];
