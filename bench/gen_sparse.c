@@ -28,7 +28,8 @@ static int gen_st(tfs_wbuf *w) {
     tfs_st_wentry e[N_BIG];
     for (unsigned i = 0; i < N_BIG; i++) {
         int n = snprintf(names[i], sizeof names[i], "model.layers.%u.weight", i);
-        e[i] = (tfs_st_wentry){.name = tfs_wstr_n(names[i], (size_t)n), .dtype = TFS_ST_F16, .n_dims = 2, .shape = shape};
+        e[i] =
+            (tfs_st_wentry){.name = tfs_wstr_n(names[i], (size_t)n), .dtype = TFS_ST_F16, .n_dims = 2, .shape = shape};
     }
     tfs_st_wmeta meta = {.key = tfs_wstr_c("format"), .value = tfs_wstr_c("pt")};
     tfs_st_model m = {.n_entries = N_BIG, .entries = e, .metadata = TFS_STW_META_OBJECT, .n_meta = 1, .meta = &meta};

@@ -38,9 +38,12 @@ static void *sym(void *h, const char *name) {
 int main(int argc, char **argv) {
     const char *lib = getenv("TFS_GGML_LIB"), *file = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-L") == 0 && i + 1 < argc) lib = argv[++i];
-        else if (!file && argv[i][0] != '-') file = argv[i];
-        else file = NULL, i = argc;
+        if (strcmp(argv[i], "-L") == 0 && i + 1 < argc)
+            lib = argv[++i];
+        else if (!file && argv[i][0] != '-')
+            file = argv[i];
+        else
+            file = NULL, i = argc;
     }
     if (!file || !lib || !*lib) {
         fprintf(stderr, "usage: tfs_ggml_load [-L LIBGGML_BASE_SO] FILE   (or TFS_GGML_LIB=...)\n");

@@ -69,9 +69,12 @@ int main(int argc, char **argv) {
     const char *mode = argv[1], *file = NULL;
     uint64_t bytes = 0;
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "-b") == 0 && i + 1 < argc) bytes = strtoull(argv[++i], NULL, 10);
-        else if (!file) file = argv[i];
-        else return usage();
+        if (strcmp(argv[i], "-b") == 0 && i + 1 < argc)
+            bytes = strtoull(argv[++i], NULL, 10);
+        else if (!file)
+            file = argv[i];
+        else
+            return usage();
     }
     if (!file) return usage();
     int fd = open(file, O_RDONLY | O_CLOEXEC);
@@ -92,7 +95,8 @@ int main(int argc, char **argv) {
             fprintf(stderr, "tfs_hdr_floor: %s: shorter than 8 bytes\n", file);
             return 1;
         }
-        if (memcmp(head, "GGUF", 4) == 0) bytes = size;
+        if (memcmp(head, "GGUF", 4) == 0)
+            bytes = size;
         else {
             uint64_t n = 0;
             for (int i = 7; i >= 0; i--) n = n << 8 | head[i];
@@ -112,12 +116,14 @@ int main(int argc, char **argv) {
     uint64_t s = 0;
     if (strcmp(mode, "read") == 0 || strcmp(mode, "populate") == 0 || strcmp(mode, "thp") == 0) {
         uint8_t *p;
-        if (mode[0] == 'r') p = malloc(n ? n : 1);
+        if (mode[0] == 'r')
+            p = malloc(n ? n : 1);
         else if (mode[0] == 't') {
             /* over-allocate by 2 MiB and start at the first 2 MiB boundary */
             size_t huge = (size_t)2 << 20, hn = ((n ? n : 1) + huge - 1) & ~(huge - 1), len = hn + huge;
             uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (m == MAP_FAILED) p = NULL;
+            if (m == MAP_FAILED)
+                p = NULL;
             else {
                 p = (uint8_t *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
                 madvise(p, hn, MADV_HUGEPAGE); /* advice only: 4 KiB pages if refused */
@@ -154,7 +160,8 @@ int main(int argc, char **argv) {
             s += sum(buf, k);
             done += k;
         }
-    } else return usage();
+    } else
+        return usage();
     printf("%s %llu %llu\n", mode, (unsigned long long)bytes, (unsigned long long)s);
     return 0;
 }

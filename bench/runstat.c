@@ -45,10 +45,10 @@ typedef struct sample {
 
 typedef struct cmd {
     const char *name;
-    char **argv;     /* NULL-terminated, points into main's argv (patched) */
-    sample *s;       /* RUNS samples */
+    char **argv;      /* NULL-terminated, points into main's argv (patched) */
+    sample *s;        /* RUNS samples */
     int first_status; /* raw wait status of the first counted run */
-    int n_bad;       /* runs whose status differs from the first, or signalled */
+    int n_bad;        /* runs whose status differs from the first, or signalled */
 } cmd;
 
 static double ms_of(struct timeval tv) { return (double)tv.tv_sec * 1e3 + (double)tv.tv_usec * 1e-3; }
@@ -127,9 +127,12 @@ static stats summarise(const sample *s, int n, double *scratch) {
 }
 
 static void status_text(int status, char *buf, size_t cap) {
-    if (WIFEXITED(status)) snprintf(buf, cap, "exit %d", WEXITSTATUS(status));
-    else if (WIFSIGNALED(status)) snprintf(buf, cap, "signal %d", WTERMSIG(status));
-    else snprintf(buf, cap, "status %d", status);
+    if (WIFEXITED(status))
+        snprintf(buf, cap, "exit %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        snprintf(buf, cap, "signal %d", WTERMSIG(status));
+    else
+        snprintf(buf, cap, "status %d", status);
 }
 
 static void usage(FILE *f) {
@@ -139,11 +142,19 @@ static void usage(FILE *f) {
 int main(int argc, char **argv) {
     int runs = 20, warmup = 2, verbose = 0, i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc) runs = atoi(argv[++i]);
-        else if (strcmp(argv[i], "-w") == 0 && i + 1 < argc) warmup = atoi(argv[++i]);
-        else if (strcmp(argv[i], "-v") == 0) verbose = 1;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) { usage(stdout); return 0; }
-        else { usage(stderr); return 2; }
+        if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-w") == 0 && i + 1 < argc)
+            warmup = atoi(argv[++i]);
+        else if (strcmp(argv[i], "-v") == 0)
+            verbose = 1;
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
     }
     if (runs < 1 || runs > 100000 || warmup < 0 || warmup > 100000 || i >= argc || argv[i][0] != '@') {
         usage(stderr);
@@ -156,14 +167,20 @@ int main(int argc, char **argv) {
     int n_cmds = 0;
     for (; i < argc; i++) {
         if (argv[i][0] == '@') {
-            if (n_cmds > 0 && cmds[n_cmds - 1].argv == argv + i) { usage(stderr); return 2; } /* empty command */
+            if (n_cmds > 0 && cmds[n_cmds - 1].argv == argv + i) {
+                usage(stderr);
+                return 2;
+            } /* empty command */
             cmds[n_cmds].name = argv[i] + 1;
             cmds[n_cmds].argv = argv + i + 1;
             argv[i] = NULL; /* ends the previous command */
             n_cmds++;
         }
     }
-    if (cmds[n_cmds - 1].argv[0] == NULL) { usage(stderr); return 2; }
+    if (cmds[n_cmds - 1].argv[0] == NULL) {
+        usage(stderr);
+        return 2;
+    }
     for (int c = 0; c < n_cmds; c++) {
         cmds[c].s = calloc((size_t)runs, sizeof(sample));
         if (!cmds[c].s) return 2;
@@ -197,21 +214,22 @@ int main(int argc, char **argv) {
     printf("%d rounds after %d warm-up, alternating %d command(s); wall from CLOCK_MONOTONIC around fork..wait4, "
            "the rest from the child's rusage\n",
            runs, warmup, n_cmds);
-    printf("%-16s %9s %9s %9s %9s %9s %10s %7s %10s  %s\n", "command", "wall_mean", "wall_min", "wall_med", "user", "sys",
-           "minflt", "majflt", "maxrss_kB", "status");
+    printf("%-16s %9s %9s %9s %9s %9s %10s %7s %10s  %s\n", "command", "wall_mean", "wall_min", "wall_med", "user",
+           "sys", "minflt", "majflt", "maxrss_kB", "status");
     for (int c = 0; c < n_cmds; c++) {
         st[c] = summarise(cmds[c].s, runs, scratch);
         char stat_txt[32];
         status_text(cmds[c].first_status, stat_txt, sizeof stat_txt);
         printf("%-16s %9.2f %9.2f %9.2f %9.2f %9.2f %10.1f %7.1f %10ld  %s%s\n", cmds[c].name, st[c].wall_mean,
-               st[c].wall_min, st[c].wall_median, st[c].user_mean, st[c].sys_mean, st[c].minflt_mean,
-               st[c].majflt_mean, st[c].maxrss_kb, stat_txt, cmds[c].n_bad ? " (CHANGED between runs)" : "");
+               st[c].wall_min, st[c].wall_median, st[c].user_mean, st[c].sys_mean, st[c].minflt_mean, st[c].majflt_mean,
+               st[c].maxrss_kb, stat_txt, cmds[c].n_bad ? " (CHANGED between runs)" : "");
         if (cmds[c].n_bad) rc = 1;
     }
     for (int c = 1; c < n_cmds; c++)
-        printf("speedup of %s over %s: %.2fx (mean wall), %.2fx (median wall), %.2fx (min wall), %.2fx (mean user+sys)\n",
-               cmds[0].name, cmds[c].name, st[c].wall_mean / st[0].wall_mean, st[c].wall_median / st[0].wall_median,
-               st[c].wall_min / st[0].wall_min, (st[c].user_mean + st[c].sys_mean) / (st[0].user_mean + st[0].sys_mean));
+        printf(
+            "speedup of %s over %s: %.2fx (mean wall), %.2fx (median wall), %.2fx (min wall), %.2fx (mean user+sys)\n",
+            cmds[0].name, cmds[c].name, st[c].wall_mean / st[0].wall_mean, st[c].wall_median / st[0].wall_median,
+            st[c].wall_min / st[0].wall_min, (st[c].user_mean + st[c].sys_mean) / (st[0].user_mean + st[0].sys_mean));
     for (int c = 0; c < n_cmds; c++) {
         int status = cmds[c].first_status;
         printf("#tsv\t%s\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.1f\t%.1f\t%ld\t%d\n", cmds[c].name, runs, st[c].wall_mean,

@@ -14,10 +14,10 @@ static const struct {
     uint64_t shape[2];
     uint32_t n_dims;
 } k_layer[] = {
-    {"self_attn.q_proj.weight", {4096, 4096}, 2},  {"self_attn.k_proj.weight", {4096, 4096}, 2},
-    {"self_attn.v_proj.weight", {4096, 4096}, 2},  {"self_attn.o_proj.weight", {4096, 4096}, 2},
-    {"mlp.gate_proj.weight", {11008, 4096}, 2},    {"mlp.up_proj.weight", {11008, 4096}, 2},
-    {"mlp.down_proj.weight", {4096, 11008}, 2},    {"input_layernorm.weight", {4096, 0}, 1},
+    {"self_attn.q_proj.weight", {4096, 4096}, 2},      {"self_attn.k_proj.weight", {4096, 4096}, 2},
+    {"self_attn.v_proj.weight", {4096, 4096}, 2},      {"self_attn.o_proj.weight", {4096, 4096}, 2},
+    {"mlp.gate_proj.weight", {11008, 4096}, 2},        {"mlp.up_proj.weight", {11008, 4096}, 2},
+    {"mlp.down_proj.weight", {4096, 11008}, 2},        {"input_layernorm.weight", {4096, 0}, 1},
     {"post_attention_layernorm.weight", {4096, 0}, 1},
 };
 #define PER_LAYER (sizeof k_layer / sizeof k_layer[0])
@@ -42,8 +42,8 @@ int synth_st_header(size_t n_tensors, uint8_t **out, size_t *out_len, uint64_t *
     static const char fmt_key[] = "format", fmt_val[] = "pt";
     tfs_st_wmeta meta = {.key = tfs_wstr_n(fmt_key, 6), .value = tfs_wstr_n(fmt_val, 2)};
     /* compact JSON, metadata first, no padding; data a hole */
-    tfs_st_model m = {.n_entries = n_tensors, .entries = e, .metadata = TFS_STW_META_OBJECT, .n_meta = 1,
-                      .meta = &meta, .pad_to = 1};
+    tfs_st_model m = {
+        .n_entries = n_tensors, .entries = e, .metadata = TFS_STW_META_OBJECT, .n_meta = 1, .meta = &meta, .pad_to = 1};
     if (tfs_st_write(&m, &w) != TFS_OK) goto done;
     /* the materialised bytes are exactly the size field and the JSON */
     *out = malloc(w.len ? w.len : 1);

@@ -118,13 +118,17 @@ static int bench_synthetic(size_t n_tensors, int runs) {
     uint8_t *hdr;
     size_t hlen;
     uint64_t data;
-    if (synth_st_header(n_tensors, &hdr, &hlen, &data) != 0) { fprintf(stderr, "tfs_bench: out of memory\n"); return 1; }
+    if (synth_st_header(n_tensors, &hdr, &hlen, &data) != 0) {
+        fprintf(stderr, "tfs_bench: out of memory\n");
+        return 1;
+    }
     uint64_t total = hlen + data;
-    printf("safetensors, synthetic: %zu tensors, header %zu bytes (%.2f MB JSON), %.2f TB of data declared\n", n_tensors,
-           hlen, (double)(hlen - 8) / 1e6, (double)data / 1e12);
+    printf("safetensors, synthetic: %zu tensors, header %zu bytes (%.2f MB JSON), %.2f TB of data declared\n",
+           n_tensors, hlen, (double)(hlen - 8) / 1e6, (double)data / 1e12);
     int rc = 0;
     /* from memory: the data pages of the mapping are never touched */
-    uint8_t *map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    uint8_t *map =
+        mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (map == MAP_FAILED) {
         printf("  tfs_parse_buffer   skipped (cannot map %.2f TB: %s)\n", (double)total / 1e12, strerror(errno));
     } else {
@@ -156,10 +160,17 @@ static int read_all(const char *path, uint8_t **out, size_t *len) {
     FILE *f = fopen(path, "rb");
     if (!f) return -1;
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || st.st_size <= 0) { fclose(f); return -1; }
+    if (fstat(fileno(f), &st) != 0 || st.st_size <= 0) {
+        fclose(f);
+        return -1;
+    }
     *len = (size_t)st.st_size;
     *out = malloc(*len);
-    if (!*out || fread(*out, 1, *len, f) != *len) { free(*out); fclose(f); return -1; }
+    if (!*out || fread(*out, 1, *len, f) != *len) {
+        free(*out);
+        fclose(f);
+        return -1;
+    }
     fclose(f);
     return 0;
 }
@@ -174,7 +185,8 @@ static int bench_gguf(const char *path, int runs) {
     tfs_header *h = NULL;
     tfs_error err;
     if (tfs_parse_buffer(buf, len, TFS_FORMAT_GGUF, 0, &h, &err) != TFS_OK) {
-        fprintf(stderr, "tfs_bench: %s: %s at offset %llu\n", path, tfs_rule_id(err.rule), (unsigned long long)err.offset);
+        fprintf(stderr, "tfs_bench: %s: %s at offset %llu\n", path, tfs_rule_id(err.rule),
+                (unsigned long long)err.offset);
         free(buf);
         return 1;
     }
@@ -243,15 +255,33 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--runs") == 0 && v) { runs = atoi(v); i++; }
-        else if (strcmp(a, "--tensors") == 0 && v) { n_tensors = (size_t)strtoull(v, NULL, 10); i++; }
-        else if (strcmp(a, "--gguf") == 0 && v) { gguf = v; i++; }
-        else if (strcmp(a, "--emit-synthetic") == 0 && v) { emit = v; i++; }
-        else if (strcmp(a, "--parse") == 0 && v) { parse = v; i++; }
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return 0; }
-        else { usage(stderr); return 2; }
+        if (strcmp(a, "--runs") == 0 && v) {
+            runs = atoi(v);
+            i++;
+        } else if (strcmp(a, "--tensors") == 0 && v) {
+            n_tensors = (size_t)strtoull(v, NULL, 10);
+            i++;
+        } else if (strcmp(a, "--gguf") == 0 && v) {
+            gguf = v;
+            i++;
+        } else if (strcmp(a, "--emit-synthetic") == 0 && v) {
+            emit = v;
+            i++;
+        } else if (strcmp(a, "--parse") == 0 && v) {
+            parse = v;
+            i++;
+        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        } else {
+            usage(stderr);
+            return 2;
+        }
     }
-    if (runs < 1 || n_tensors < 1) { usage(stderr); return 2; }
+    if (runs < 1 || n_tensors < 1) {
+        usage(stderr);
+        return 2;
+    }
     if (parse) return bench_parse(parse, runs);
     if (emit) {
         uint8_t *hdr;
@@ -259,14 +289,17 @@ int main(int argc, char **argv) {
         uint64_t data;
         if (synth_st_header(n_tensors, &hdr, &hlen, &data) != 0) return 1;
         int rc = write_sparse(emit, hdr, hlen, hlen + data);
-        if (rc != 0) fprintf(stderr, "tfs_bench: cannot write %s: %s\n", emit, strerror(errno));
-        else printf("%s: %zu tensors, header %zu bytes, file %llu bytes (sparse)\n", emit, n_tensors, hlen,
-                    (unsigned long long)(hlen + data));
+        if (rc != 0)
+            fprintf(stderr, "tfs_bench: cannot write %s: %s\n", emit, strerror(errno));
+        else
+            printf("%s: %zu tensors, header %zu bytes, file %llu bytes (sparse)\n", emit, n_tensors, hlen,
+                   (unsigned long long)(hlen + data));
         free(hdr);
         return rc ? 1 : 0;
     }
     printf("tfs_bench: best of %d runs (CLOCK_MONOTONIC), MB = 10^6, GB = 10^9 header bytes; faults = mean minor page "
-           "faults per parse\n", runs);
+           "faults per parse\n",
+           runs);
     int rc = bench_synthetic(n_tensors, runs);
     rc |= bench_gguf(gguf ? gguf : default_gguf(), runs);
     return rc;

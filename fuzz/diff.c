@@ -12,8 +12,8 @@
 
 #include "fuzz.h"
 
-static void compare(const tfs_fuzz_in *in, unsigned flags, tfs_fuzz_api api, size_t window, size_t grow,
-                    int partial, tfs_status s0, const tfs_error *e0, const tfs_header *h0) {
+static void compare(const tfs_fuzz_in *in, unsigned flags, tfs_fuzz_api api, size_t window, size_t grow, int partial,
+                    tfs_status s0, const tfs_error *e0, const tfs_header *h0) {
     char what[96];
     snprintf(what, sizeof what, "%s %s vs buffer", tfs_fuzz_api_name(api), tfs_fuzz_flags_name(flags));
     tfs_fuzz_reader r = {.p = in->p, .n = in->n, .window = window, .grow = grow};

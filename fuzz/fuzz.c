@@ -33,7 +33,7 @@ const char *tfs_fuzz_api_name(tfs_fuzz_api api) {
 
 const char *tfs_fuzz_flags_name(unsigned flags) {
     static const char *const names[8] = {
-        "default",         "strict",          "header-only",         "strict+header-only",
+        "default",         "strict",         "header-only",         "strict+header-only",
         "default+partial", "strict+partial", "header-only+partial", "strict+header-only+partial"};
     return flags < 8 ? names[flags] : "?";
 }
@@ -115,8 +115,7 @@ static void check_header(const tfs_fuzz_in *in, const char *where, tfs_fuzz_api 
     TFS_FUZZ_ASSERT(h->n_kv == 0 || h->kv, "%s: %zu KV pairs, NULL array", where, h->n_kv);
     if (gguf) {
         TFS_FUZZ_ASSERT(h->version == 2 || h->version == 3, "%s: version %u accepted", where, h->version);
-        TFS_FUZZ_ASSERT(h->alignment && !(h->alignment & (h->alignment - 1)), "%s: alignment %u", where,
-                        h->alignment);
+        TFS_FUZZ_ASSERT(h->alignment && !(h->alignment & (h->alignment - 1)), "%s: alignment %u", where, h->alignment);
         /* ggml pads to the data section only when there are tensors */
         TFS_FUZZ_ASSERT(h->n_tensors == 0 || h->data_offset % h->alignment == 0,
                         "%s: data offset %llu not aligned to %u", where, (unsigned long long)h->data_offset,
@@ -124,8 +123,8 @@ static void check_header(const tfs_fuzz_in *in, const char *where, tfs_fuzz_api 
         TFS_FUZZ_ASSERT(h->header_size == h->data_offset, "%s: header_size %llu != data_offset %llu", where,
                         (unsigned long long)h->header_size, (unsigned long long)h->data_offset);
         if (size_known)
-            TFS_FUZZ_ASSERT(h->data_offset <= in->n, "%s: data section at %llu, input %zu bytes",
-                            where, (unsigned long long)h->data_offset, in->n);
+            TFS_FUZZ_ASSERT(h->data_offset <= in->n, "%s: data section at %llu, input %zu bytes", where,
+                            (unsigned long long)h->data_offset, in->n);
     } else {
         TFS_FUZZ_ASSERT(h->version == 0 && h->alignment == 0, "%s: safetensors version/alignment set", where);
         TFS_FUZZ_ASSERT(h->data_offset == 8 + h->header_size, "%s: data_offset %llu, header %llu", where,
@@ -148,8 +147,7 @@ static void check_header(const tfs_fuzz_in *in, const char *where, tfs_fuzz_api 
                         (unsigned long long)t->n_elements, (unsigned long long)prod);
         uint64_t end;
         if (gguf) {
-            TFS_FUZZ_ASSERT(t->n_dims <= 4, "%s: tensor %zu: n_dims %u accepted", where, i,
-                            t->n_dims);
+            TFS_FUZZ_ASSERT(t->n_dims <= 4, "%s: tensor %zu: n_dims %u accepted", where, i, t->n_dims);
             uint64_t nb;
             if (zero) /* tfs_gg_tensor_nbytes refuses a product that overflows before the 0 */
                 nb = tfs_gg_type_size(t->type) ? 0 : 1;
@@ -197,24 +195,23 @@ void tfs_fuzz_check(const tfs_fuzz_in *in, tfs_fuzz_api api, unsigned flags, tfs
                     tfs_rule_id(e->rule), e->message ? e->message : "no message");
     if (st == TFS_OK) {
         TFS_FUZZ_ASSERT(e->rule == TFS_RULE_NONE && e->index == -1 && e->sys_errno == 0,
-                        "%s: TFS_OK with error record %s index %lld", where, tfs_rule_id(e->rule),
-                        (long long)e->index);
+                        "%s: TFS_OK with error record %s index %lld", where, tfs_rule_id(e->rule), (long long)e->index);
         if (h) check_header(in, where, api, flags, h);
         return;
     }
     tfs_fuzz_rule_seen(e->rule);
     tfs_rule_profile prof = tfs_rule_profile_of(e->rule);
-    TFS_FUZZ_ASSERT(e->rule != TFS_RULE_NONE && tfs_rule_id(e->rule)[0] != '?', "%s: TFS_INVALID with rule %d",
-                    where, (int)e->rule);
+    TFS_FUZZ_ASSERT(e->rule != TFS_RULE_NONE && tfs_rule_id(e->rule)[0] != '?', "%s: TFS_INVALID with rule %d", where,
+                    (int)e->rule);
     TFS_FUZZ_ASSERT(tfs_rule_format(e->rule) == in->format, "%s: rule %s of another format", where,
                     tfs_rule_id(e->rule));
     TFS_FUZZ_ASSERT(prof != TFS_PROFILE_RETIRED, "%s: retired rule %s reported", where, tfs_rule_id(e->rule));
-    TFS_FUZZ_ASSERT(prof != TFS_PROFILE_STRICT || (flags & TFS_STRICT), "%s: strict rule %s without TFS_STRICT",
-                    where, tfs_rule_id(e->rule));
+    TFS_FUZZ_ASSERT(prof != TFS_PROFILE_STRICT || (flags & TFS_STRICT), "%s: strict rule %s without TFS_STRICT", where,
+                    tfs_rule_id(e->rule));
     TFS_FUZZ_ASSERT(prof != TFS_PROFILE_DATA || (in->format == TFS_FORMAT_GGUF && !(flags & TFS_HEADER_ONLY)),
                     "%s: data rule %s reported", where, tfs_rule_id(e->rule));
-    TFS_FUZZ_ASSERT(e->offset <= in->n, "%s: %s at offset %llu, past the %zu-byte input", where,
-                    tfs_rule_id(e->rule), (unsigned long long)e->offset, in->n);
+    TFS_FUZZ_ASSERT(e->offset <= in->n, "%s: %s at offset %llu, past the %zu-byte input", where, tfs_rule_id(e->rule),
+                    (unsigned long long)e->offset, in->n);
     TFS_FUZZ_ASSERT(e->message && e->message[0], "%s: %s without a message", where, tfs_rule_id(e->rule));
     TFS_FUZZ_ASSERT(e->sys_errno == 0, "%s: %s with errno %d", where, tfs_rule_id(e->rule), e->sys_errno);
     if (flags & TFS_PARTIAL) {
@@ -274,8 +271,8 @@ static int same_value(const tfs_value *u, const tfs_value *v) {
 static int elem_selected(uint64_t k, uint64_t count, uint64_t max_elems) { return k < max_elems || k + 1 == count; }
 
 void tfs_fuzz_same_view(const char *what, const tfs_header *a, const tfs_header *b, int values, uint64_t max_elems) {
-#define SAME(field)                                                                                                   \
-    TFS_FUZZ_ASSERT(a->field == b->field, "%s: " #field " %llu vs %llu", what, (unsigned long long)a->field,         \
+#define SAME(field)                                                                                          \
+    TFS_FUZZ_ASSERT(a->field == b->field, "%s: " #field " %llu vs %llu", what, (unsigned long long)a->field, \
                     (unsigned long long)b->field)
     SAME(format);
     SAME(version);
@@ -330,8 +327,8 @@ void tfs_fuzz_same_view(const char *what, const tfs_header *a, const tfs_header 
                             tfs_status_name(su), tfs_status_name(sv));
             if (su != TFS_OK) continue;
             size_t m = s.len < t.len ? s.len : t.len;
-            TFS_FUZZ_ASSERT(m == u.u64 || m == sizeof bu, "%s: KV %zu[%llu]: string of %llu bytes read as %zu", what,
-                            i, (unsigned long long)k, (unsigned long long)u.u64, m);
+            TFS_FUZZ_ASSERT(m == u.u64 || m == sizeof bu, "%s: KV %zu[%llu]: string of %llu bytes read as %zu", what, i,
+                            (unsigned long long)k, (unsigned long long)u.u64, m);
             TFS_FUZZ_ASSERT(!m || !memcmp(s.ptr, t.ptr, m), "%s: KV %zu[%llu]: strings differ", what, i,
                             (unsigned long long)k);
         }
@@ -372,8 +369,8 @@ void tfs_fuzz_read_values(const tfs_header *h, int forward, uint64_t max_elems) 
                 char buf[32];
                 tfs_str s;
                 st = tfs_kv_get_string(h, k, j, &s, buf, sizeof buf);
-                TFS_FUZZ_ASSERT(st == TFS_OK || (forward && st == TFS_EIO), "KV %zu[%llu]: tfs_kv_get_string: %s",
-                                i, (unsigned long long)j, tfs_status_name(st));
+                TFS_FUZZ_ASSERT(st == TFS_OK || (forward && st == TFS_EIO), "KV %zu[%llu]: tfs_kv_get_string: %s", i,
+                                (unsigned long long)j, tfs_status_name(st));
                 if (st == TFS_OK)
                     TFS_FUZZ_ASSERT(s.len <= v.u64 && (s.len == v.u64 || s.len == sizeof buf),
                                     "KV %zu[%llu]: string of %llu bytes read as %zu", i, (unsigned long long)j,
@@ -422,8 +419,8 @@ tfs_source tfs_fuzz_source(tfs_fuzz_reader *r, tfs_fuzz_api api) {
     r->next = 0;
     r->calls = 0;
     if (r->window == 0) r->window = 1;
-    tfs_source s = {.read = fuzz_read, .ctx = r, .size = api == TFS_FUZZ_STREAM ? TFS_SIZE_UNKNOWN : r->n,
-                    .forward = r->forward};
+    tfs_source s = {
+        .read = fuzz_read, .ctx = r, .size = api == TFS_FUZZ_STREAM ? TFS_SIZE_UNKNOWN : r->n, .forward = r->forward};
     return s;
 }
 

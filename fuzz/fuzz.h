@@ -35,9 +35,9 @@ __attribute__((noreturn, format(printf, 1, 2)))
 #endif
 void tfs_fuzz_fail(const char *fmt, ...);
 
-#define TFS_FUZZ_ASSERT(cond, ...)                                                                                    \
-    do {                                                                                                              \
-        if (!(cond)) tfs_fuzz_fail(__VA_ARGS__);                                                                      \
+#define TFS_FUZZ_ASSERT(cond, ...)               \
+    do {                                         \
+        if (!(cond)) tfs_fuzz_fail(__VA_ARGS__); \
     } while (0)
 
 /* The input under test. */
@@ -49,9 +49,9 @@ typedef struct tfs_fuzz_in {
 
 /* Which API produced a result (for messages and the statuses allowed). */
 typedef enum tfs_fuzz_api {
-    TFS_FUZZ_BUFFER = 0, /* tfs_parse_buffer */
-    TFS_FUZZ_RANDOM = 1, /* tfs_parse_source, random-access reader, known size */
-    TFS_FUZZ_STREAM = 2, /* tfs_parse_source, forward-only, unknown size */
+    TFS_FUZZ_BUFFER = 0,        /* tfs_parse_buffer */
+    TFS_FUZZ_RANDOM = 1,        /* tfs_parse_source, random-access reader, known size */
+    TFS_FUZZ_STREAM = 2,        /* tfs_parse_source, forward-only, unknown size */
     TFS_FUZZ_FORWARD_SIZED = 3, /* tfs_parse_source, forward-only, known size */
 } tfs_fuzz_api;
 

@@ -112,12 +112,18 @@ static int run_path(const char *path) {
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
             char **more = realloc(names, cap * sizeof *names);
-            if (!more) { rc = 2; break; }
+            if (!more) {
+                rc = 2;
+                break;
+            }
             names = more;
         }
         size_t len = strlen(path) + strlen(de->d_name) + 2;
         names[n] = malloc(len);
-        if (!names[n]) { rc = 2; break; }
+        if (!names[n]) {
+            rc = 2;
+            break;
+        }
         snprintf(names[n], len, "%s/%s", path, de->d_name);
         n++;
     }

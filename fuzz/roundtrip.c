@@ -75,8 +75,7 @@ static void same_content(const tfs_header *a, const tfs_header *b) {
                         a->has_metadata == b->has_metadata && a->n_tensors == b->n_tensors && a->n_kv == b->n_kv &&
                         a->data_size == b->data_size,
                     "round trip: header fields differ (tensors %zu/%zu, kv %zu/%zu, data %llu/%llu)", a->n_tensors,
-                    b->n_tensors, a->n_kv, b->n_kv, (unsigned long long)a->data_size,
-                    (unsigned long long)b->data_size);
+                    b->n_tensors, a->n_kv, b->n_kv, (unsigned long long)a->data_size, (unsigned long long)b->data_size);
     if (gguf) /* GGUF has one encoding of a header: the same bytes */
         TFS_FUZZ_ASSERT(a->data_offset == b->data_offset, "round trip: data offset %llu vs %llu",
                         (unsigned long long)a->data_offset, (unsigned long long)b->data_offset);

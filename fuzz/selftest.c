@@ -12,7 +12,9 @@
 
 #include "fuzz.h"
 
-static const uint8_t gguf_bytes[] = "GGUF\x03\0\0\0" "\0\0\0\0\0\0\0\0" "\0\0\0\0\0\0\0\0";
+static const uint8_t gguf_bytes[] = "GGUF\x03\0\0\0"
+                                    "\0\0\0\0\0\0\0\0"
+                                    "\0\0\0\0\0\0\0\0";
 static const tfs_fuzz_in in = {gguf_bytes, 24, TFS_FORMAT_GGUF};
 
 static void case_status(void) {
@@ -44,8 +46,14 @@ static void case_tensor_outside(void) {
     tfs_error e;
     if (tfs_parse_buffer(in.p, in.n, in.format, 0, &h, &e) != TFS_OK) exit(3);
     static const uint64_t shape[1] = {8};
-    tfs_tensor t = {.name = {"t", 1}, .type = 0, .n_dims = 1, .shape = shape, .n_elements = 8, .n_bytes = 32,
-                    .offset = 0, .file_offset = h->data_offset};
+    tfs_tensor t = {.name = {"t", 1},
+                    .type = 0,
+                    .n_dims = 1,
+                    .shape = shape,
+                    .n_elements = 8,
+                    .n_bytes = 32,
+                    .offset = 0,
+                    .file_offset = h->data_offset};
     h->n_tensors = 1;
     h->tensors = &t;
     tfs_fuzz_check(&in, TFS_FUZZ_BUFFER, 0, TFS_OK, &e, h);

@@ -78,8 +78,8 @@ static size_t g_len;
 
 /* Parse once; "valid", "parser_error" or "error" (status other than OK/INVALID). */
 static const char *verdict(const char *path, tfs_format fmt, unsigned flags, tfs_error *err) {
-    tfs_status st = g_buf ? tfs_parse_buffer(g_buf, g_len, fmt, flags, NULL, err)
-                          : tfs_parse_file(path, fmt, flags, NULL, err);
+    tfs_status st =
+        g_buf ? tfs_parse_buffer(g_buf, g_len, fmt, flags, NULL, err) : tfs_parse_file(path, fmt, flags, NULL, err);
     return st == TFS_OK ? "valid" : st == TFS_INVALID ? "parser_error" : "error";
 }
 
@@ -93,8 +93,11 @@ static uint8_t *slurp(const char *path, size_t *len) {
         n += k;
         if (n == cap) {
             uint8_t *nb = realloc(b, cap *= 2);
-            if (!nb) { free(b); b = NULL; }
-            else b = nb;
+            if (!nb) {
+                free(b);
+                b = NULL;
+            } else
+                b = nb;
         }
     }
     fclose(f);
@@ -107,9 +110,14 @@ static uint8_t *slurp(const char *path, size_t *len) {
 static int check(const char *id, const char *path, tfs_format fmt, const char *mode, const char *expect,
                  const char *rule, const char *off) {
     unsigned flags = 0;
-    if (strcmp(mode, "header-only") == 0) flags = TFS_HEADER_ONLY;
-    else if (strcmp(mode, "strict") == 0) flags = TFS_STRICT;
-    else if (strcmp(mode, "default") != 0) { printf("FAIL %s\tunknown mode %s\n", id, mode); return 1; }
+    if (strcmp(mode, "header-only") == 0)
+        flags = TFS_HEADER_ONLY;
+    else if (strcmp(mode, "strict") == 0)
+        flags = TFS_STRICT;
+    else if (strcmp(mode, "default") != 0) {
+        printf("FAIL %s\tunknown mode %s\n", id, mode);
+        return 1;
+    }
     const char *tag = off && !in_alternatives(off, rule) ? " [collateral]" : "";
     tfs_error err;
     const char *v = verdict(path, fmt, flags, &err);
@@ -118,7 +126,10 @@ static int check(const char *id, const char *path, tfs_format fmt, const char *m
         printf("LEAK %s\t%s %s (built with %s off)\n", id, v, got, off);
         return 3;
     }
-    if (strcmp(v, "error") == 0) { printf("FAIL %s\tstatus error: %s%s\n", id, err.message, tag); return 1; }
+    if (strcmp(v, "error") == 0) {
+        printf("FAIL %s\tstatus error: %s%s\n", id, err.message, tag);
+        return 1;
+    }
     if (strcmp(expect, "implementation_defined") == 0) {
         if (strcmp(rule, "-") == 0) return 0; /* either verdict */
         v = verdict(path, fmt, flags | TFS_STRICT, &err);
@@ -133,7 +144,8 @@ static int check(const char *id, const char *path, tfs_format fmt, const char *m
         }
         return 0;
     }
-    if (strcmp(v, expect) != 0 || (strcmp(v, "parser_error") == 0 && strcmp(rule, "-") != 0 && !in_alternatives(got, rule))) {
+    if (strcmp(v, expect) != 0 ||
+        (strcmp(v, "parser_error") == 0 && strcmp(rule, "-") != 0 && !in_alternatives(got, rule))) {
         printf("FAIL %s\t%s %s, want %s %s%s\n", id, v, got, expect, strcmp(rule, "-") ? rule : "", tag);
         return 1;
     }
@@ -143,7 +155,10 @@ static int check(const char *id, const char *path, tfs_format fmt, const char *m
 int main(int argc, char **argv) {
     const char *off = NULL;
     int a = 1;
-    if (a + 1 < argc && strcmp(argv[a], "--off") == 0) { off = argv[a + 1]; a += 2; }
+    if (a + 1 < argc && strcmp(argv[a], "--off") == 0) {
+        off = argv[a + 1];
+        a += 2;
+    }
     if (a >= argc) {
         fprintf(stderr, "usage: rule_coverage_check [--off RULE] MANIFEST.tsv...\n");
         return 2;
@@ -151,13 +166,23 @@ int main(int argc, char **argv) {
     int passed = 0, failed = 0, leaks = 0;
     for (; a < argc; a++) {
         FILE *f = fopen(argv[a], "r");
-        if (!f) { perror(argv[a]); return 2; }
+        if (!f) {
+            perror(argv[a]);
+            return 2;
+        }
         char dir[4096];
         snprintf(dir, sizeof dir, "%s", argv[a]);
         char *slash = strrchr(dir, '/');
-        if (slash) slash[1] = '\0'; else dir[0] = '\0';
+        if (slash)
+            slash[1] = '\0';
+        else
+            dir[0] = '\0';
         char line[8192], *hdr[MAX_COLS], hdr_line[8192];
-        if (!fgets(hdr_line, sizeof hdr_line, f)) { fclose(f); fprintf(stderr, "%s: empty\n", argv[a]); return 2; }
+        if (!fgets(hdr_line, sizeof hdr_line, f)) {
+            fclose(f);
+            fprintf(stderr, "%s: empty\n", argv[a]);
+            return 2;
+        }
         int nh = split(hdr_line, hdr);
         int c_id = col(hdr, nh, "id"), c_path = col(hdr, nh, "path"), c_fmt = col(hdr, nh, "format"),
             c_exp = col(hdr, nh, "expect"), c_rule = col(hdr, nh, "rule"), c_mode = col(hdr, nh, "mode");
@@ -175,7 +200,10 @@ int main(int argc, char **argv) {
             tfs_format fmt = strcmp(c[c_fmt], "gguf") == 0 ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
             fflush(stdout);
             pid_t pid = fork();
-            if (pid < 0) { perror("fork"); return 2; }
+            if (pid < 0) {
+                perror("fork");
+                return 2;
+            }
             if (pid == 0) {
                 alarm(10);
                 int rc = check(c[c_id], path, fmt, c[c_mode], c[c_exp], c[c_rule], off);
@@ -188,15 +216,21 @@ int main(int argc, char **argv) {
                 _exit(rc);
             }
             int ws;
-            if (waitpid(pid, &ws, 0) < 0) { perror("waitpid"); return 2; }
+            if (waitpid(pid, &ws, 0) < 0) {
+                perror("waitpid");
+                return 2;
+            }
             if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
                 passed++;
             } else {
                 failed++;
                 const char *tag = off && !in_alternatives(off, c[c_rule]) ? " [collateral]" : "";
-                if (WIFSIGNALED(ws)) printf("FAIL %s\tcrash: signal %d%s\n", c[c_id], WTERMSIG(ws), tag);
-                else if (WEXITSTATUS(ws) == 3) leaks++;
-                else if (WEXITSTATUS(ws) != 1) printf("FAIL %s\tcrash: exit %d%s\n", c[c_id], WEXITSTATUS(ws), tag);
+                if (WIFSIGNALED(ws))
+                    printf("FAIL %s\tcrash: signal %d%s\n", c[c_id], WTERMSIG(ws), tag);
+                else if (WEXITSTATUS(ws) == 3)
+                    leaks++;
+                else if (WEXITSTATUS(ws) != 1)
+                    printf("FAIL %s\tcrash: exit %d%s\n", c[c_id], WEXITSTATUS(ws), tag);
             }
         }
         fclose(f);

@@ -21,7 +21,7 @@ typedef struct afl_mut {
     uint64_t rng;
     uint8_t *buf; /* output of afl_custom_fuzz */
     size_t cap;
-    int last;     /* mutation index of the last output; -2 crossover; -1 none */
+    int last; /* mutation index of the last output; -2 crossover; -1 none */
     char desc[96];
     /* trimming: the current good input, the candidate, the step */
     uint8_t *base;
@@ -40,32 +40,26 @@ AFL_API size_t afl_custom_trim(void *data, uint8_t **out_buf);
 AFL_API int32_t afl_custom_post_trim(void *data, uint8_t success);
 AFL_API void afl_custom_deinit(void *data);
 
-static int reserve(uint8_t **p, size_t *cap, size_t n)
-{
-    if (n <= *cap)
-        return 0;
+static int reserve(uint8_t **p, size_t *cap, size_t n) {
+    if (n <= *cap) return 0;
     uint8_t *q = realloc(*p, n ? n : 1);
-    if (!q)
-        return -1;
+    if (!q) return -1;
     *p = q;
     *cap = n;
     return 0;
 }
 
-void *afl_custom_init(void *afl, unsigned int seed)
-{
+void *afl_custom_init(void *afl, unsigned int seed) {
     (void)afl;
     afl_mut *m = calloc(1, sizeof *m);
-    if (!m)
-        return NULL;
+    if (!m) return NULL;
     m->rng = 0x61666c2bu ^ ((uint64_t)seed << 20);
     m->last = -1;
     tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE")); /* ablation: family[,family...] off */
     return m;
 }
 
-static uint64_t next(afl_mut *m)
-{
+static uint64_t next(afl_mut *m) {
     mut_rng r = {m->rng};
     uint64_t v = tfs__mut_next(&r);
     m->rng = r.s;
@@ -73,26 +67,21 @@ static uint64_t next(afl_mut *m)
 }
 
 /* a mutation applying to the input's format (by its magic) */
-static int choose(afl_mut *m, const uint8_t *buf, size_t size)
-{
+static int choose(afl_mut *m, const uint8_t *buf, size_t size) {
     unsigned fbit = 1u << tfs_detect_format(buf, size, NULL);
     int n = tfs_mutation_count();
     for (int tries = 0; tries < 64; tries++) {
         int i = (int)(next(m) % (uint64_t)n);
-        if (tfs_mutation_formats(i) & fbit)
-            return i;
+        if (tfs_mutation_formats(i) & fbit) return i;
     }
     return -1;
 }
 
 size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_buf, uint8_t *add_buf,
-                       size_t add_buf_size, size_t max_size)
-{
+                       size_t add_buf_size, size_t max_size) {
     afl_mut *m = data;
-    if (max_size == 0)
-        max_size = 1;
-    if (buf_size > max_size)
-        buf_size = max_size;
+    if (max_size == 0) max_size = 1;
+    if (buf_size > max_size) buf_size = max_size;
     if (reserve(&m->buf, &m->cap, max_size) != 0) {
         *out_buf = buf; /* no memory: the input unchanged */
         m->last = -1;
@@ -104,8 +93,7 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
         n = tfs_crossover(buf, buf_size, add_buf, add_buf_size, m->buf, max_size, seed >> 3);
         m->last = -2;
     } else {
-        if (buf_size)
-            memcpy(m->buf, buf, buf_size);
+        if (buf_size) memcpy(m->buf, buf, buf_size);
         m->last = choose(m, buf, buf_size);
         n = tfs_mutate_one(m->buf, buf_size, max_size, seed, m->last);
     }
@@ -117,44 +105,36 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
     return n;
 }
 
-const char *afl_custom_describe(void *data, size_t max_description_len)
-{
+const char *afl_custom_describe(void *data, size_t max_description_len) {
     afl_mut *m = data;
     const char *what = m->last == -2 ? "crossover" : m->last >= 0 ? tfs_mutation_name(m->last) : "none";
     snprintf(m->desc, sizeof m->desc, "tfs:%s", what);
-    if (max_description_len < sizeof m->desc)
-        m->desc[max_description_len] = '\0';
+    if (max_description_len < sizeof m->desc) m->desc[max_description_len] = '\0';
     return m->desc;
 }
 
 /* Trimming: remove one record at a time (step counts records tried,
  * removed those dropped with the coverage unchanged). */
-int32_t afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size)
-{
+int32_t afl_custom_init_trim(void *data, uint8_t *buf, size_t buf_size) {
     afl_mut *m = data;
     m->step = m->removed = m->total = 0;
     m->base_len = 0;
-    if (reserve(&m->base, &m->base_cap, buf_size) != 0 || reserve(&m->cand, &m->cand_cap, buf_size + 1) != 0)
-        return 0;
-    if (buf_size)
-        memcpy(m->base, buf, buf_size);
+    if (reserve(&m->base, &m->base_cap, buf_size) != 0 || reserve(&m->cand, &m->cand_cap, buf_size + 1) != 0) return 0;
+    if (buf_size) memcpy(m->base, buf, buf_size);
     m->base_len = buf_size;
     size_t r = tfs__mut_count_records(buf, buf_size);
     m->total = r > INT32_MAX ? INT32_MAX : r;
     return (int32_t)m->total;
 }
 
-size_t afl_custom_trim(void *data, uint8_t **out_buf)
-{
+size_t afl_custom_trim(void *data, uint8_t **out_buf) {
     afl_mut *m = data;
     /* the rewrite is never longer than the input plus padding: room for it */
     size_t cap = m->base_len + 4096;
-    if (reserve(&m->cand, &m->cand_cap, cap) != 0)
-        cap = m->cand_cap;
+    if (reserve(&m->cand, &m->cand_cap, cap) != 0) cap = m->cand_cap;
     size_t n = tfs__mut_drop_record(m->base, m->base_len, m->step, m->cand, cap);
     if (n == 0) { /* cannot rewrite: offer the current input (AFL++ then keeps it) */
-        if (m->base_len)
-            memcpy(m->cand, m->base, m->base_len);
+        if (m->base_len) memcpy(m->cand, m->base, m->base_len);
         n = m->base_len;
     }
     m->cand_len = n;
@@ -162,8 +142,7 @@ size_t afl_custom_trim(void *data, uint8_t **out_buf)
     return n;
 }
 
-int32_t afl_custom_post_trim(void *data, uint8_t success)
-{
+int32_t afl_custom_post_trim(void *data, uint8_t success) {
     afl_mut *m = data;
     if (success && m->cand_len && reserve(&m->base, &m->base_cap, m->cand_len) == 0) {
         memcpy(m->base, m->cand, m->cand_len);
@@ -176,11 +155,9 @@ int32_t afl_custom_post_trim(void *data, uint8_t success)
     return (int32_t)(k > m->total ? m->total : k);
 }
 
-void afl_custom_deinit(void *data)
-{
+void afl_custom_deinit(void *data) {
     afl_mut *m = data;
-    if (!m)
-        return;
+    if (!m) return;
     free(m->buf);
     free(m->base);
     free(m->cand);

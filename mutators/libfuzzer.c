@@ -42,17 +42,14 @@
 #define TFS_MUTATOR_MIN_BUDGET 4096u
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
-                                 uint8_t *out, size_t max_out_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2, uint8_t *out,
+                                 size_t max_out_size, unsigned int seed);
 
 /* the output cap for an input of `size` bytes under libFuzzer's max_size */
-static size_t budget(size_t size, size_t max_size, unsigned int seed)
-{
-    if (seed % 16u == 0)
-        return max_size;
+static size_t budget(size_t size, size_t max_size, unsigned int seed) {
+    if (seed % 16u == 0) return max_size;
     size_t b = size > SIZE_MAX / 3 ? SIZE_MAX : size + size / 2;
-    if (b < TFS_MUTATOR_MIN_BUDGET)
-        b = TFS_MUTATOR_MIN_BUDGET;
+    if (b < TFS_MUTATOR_MIN_BUDGET) b = TFS_MUTATOR_MIN_BUDGET;
     return b < max_size ? b : max_size;
 }
 
@@ -60,29 +57,24 @@ static size_t budget(size_t size, size_t max_size, unsigned int seed)
 #define CHAIN_BYTES 256u
 
 static int g_env_read;
-static char *g_trace;          /* the mapped FILE, TRACE_BYTES; NULL: off */
-static uint64_t g_last_hash;   /* hash of the last output */
+static char *g_trace;        /* the mapped FILE, TRACE_BYTES; NULL: off */
+static uint64_t g_last_hash; /* hash of the last output */
 static size_t g_last_size;
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
+static uint64_t fnv1a(const uint8_t *p, size_t n) {
     uint64_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211u;
     return h;
 }
 
-static void setup(void)
-{
-    if (g_env_read)
-        return;
+static void setup(void) {
+    if (g_env_read) return;
     g_env_read = 1;
     /* ablation (bench/fuzz/run.sh): TFS_MUTATOR_DISABLE=family[,family...] */
     tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE"));
 #ifdef TFS_TRACE
     const char *t = getenv("TFS_MUTATOR_TRACE");
-    if (!t || !*t)
-        return;
+    if (!t || !*t) return;
     char path[4096];
     size_t at = 0;
     for (const char *p = t; *p && at + 24 < sizeof path; p++) {
@@ -95,8 +87,7 @@ static void setup(void)
     }
     path[at] = '\0';
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return;
+    if (fd < 0) return;
     if (ftruncate(fd, TRACE_BYTES) == 0) {
         void *m = mmap(NULL, TRACE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (m != MAP_FAILED) {
@@ -110,8 +101,7 @@ static void setup(void)
 
 /* the chain of the output out[0, n) made by `what`; cont: its input was
  * the previous output (the chain goes on) */
-static void trace(int cont, const uint8_t *out, size_t n, const char *what)
-{
+static void trace(int cont, const uint8_t *out, size_t n, const char *what) {
     size_t len = strcspn(g_trace, "\n");
     size_t add = strlen(what);
     if (!cont || strncmp(g_trace, "seed\n", 5) == 0 || len + 1 + add + 2 > TRACE_BYTES)
@@ -126,8 +116,7 @@ static void trace(int cont, const uint8_t *out, size_t n, const char *what)
     g_last_hash = fnv1a(out, n);
 }
 
-size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
-{
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed) {
     setup();
     /* libFuzzer's seed is 32 bits; the input's size spreads it a little */
     uint64_t s = ((uint64_t)seed << 32) ^ (uint64_t)size;
@@ -141,20 +130,16 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     }
     size_t in_size = size;
     size_t n = tfs_mutate(data, size, budget(size, max_size, seed >> 8), s, &o);
-    if (n == 0)
-        n = size;
-    if (g_trace)
-        trace(in_size == g_last_size && in_hash == g_last_hash, data, n, chain[0] ? chain : "none");
+    if (n == 0) n = size;
+    if (g_trace) trace(in_size == g_last_size && in_hash == g_last_hash, data, n, chain[0] ? chain : "none");
     return n;
 }
 
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
-                                 uint8_t *out, size_t max_out_size, unsigned int seed)
-{
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2, uint8_t *out,
+                                 size_t max_out_size, unsigned int seed) {
     setup();
     size_t cap = budget(size1 > size2 ? size1 : size2, max_out_size, seed >> 8);
     size_t n = tfs_crossover(data1, size1, data2, size2, out, cap, ((uint64_t)seed << 32) | 0x5eedu);
-    if (g_trace)
-        trace(0, out, n, "crossover");
+    if (g_trace) trace(0, out, n, "crossover");
     return n;
 }

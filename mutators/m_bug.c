@@ -5,30 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-static tfs_gg_wtensor *gg_t(mut_ctx *c, size_t need)
-{
-    if (tfs__mut_gg_need_tensors(c, need) < need)
-        return NULL;
+static tfs_gg_wtensor *gg_t(mut_ctx *c, size_t need) {
+    if (tfs__mut_gg_need_tensors(c, need) < need) return NULL;
     return &c->gt[tfs__mut_below(&c->rng, c->n_gt)];
 }
 
-static int g1(mut_ctx *c)
-{
+static int g1(mut_ctx *c) {
     tfs_gg_wtensor *t = gg_t(c, 1);
-    if (!t)
-        return 0;
+    if (!t) return 0;
     uint32_t n = 5 + (uint32_t)tfs__mut_below(&c->rng, 4);
-    for (uint32_t i = t->n_dims; i < n; i++)
-        t->ne[i] = 1;
+    for (uint32_t i = t->n_dims; i < n; i++) t->ne[i] = 1;
     t->n_dims = n;
     return 1;
 }
 
 /* two f32 tensors of 2^63 bytes each: padded sizes sum past 2^64 */
-static int g2(mut_ctx *c)
-{
-    if (tfs__mut_gg_need_tensors(c, 2) < 2)
-        return 0;
+static int g2(mut_ctx *c) {
+    if (tfs__mut_gg_need_tensors(c, 2) < 2) return 0;
     for (size_t i = 0; i < 2; i++) {
         c->gt[i].type = 0;
         c->gt[i].n_dims = 1;
@@ -38,10 +31,8 @@ static int g2(mut_ctx *c)
 }
 
 /* f32, ne0 = (2^64-1)/4: the padded byte size wraps to 0; then a normal one */
-static int g3(mut_ctx *c)
-{
-    if (tfs__mut_gg_need_tensors(c, 2) < 2)
-        return 0;
+static int g3(mut_ctx *c) {
+    if (tfs__mut_gg_need_tensors(c, 2) < 2) return 0;
     c->gt[0].type = 0;
     c->gt[0].n_dims = 1;
     c->gt[0].ne[0] = UINT64_MAX / 4;
@@ -51,11 +42,9 @@ static int g3(mut_ctx *c)
     return 1;
 }
 
-static int g4(mut_ctx *c)
-{
+static int g4(mut_ctx *c) {
     tfs_gg_wtensor *t = gg_t(c, 1);
-    if (!t)
-        return 0;
+    if (!t) return 0;
     t->type = 8; /* q8_0 */
     t->n_dims = 2;
     t->ne[0] = 1152;
@@ -64,54 +53,42 @@ static int g4(mut_ctx *c)
 }
 
 static int g5_m(mut_ctx *c) { return tfs__mut_gg_need_kv(c, 1) >= 1; }
-static int g5_b(mut_ctx *c)
-{
+static int g5_b(mut_ctx *c) {
     const tfs_field *f = tfs_wbuf_find(&c->w, TFS_FIELD_KEY_LEN, 0, 0);
-    if (tfs__mut_set_uint(c, f, (uint64_t)1 << 56) != 0)
-        return 0;
+    if (tfs__mut_set_uint(c, f, (uint64_t)1 << 56) != 0) return 0;
     tfs__mut_cut(c, 50);
     return 1;
 }
 
-static int g6(mut_ctx *c)
-{
+static int g6(mut_ctx *c) {
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-    if (!kv)
-        return 0;
+    if (!kv) return 0;
     kv->key = tfs_wstr_n("", 0);
     kv->value = tfs_gg_wval_scalar(TFS_GG_U32, 1);
     return 1;
 }
 
-static int g7(mut_ctx *c)
-{
+static int g7(mut_ctx *c) {
     tfs_gg_wtensor *t = gg_t(c, 1);
-    if (!t)
-        return 0;
+    if (!t) return 0;
     t->n_dims = 2;
     t->ne[0] = 1;
     t->ne[1] = 0;
-    if (tfs_gg_type_block_size(t->type) != 1)
-        t->type = 0;
+    if (tfs_gg_type_block_size(t->type) != 1) t->type = 0;
     return 1;
 }
 
-static tfs_gg_wkv *kv_named(mut_ctx *c, const char *key)
-{
+static tfs_gg_wkv *kv_named(mut_ctx *c, const char *key) {
     int i = tfs__mut_gg_find_kv(c, key);
-    if (i >= 0)
-        return &c->kv[i];
+    if (i >= 0) return &c->kv[i];
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-    if (kv)
-        kv->key = tfs_wstr_c(key);
+    if (kv) kv->key = tfs_wstr_c(key);
     return kv;
 }
 
-static int g8(mut_ctx *c)
-{
+static int g8(mut_ctx *c) {
     tfs_gg_wkv *kv = kv_named(c, "general.alignment");
-    if (!kv)
-        return 0;
+    if (!kv) return 0;
     static const tfs_wstr s = {"32", 2, 0, 0, 0};
     switch (tfs__mut_below(&c->rng, 3)) {
     case 0: kv->value = tfs_gg_wval_scalar(TFS_GG_I32, 32); break;
@@ -122,47 +99,37 @@ static int g8(mut_ctx *c)
     return 1;
 }
 
-static int g9(mut_ctx *c)
-{
+static int g9(mut_ctx *c) {
     tfs_gg_wkv *kv = kv_named(c, "tokenizer.ggml.scores");
-    if (!kv)
-        return 0;
+    if (!kv) return 0;
     static const uint8_t b[3] = {1, 2, 3};
     kv->value = tfs_gg_wval_array(TFS_GG_U8, 3, b, 3);
     return 1;
 }
 
-static int g10(mut_ctx *c)
-{
+static int g10(mut_ctx *c) {
     tfs_gg_wkv *kv = kv_named(c, "llama.block_count");
-    if (!kv)
-        return 0;
+    if (!kv) return 0;
     kv->value = tfs_gg_wval_scalar(TFS_GG_U32, 100000);
     return 1;
 }
 
 /* the last tensor's offset + size past the end of the file */
 static int g11_m(mut_ctx *c) { return gg_t(c, 1) != NULL; }
-static int g11_b(mut_ctx *c)
-{
+static int g11_b(mut_ctx *c) {
     size_t n = tfs__mut_field_count(c, TFS_FIELD_DATA);
     const tfs_field *f = n ? tfs__mut_field_nth(c, TFS_FIELD_DATA, n - 1) : NULL;
-    if (!f)
-        return 0;
-    if (f->width && tfs__mut_below(&c->rng, 2))
-        return tfs__mut_cut(c, f->offset + f->width / 2);
+    if (!f) return 0;
+    if (f->width && tfs__mut_below(&c->rng, 2)) return tfs__mut_cut(c, f->offset + f->width / 2);
     const tfs_field *o = tfs_wbuf_find(&c->w, TFS_FIELD_OFFSET, f->record, 0);
     uint64_t v;
-    if (tfs__mut_get_uint(c, o, &v) != 0)
-        return 0;
+    if (tfs__mut_get_uint(c, o, &v) != 0) return 0;
     return tfs__mut_set_uint(c, o, v + tfs__mut_gg_align(c) * 1024) == 0;
 }
 
-static int g12(mut_ctx *c)
-{
+static int g12(mut_ctx *c) {
     tfs_gg_wtensor *t = gg_t(c, 1);
-    if (!t)
-        return 0;
+    if (!t) return 0;
     t->type = 0;
     t->n_dims = 4;
     t->ne[0] = UINT64_MAX;
@@ -172,26 +139,21 @@ static int g12(mut_ctx *c)
     return 1;
 }
 
-static int g13(mut_ctx *c)
-{
+static int g13(mut_ctx *c) {
     tfs_gg_wtensor *t = gg_t(c, 1);
-    if (!t)
-        return 0;
+    if (!t) return 0;
     t->n_dims_set = 1;
     t->n_dims_field = tfs__mut_below(&c->rng, 2) ? 1000000u : 0xffffffffu;
     return 1;
 }
 
-static int g14(mut_ctx *c)
-{
+static int g14(mut_ctx *c) {
     const tfs_field *f = tfs_wbuf_find(&c->w, TFS_FIELD_VERSION, -1, 0);
     return tfs__mut_set_uint(c, f, 1) == 0;
 }
 
-static int g15(mut_ctx *c)
-{
-    if (tfs__mut_gg_need_tensors(c, 3) < 3)
-        return 0;
+static int g15(mut_ctx *c) {
+    if (tfs__mut_gg_need_tensors(c, 3) < 3) return 0;
     for (size_t i = 0; i < c->n_gt; i++) {
         c->gt[i].offset_set = 1;
         c->gt[i].offset = 0;
@@ -199,26 +161,21 @@ static int g15(mut_ctx *c)
     return 1;
 }
 
-static int g16_m(mut_ctx *c)
-{
+static int g16_m(mut_ctx *c) {
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-    if (!kv)
-        return 0;
+    if (!kv) return 0;
     kv->key = tfs_wstr_c("mut.f32");
     kv->value = tfs_gg_wval_f32(1.5f); /* 00 00 c0 3f: an invalid UTF-8 byte */
     return 1;
 }
 
 /* every byte that does not start a valid UTF-8 sequence becomes EF BF BD */
-static int g16_b(mut_ctx *c)
-{
+static int g16_b(mut_ctx *c) {
     uint8_t *flat = NULL;
     size_t n = 0;
     uint64_t limit = (uint64_t)c->max_size + 1;
-    if (c->w.size > limit)
-        tfs__mut_cut(c, limit);
-    if (tfs_wbuf_flatten(&c->w, limit, &flat, &n) != TFS_OK)
-        return 0;
+    if (c->w.size > limit) tfs__mut_cut(c, limit);
+    if (tfs_wbuf_flatten(&c->w, limit, &flat, &n) != TFS_OK) return 0;
     tfs_wbuf w2;
     tfs_wbuf_init(&w2);
     static const uint8_t rep[3] = {0xef, 0xbf, 0xbd};
@@ -246,22 +203,17 @@ static int g16_b(mut_ctx *c)
 
 /* ---------------------------------------------------------- safetensors */
 
-static int s1(mut_ctx *c)
-{
-    if (tfs__mut_st_need_entries(c, 1) < 1)
-        return 0;
+static int s1(mut_ctx *c) {
+    if (tfs__mut_st_need_entries(c, 1) < 1) return 0;
     tfs_st_wentry *e = tfs__mut_st_add_entry(c);
-    if (!e)
-        return 0;
+    if (!e) return 0;
     tfs__mut_st_pin_offsets(c); /* same name, same range: last wins */
     *e = c->se[tfs__mut_below(&c->rng, c->n_se - 1)];
     return 1;
 }
 
-static int s2(mut_ctx *c)
-{
-    if (tfs__mut_st_need_entries(c, 2) < 2)
-        return 0;
+static int s2(mut_ctx *c) {
+    if (tfs__mut_st_need_entries(c, 2) < 2) return 0;
     tfs__mut_st_pin_offsets(c);
     c->se[1].begin = c->se[0].begin;
     c->se[1].end = c->se[0].end;
@@ -271,37 +223,29 @@ static int s2(mut_ctx *c)
     return 1;
 }
 
-static int s3(mut_ctx *c)
-{
+static int s3(mut_ctx *c) {
     const tfs_field *f = tfs_wbuf_find(&c->w, TFS_FIELD_HEADER_SIZE, -1, 0);
     return tfs__mut_set_uint(c, f, tfs__mut_below(&c->rng, 2) ? 100000001u : 100000000u) == 0;
 }
 
 /* a header as large as max_size allows (capped at 64 MiB): one long value */
-static int s4(mut_ctx *c)
-{
+static int s4(mut_ctx *c) {
     size_t n = c->max_size / 2;
-    if (n > ((size_t)64 << 20))
-        n = (size_t)64 << 20;
-    if (n < 16)
-        return 0;
+    if (n > ((size_t)64 << 20)) n = (size_t)64 << 20;
+    if (n < 16) return 0;
     char *v = tfs__mut_alloc(c, n);
-    if (!v)
-        return 0;
+    if (!v) return 0;
     memset(v, 'a', n);
     tfs_st_wmeta *m = tfs__mut_st_add_meta(c);
-    if (!m)
-        return 0;
+    if (!m) return 0;
     m->key = tfs_wstr_c("mut.big");
     m->value = tfs_wstr_n(v, n);
     c->sm.metadata = TFS_STW_META_OBJECT;
     return 1;
 }
 
-static int s5(mut_ctx *c)
-{
-    if (tfs__mut_st_need_entries(c, 1) < 1)
-        return 0;
+static int s5(mut_ctx *c) {
+    if (tfs__mut_st_need_entries(c, 1) < 1) return 0;
     tfs__mut_st_pin_offsets(c);
     tfs_st_wentry *e = &c->se[tfs__mut_below(&c->rng, c->n_se)];
     if (tfs__mut_below(&c->rng, 2)) {
@@ -311,8 +255,7 @@ static int s5(mut_ctx *c)
     } else {
         uint64_t top = 0; /* a range past the data section */
         for (size_t i = 0; i < c->n_se; i++)
-            if (c->se[i].end > top)
-                top = c->se[i].end;
+            if (c->se[i].end > top) top = c->se[i].end;
         c->sm.data_len_set = 1;
         c->sm.data_len = top;
         e->begin = top;
@@ -321,10 +264,8 @@ static int s5(mut_ctx *c)
     return 1;
 }
 
-static int s6(mut_ctx *c)
-{
-    if (tfs__mut_st_need_entries(c, 2) < 2)
-        return 0;
+static int s6(mut_ctx *c) {
+    if (tfs__mut_st_need_entries(c, 2) < 2) return 0;
     tfs__mut_st_pin_offsets(c);
     size_t i = 1 + (size_t)tfs__mut_below(&c->rng, c->n_se - 1);
     if (tfs__mut_below(&c->rng, 2)) { /* overlap */
@@ -340,17 +281,13 @@ static int s6(mut_ctx *c)
     return 1;
 }
 
-static int s7(mut_ctx *c)
-{
-    if (tfs__mut_st_need_entries(c, 1) < 1)
-        return 0;
+static int s7(mut_ctx *c) {
+    if (tfs__mut_st_need_entries(c, 1) < 1) return 0;
     size_t d = 100000;
     /* room for the rest of the header too */
-    if (d * 2 + 8192 > c->max_size)
-        d = c->max_size > 8192 + 256 ? (c->max_size - 8192) / 2 : 128;
+    if (d * 2 + 8192 > c->max_size) d = c->max_size > 8192 + 256 ? (c->max_size - 8192) / 2 : 128;
     char *x = tfs__mut_alloc(c, d * 2 + 8);
-    if (!x)
-        return 0;
+    if (!x) return 0;
     memcpy(x, "\"x\":", 4);
     memset(x + 4, '[', d);
     memset(x + 4 + d, ']', d);
@@ -361,14 +298,11 @@ static int s7(mut_ctx *c)
     return 1;
 }
 
-static int s8(mut_ctx *c)
-{
-    if (tfs__mut_st_need_entries(c, 1) < 1)
-        return 0;
+static int s8(mut_ctx *c) {
+    if (tfs__mut_st_need_entries(c, 1) < 1) return 0;
     tfs_st_wentry *e = &c->se[tfs__mut_below(&c->rng, c->n_se)];
     uint64_t *s = tfs__mut_st_own_shape(c, e, 3);
-    if (!s)
-        return 0;
+    if (!s) return 0;
     s[0] = s[1] = (uint64_t)1 << 32;
     s[2] = 4;
     return 1;
@@ -397,7 +331,8 @@ const mut_def tfs__mut_bug[] = {
     {"bug.S4", MUT_ST, s4, NULL, "buglog S4: an enormous JSON header (max_size / 2, at most 64 MiB)"},
     {"bug.S5", MUT_ST, s5, NULL, "buglog S5: data_offsets with begin > end, or a range past the data section"},
     {"bug.S6", MUT_ST, s6, NULL, "buglog S6: overlapping ranges, or data bytes owned by no tensor"},
-    {"bug.S7", MUT_ST, s7, NULL, "buglog S7: JSON nesting 100,000 levels (as far as max_size allows) in an ignored member"},
+    {"bug.S7", MUT_ST, s7, NULL,
+     "buglog S7: JSON nesting 100,000 levels (as far as max_size allows) in an ignored member"},
     {"bug.S8", MUT_ST, s8, NULL, "buglog S8: shape [2^32, 2^32, 4]"},
 };
 const size_t tfs__mut_bug_n = sizeof tfs__mut_bug / sizeof tfs__mut_bug[0];

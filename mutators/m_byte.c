@@ -12,8 +12,7 @@ extern size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __at
 #define MAX_FIELD 4096u
 
 /* a random materialised leaf field (record-level ones left out) */
-static const tfs_field *any_field(mut_ctx *c, uint8_t **p)
-{
+static const tfs_field *any_field(mut_ctx *c, uint8_t **p) {
     size_t n = c->w.n_fields;
     for (int tries = 0; tries < 16 && n; tries++) {
         const tfs_field *f = &c->w.fields[tfs__mut_below(&c->rng, n)];
@@ -21,19 +20,14 @@ static const tfs_field *any_field(mut_ctx *c, uint8_t **p)
             f->kind == TFS_FIELD_JSON || f->kind == TFS_FIELD_METADATA || f->width == 0)
             continue;
         size_t w = f->width > MAX_FIELD ? MAX_FIELD : (size_t)f->width;
-        if ((*p = tfs_wbuf_at(&c->w, f->offset, w)) != NULL)
-            return f;
+        if ((*p = tfs_wbuf_at(&c->w, f->offset, w)) != NULL) return f;
     }
     return NULL;
 }
 
-static size_t width_of(const tfs_field *f)
-{
-    return f->width > MAX_FIELD ? MAX_FIELD : (size_t)f->width;
-}
+static size_t width_of(const tfs_field *f) { return f->width > MAX_FIELD ? MAX_FIELD : (size_t)f->width; }
 
-static void flips(mut_ctx *c, uint8_t *p, size_t w)
-{
+static void flips(mut_ctx *c, uint8_t *p, size_t w) {
     uint64_t k = 1 + tfs__mut_below(&c->rng, 4);
     for (uint64_t i = 0; i < k; i++) {
         size_t at = (size_t)tfs__mut_below(&c->rng, w);
@@ -41,45 +35,38 @@ static void flips(mut_ctx *c, uint8_t *p, size_t w)
     }
 }
 
-static int field_b(mut_ctx *c)
-{
+static int field_b(mut_ctx *c) {
     uint8_t *p;
     const tfs_field *f = any_field(c, &p);
-    if (!f)
-        return 0;
+    if (!f) return 0;
     size_t w = width_of(f);
     if (LLVMFuzzerMutate) {
         uint8_t keep[MAX_FIELD];
         memcpy(keep, p, w);
         size_t r = LLVMFuzzerMutate(p, w, w);
-        if (r > 0 && r <= w && memcmp(keep, p, w) != 0)
-            return 1; /* bytes past r keep their old values */
+        if (r > 0 && r <= w && memcmp(keep, p, w) != 0) return 1; /* bytes past r keep their old values */
         memcpy(p, keep, w);
     }
     flips(c, p, w);
     return 1;
 }
 
-static int flip_b(mut_ctx *c)
-{
+static int flip_b(mut_ctx *c) {
     uint8_t *p;
     const tfs_field *f = any_field(c, &p);
-    if (!f)
-        return 0;
+    if (!f) return 0;
     flips(c, p, width_of(f));
     return 1;
 }
 
 /* an integer field (GGUF) or a number token (safetensors) set to an
  * interesting value */
-static int interesting_b(mut_ctx *c)
-{
+static int interesting_b(mut_ctx *c) {
     if (c->format == TFS_FORMAT_GGUF) {
         for (int tries = 0; tries < 16; tries++) {
             uint8_t *p;
             const tfs_field *f = any_field(c, &p);
-            if (!f || f->width > 8 || f->kind == TFS_FIELD_MAGIC)
-                continue;
+            if (!f || f->width > 8 || f->kind == TFS_FIELD_MAGIC) continue;
             uint64_t v = 0;
             tfs__mut_get_uint(c, f, &v);
             return tfs__mut_set_uint(c, f, tfs__mut_interesting(&c->rng, v)) == 0;
@@ -88,11 +75,9 @@ static int interesting_b(mut_ctx *c)
     }
     static const uint32_t kinds[] = {TFS_FIELD_DIM, TFS_FIELD_BEGIN, TFS_FIELD_END};
     const tfs_field *f = tfs__mut_field(c, kinds[tfs__mut_below(&c->rng, 3)]);
-    if (!f || f->width == 0)
-        return 0;
+    if (!f || f->width == 0) return 0;
     uint8_t *p = tfs_wbuf_at(&c->w, f->offset, width_of(f));
-    if (!p)
-        return 0;
+    if (!p) return 0;
     /* same width: all 9s, all 0s, a leading '-' or a fraction / exponent mark */
     size_t w = width_of(f);
     switch (tfs__mut_below(&c->rng, 5)) {
@@ -106,7 +91,8 @@ static int interesting_b(mut_ctx *c)
 }
 
 const mut_def tfs__mut_byte[] = {
-    {"byte.field", MUT_BOTH, NULL, field_b, "one field's bytes through LLVMFuzzerMutate (width kept; bit flips without libFuzzer)"},
+    {"byte.field", MUT_BOTH, NULL, field_b,
+     "one field's bytes through LLVMFuzzerMutate (width kept; bit flips without libFuzzer)"},
     {"byte.flip", MUT_BOTH, NULL, flip_b, "1-4 bit flips inside one field"},
     {"byte.interesting", MUT_BOTH, NULL, interesting_b,
      "GGUF: an integer field set to a boundary value; safetensors: a number token rewritten in place"},

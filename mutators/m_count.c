@@ -5,8 +5,7 @@
 
 #include <stdint.h>
 
-static uint64_t inflate(mut_rng *r, uint64_t cur, uint64_t limit)
-{
+static uint64_t inflate(mut_rng *r, uint64_t cur, uint64_t limit) {
     switch (tfs__mut_below(r, 6)) {
     case 0: return cur + 1;
     case 1: return cur + 2 + tfs__mut_below(r, 1000);
@@ -17,12 +16,10 @@ static uint64_t inflate(mut_rng *r, uint64_t cur, uint64_t limit)
     }
 }
 
-static int field_inflate(mut_ctx *c, uint32_t kind, uint64_t limit)
-{
+static int field_inflate(mut_ctx *c, uint32_t kind, uint64_t limit) {
     const tfs_field *f = tfs__mut_field(c, kind);
     uint64_t v;
-    if (tfs__mut_get_uint(c, f, &v) != 0)
-        return 0;
+    if (tfs__mut_get_uint(c, f, &v) != 0) return 0;
     return tfs__mut_set_uint(c, f, inflate(&c->rng, v, limit)) == 0;
 }
 
@@ -30,27 +27,21 @@ static int field_inflate(mut_ctx *c, uint32_t kind, uint64_t limit)
 static int n_tensors_b(mut_ctx *c) { return field_inflate(c, TFS_FIELD_N_TENSORS, UINT64_MAX / 344u); }
 static int n_kv_b(mut_ctx *c) { return field_inflate(c, TFS_FIELD_N_KV, UINT64_MAX / 88u); }
 
-static int array_m(mut_ctx *c)
-{
-    return tfs__mut_gg_array_kv(c) >= 0;
-}
+static int array_m(mut_ctx *c) { return tfs__mut_gg_array_kv(c) >= 0; }
 
 /* gguf.cpp: count above 2^30 or count x element size above the bytes left */
 static int array_b(mut_ctx *c) { return field_inflate(c, TFS_FIELD_COUNT, 1u << 30); }
 
-static int deflate_b(mut_ctx *c)
-{
+static int deflate_b(mut_ctx *c) {
     const tfs_field *f = tfs__mut_field(c, tfs__mut_below(&c->rng, 3) == 0 ? TFS_FIELD_COUNT
                                            : tfs__mut_below(&c->rng, 2)    ? TFS_FIELD_N_KV
-                                                                            : TFS_FIELD_N_TENSORS);
+                                                                           : TFS_FIELD_N_TENSORS);
     uint64_t v;
-    if (tfs__mut_get_uint(c, f, &v) != 0 || v == 0)
-        return 0;
+    if (tfs__mut_get_uint(c, f, &v) != 0 || v == 0) return 0;
     return tfs__mut_set_uint(c, f, v - 1 - tfs__mut_below(&c->rng, v)) == 0;
 }
 
-static int deflate_m(mut_ctx *c)
-{
+static int deflate_m(mut_ctx *c) {
     tfs__mut_gg_need_kv(c, 2);
     tfs__mut_gg_need_tensors(c, 2);
     return 1;

@@ -5,18 +5,15 @@
 #include "mut.h"
 
 /* two distinct tensor indices i < j (the model has >= 2 tensors) */
-static void two(mut_ctx *c, size_t n, size_t *i, size_t *j)
-{
+static void two(mut_ctx *c, size_t n, size_t *i, size_t *j) {
     *i = (size_t)tfs__mut_below(&c->rng, n - 1);
     *j = *i + 1 + (size_t)tfs__mut_below(&c->rng, n - 1 - *i);
 }
 
 /* pin every GGUF tensor's offset to the computed one; returns them */
-static uint64_t *gg_pin(mut_ctx *c)
-{
+static uint64_t *gg_pin(mut_ctx *c) {
     uint64_t *o = tfs__mut_gg_offsets(c);
-    if (!o)
-        return NULL;
+    if (!o) return NULL;
     for (size_t i = 0; i < c->n_gt; i++) {
         c->gt[i].offset_set = 1;
         c->gt[i].offset = o[i];
@@ -24,20 +21,17 @@ static uint64_t *gg_pin(mut_ctx *c)
     return o;
 }
 
-static int swap_m(mut_ctx *c)
-{
+static int swap_m(mut_ctx *c) {
     size_t i, j;
     if (c->format == TFS_FORMAT_GGUF) {
-        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c))
-            return 0;
+        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c)) return 0;
         two(c, c->n_gt, &i, &j);
         uint64_t t = c->gt[i].offset;
         c->gt[i].offset = c->gt[j].offset;
         c->gt[j].offset = t;
         return 1;
     }
-    if (tfs__mut_st_need_entries(c, 2) < 2)
-        return 0;
+    if (tfs__mut_st_need_entries(c, 2) < 2) return 0;
     tfs__mut_st_pin_offsets(c);
     two(c, c->n_se, &i, &j);
     tfs_st_wentry *a = &c->se[i], *b = &c->se[j];
@@ -49,11 +43,9 @@ static int swap_m(mut_ctx *c)
     return 1;
 }
 
-static int overlap_m(mut_ctx *c)
-{
+static int overlap_m(mut_ctx *c) {
     if (c->format == TFS_FORMAT_GGUF) {
-        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c))
-            return 0;
+        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c)) return 0;
         size_t i = 1 + (size_t)tfs__mut_below(&c->rng, c->n_gt - 1);
         uint64_t a = tfs__mut_gg_align(c), prev = c->gt[i - 1].offset, cur = c->gt[i].offset;
         /* start inside the previous tensor: one alignment unit, or one byte, back */
@@ -63,14 +55,12 @@ static int overlap_m(mut_ctx *c)
             c->gt[i].offset = cur ? cur - 1 : cur + 1;
         return 1;
     }
-    if (tfs__mut_st_need_entries(c, 2) < 2)
-        return 0;
+    if (tfs__mut_st_need_entries(c, 2) < 2) return 0;
     tfs__mut_st_pin_offsets(c);
     size_t i = 1 + (size_t)tfs__mut_below(&c->rng, c->n_se - 1);
     tfs_st_wentry *e = &c->se[i];
     uint64_t back = 1 + tfs__mut_below(&c->rng, 4);
-    if (back > e->begin)
-        back = e->begin;
+    if (back > e->begin) back = e->begin;
     if (back == 0) {
         e->begin += 1; /* nothing before it: a gap instead keeps the edit visible */
         e->end += 1;
@@ -81,19 +71,15 @@ static int overlap_m(mut_ctx *c)
     return 1;
 }
 
-static int hole_m(mut_ctx *c)
-{
+static int hole_m(mut_ctx *c) {
     if (c->format == TFS_FORMAT_GGUF) {
-        if (tfs__mut_gg_need_tensors(c, 1) < 1 || !gg_pin(c))
-            return 0;
+        if (tfs__mut_gg_need_tensors(c, 1) < 1 || !gg_pin(c)) return 0;
         size_t i = (size_t)tfs__mut_below(&c->rng, c->n_gt);
         uint64_t gap = tfs__mut_gg_align(c) * (1 + tfs__mut_below(&c->rng, 3));
-        for (size_t k = i; k < c->n_gt; k++)
-            c->gt[k].offset += gap;
+        for (size_t k = i; k < c->n_gt; k++) c->gt[k].offset += gap;
         return 1;
     }
-    if (tfs__mut_st_need_entries(c, 1) < 1)
-        return 0;
+    if (tfs__mut_st_need_entries(c, 1) < 1) return 0;
     tfs__mut_st_pin_offsets(c);
     size_t i = (size_t)tfs__mut_below(&c->rng, c->n_se);
     uint64_t gap = 1 + tfs__mut_below(&c->rng, 16);
@@ -105,40 +91,31 @@ static int hole_m(mut_ctx *c)
 }
 
 /* GGUF: bytes phase on one offset field; safetensors: begin or end +-1 */
-static int off1_m(mut_ctx *c)
-{
-    if (c->format == TFS_FORMAT_GGUF)
-        return tfs__mut_gg_need_tensors(c, 1) >= 1;
-    if (tfs__mut_st_need_entries(c, 1) < 1)
-        return 0;
+static int off1_m(mut_ctx *c) {
+    if (c->format == TFS_FORMAT_GGUF) return tfs__mut_gg_need_tensors(c, 1) >= 1;
+    if (tfs__mut_st_need_entries(c, 1) < 1) return 0;
     tfs__mut_st_pin_offsets(c);
     tfs_st_wentry *e = &c->se[tfs__mut_below(&c->rng, c->n_se)];
     int up = (int)(tfs__mut_next(&c->rng) & 1);
     uint64_t *f = (tfs__mut_next(&c->rng) & 1) ? &e->begin : &e->end;
-    if (!up && *f == 0)
-        up = 1;
+    if (!up && *f == 0) up = 1;
     *f = up ? *f + 1 : *f - 1;
     return 1;
 }
 
-static int off1_b(mut_ctx *c)
-{
-    if (c->format != TFS_FORMAT_GGUF)
-        return 0;
+static int off1_b(mut_ctx *c) {
+    if (c->format != TFS_FORMAT_GGUF) return 0;
     const tfs_field *f = tfs__mut_field(c, TFS_FIELD_OFFSET);
     uint64_t v;
-    if (tfs__mut_get_uint(c, f, &v) != 0)
-        return 0;
+    if (tfs__mut_get_uint(c, f, &v) != 0) return 0;
     v = (tfs__mut_next(&c->rng) & 1) || v == 0 ? v + 1 : v - 1;
     return tfs__mut_set_uint(c, f, v) == 0;
 }
 
 /* Tensor records in another order, each keeping its data offset. */
-static int reorder_m(mut_ctx *c)
-{
+static int reorder_m(mut_ctx *c) {
     if (c->format == TFS_FORMAT_GGUF) {
-        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c))
-            return 0;
+        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c)) return 0;
         size_t i, j;
         two(c, c->n_gt, &i, &j);
         tfs_gg_wtensor t = c->gt[i];
@@ -146,8 +123,7 @@ static int reorder_m(mut_ctx *c)
         c->gt[j] = t;
         return 1;
     }
-    if (tfs__mut_st_need_entries(c, 2) < 2)
-        return 0;
+    if (tfs__mut_st_need_entries(c, 2) < 2) return 0;
     tfs__mut_st_pin_offsets(c);
     /* Fisher-Yates over the entries; the first two swapped when it gives the
      * same order */
@@ -168,23 +144,19 @@ static int reorder_m(mut_ctx *c)
 }
 
 /* Two tensors (or all: G15) at one offset. */
-static int share_m(mut_ctx *c)
-{
+static int share_m(mut_ctx *c) {
     int all = tfs__mut_below(&c->rng, 3) == 0;
     size_t i, j;
     if (c->format == TFS_FORMAT_GGUF) {
-        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c))
-            return 0;
+        if (tfs__mut_gg_need_tensors(c, 2) < 2 || !gg_pin(c)) return 0;
         two(c, c->n_gt, &i, &j);
         if (all)
-            for (size_t k = 0; k < c->n_gt; k++)
-                c->gt[k].offset = 0;
+            for (size_t k = 0; k < c->n_gt; k++) c->gt[k].offset = 0;
         else
             c->gt[j].offset = c->gt[i].offset;
         return 1;
     }
-    if (tfs__mut_st_need_entries(c, 2) < 2)
-        return 0;
+    if (tfs__mut_st_need_entries(c, 2) < 2) return 0;
     tfs__mut_st_pin_offsets(c);
     two(c, c->n_se, &i, &j);
     for (size_t k = 0; k < c->n_se; k++) {

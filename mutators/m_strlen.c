@@ -3,11 +3,9 @@
  * maximum), 2^56 (G5), the bytes left + 1, 2^64-1. */
 #include "mut.h"
 
-static int lie(mut_ctx *c, const tfs_field *f)
-{
+static int lie(mut_ctx *c, const tfs_field *f) {
     uint64_t v;
-    if (tfs__mut_get_uint(c, f, &v) != 0)
-        return 0;
+    if (tfs__mut_get_uint(c, f, &v) != 0) return 0;
     uint64_t left = c->w.size > f->offset + 8 ? c->w.size - f->offset - 8 : 0;
     switch (tfs__mut_below(&c->rng, 8)) {
     case 0: v += 1; break;
@@ -29,8 +27,7 @@ static int name_m(mut_ctx *c) { return tfs__mut_gg_need_tensors(c, 1) >= 1; }
 static int value_m(mut_ctx *c) { return tfs__mut_gg_string_kv(c) >= 0; }
 
 /* a scalar string value's length (sub 0 of a STRING KV) */
-static int value_b(mut_ctx *c)
-{
+static int value_b(mut_ctx *c) {
     size_t n = tfs__mut_field_count(c, TFS_FIELD_STR_LEN);
     for (int tries = 0; tries < 8 && n; tries++) {
         const tfs_field *f = tfs__mut_field_nth(c, TFS_FIELD_STR_LEN, (size_t)tfs__mut_below(&c->rng, n));
@@ -40,15 +37,12 @@ static int value_b(mut_ctx *c)
     return lie(c, tfs__mut_field(c, TFS_FIELD_STR_LEN));
 }
 
-static int elem_m(mut_ctx *c)
-{
+static int elem_m(mut_ctx *c) {
     for (size_t i = 0; i < c->n_kv; i++)
-        if (c->kv[i].value.type == TFS_GG_ARRAY && c->kv[i].value.strs && c->kv[i].value.n_strs >= 2)
-            return 1;
+        if (c->kv[i].value.type == TFS_GG_ARRAY && c->kv[i].value.strs && c->kv[i].value.n_strs >= 2) return 1;
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
     tfs_wstr *s = tfs__mut_alloc(c, 3 * sizeof *s);
-    if (!kv || !s)
-        return 0;
+    if (!kv || !s) return 0;
     s[0] = tfs_wstr_c("x");
     s[1] = tfs_wstr_c("yy");
     s[2] = tfs_wstr_c("zzz");
@@ -58,8 +52,7 @@ static int elem_m(mut_ctx *c)
 }
 
 /* an element of a string array */
-static int elem_b(mut_ctx *c)
-{
+static int elem_b(mut_ctx *c) {
     size_t n = tfs__mut_field_count(c, TFS_FIELD_STR_LEN);
     for (int tries = 0; tries < 16 && n; tries++) {
         const tfs_field *f = tfs__mut_field_nth(c, TFS_FIELD_STR_LEN, (size_t)tfs__mut_below(&c->rng, n));

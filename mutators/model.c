@@ -9,10 +9,8 @@
 
 /* ---------------------------------------------------------------- arena */
 
-void *tfs__mut_alloc(mut_ctx *c, size_t n)
-{
-    if (n == 0)
-        n = 1;
+void *tfs__mut_alloc(mut_ctx *c, size_t n) {
+    if (n == 0) n = 1;
     n = (n + 15u) & ~(size_t)15u;
     if (n == 0) { /* wrapped */
         c->nomem = 1;
@@ -44,34 +42,28 @@ void *tfs__mut_alloc(mut_ctx *c, size_t n)
     return p;
 }
 
-char *tfs__mut_strdup(mut_ctx *c, const char *s)
-{
+char *tfs__mut_strdup(mut_ctx *c, const char *s) {
     size_t n = strlen(s);
     char *p = tfs__mut_alloc(c, n + 1);
-    if (p)
-        memcpy(p, s, n + 1);
+    if (p) memcpy(p, s, n + 1);
     return p;
 }
 
-char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...)
-{
+char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return NULL;
+    if (n < 0) return NULL;
     char *p = tfs__mut_alloc(c, (size_t)n + 1);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
     return p;
 }
 
-void tfs__mut_free(mut_ctx *c)
-{
+void tfs__mut_free(mut_ctx *c) {
     tfs_wbuf_free(&c->w);
     tfs_gg_model_free(c->gsrc);
     tfs_st_model_free(c->ssrc);
@@ -88,57 +80,44 @@ void tfs__mut_free(mut_ctx *c)
 
 /* Grow an arena array of `size`-byte items to hold one more; returns the new
  * array (the old one stays in the arena, unused). */
-static void *grow(mut_ctx *c, void *arr, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return arr;
+static void *grow(mut_ctx *c, void *arr, size_t n, size_t *cap, size_t size) {
+    if (n < *cap) return arr;
     size_t ncap = *cap ? *cap * 2 : 8;
-    if (ncap > SIZE_MAX / size)
-        return NULL;
+    if (ncap > SIZE_MAX / size) return NULL;
     void *p = tfs__mut_alloc(c, ncap * size);
-    if (!p)
-        return NULL;
-    if (n)
-        memcpy(p, arr, n * size);
+    if (!p) return NULL;
+    if (n) memcpy(p, arr, n * size);
     *cap = ncap;
     return p;
 }
 
-tfs_gg_wkv *tfs__mut_gg_add_kv(mut_ctx *c)
-{
+tfs_gg_wkv *tfs__mut_gg_add_kv(mut_ctx *c) {
     tfs_gg_wkv *p = grow(c, c->kv, c->n_kv, &c->cap_kv, sizeof *p);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     c->kv = p;
     memset(&p[c->n_kv], 0, sizeof *p);
     return &p[c->n_kv++];
 }
 
-tfs_gg_wtensor *tfs__mut_gg_add_tensor(mut_ctx *c)
-{
+tfs_gg_wtensor *tfs__mut_gg_add_tensor(mut_ctx *c) {
     tfs_gg_wtensor *p = grow(c, c->gt, c->n_gt, &c->cap_gt, sizeof *p);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     c->gt = p;
     memset(&p[c->n_gt], 0, sizeof *p);
     return &p[c->n_gt++];
 }
 
-tfs_st_wentry *tfs__mut_st_add_entry(mut_ctx *c)
-{
+tfs_st_wentry *tfs__mut_st_add_entry(mut_ctx *c) {
     tfs_st_wentry *p = grow(c, c->se, c->n_se, &c->cap_se, sizeof *p);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     c->se = p;
     memset(&p[c->n_se], 0, sizeof *p);
     return &p[c->n_se++];
 }
 
-tfs_st_wmeta *tfs__mut_st_add_meta(mut_ctx *c)
-{
+tfs_st_wmeta *tfs__mut_st_add_meta(mut_ctx *c) {
     tfs_st_wmeta *p = grow(c, c->meta, c->n_meta, &c->cap_meta, sizeof *p);
-    if (!p)
-        return NULL;
+    if (!p) return NULL;
     c->meta = p;
     memset(&p[c->n_meta], 0, sizeof *p);
     return &p[c->n_meta++];
@@ -149,11 +128,9 @@ tfs_st_wmeta *tfs__mut_st_add_meta(mut_ctx *c)
 static const char *const sk_tokens[] = {"<s>", "a", "b"};
 static const uint8_t sk_scores[12] = {0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0x40}; /* f32 0, 1, 2 */
 
-static void gg_add_tensor(mut_ctx *c, const char *name, uint32_t type, uint32_t n_dims, uint64_t ne0, uint64_t ne1)
-{
+static void gg_add_tensor(mut_ctx *c, const char *name, uint32_t type, uint32_t n_dims, uint64_t ne0, uint64_t ne1) {
     tfs_gg_wtensor *t = tfs__mut_gg_add_tensor(c);
-    if (!t)
-        return;
+    if (!t) return;
     t->name = tfs_wstr_c(name);
     t->type = type;
     t->n_dims = n_dims;
@@ -161,8 +138,7 @@ static void gg_add_tensor(mut_ctx *c, const char *name, uint32_t type, uint32_t 
     t->ne[1] = ne1;
 }
 
-static void gg_skeleton(mut_ctx *c)
-{
+static void gg_skeleton(mut_ctx *c) {
     c->format = TFS_FORMAT_GGUF;
     c->gm.version = 3;
     tfs_gg_wkv *kv;
@@ -178,8 +154,7 @@ static void gg_skeleton(mut_ctx *c)
     if ((kv = tfs__mut_gg_add_kv(c))) {
         tfs_wstr *s = tfs__mut_alloc(c, 3 * sizeof *s);
         if (s) {
-            for (size_t i = 0; i < 3; i++)
-                s[i] = tfs_wstr_c(sk_tokens[i]);
+            for (size_t i = 0; i < 3; i++) s[i] = tfs_wstr_c(sk_tokens[i]);
             kv->key = tfs_wstr_c("tokenizer.ggml.tokens");
             kv->value = tfs_gg_wval_str_array(s, 3);
         }
@@ -199,8 +174,7 @@ static void gg_skeleton(mut_ctx *c)
 
 static const uint64_t sk_shape_a[2] = {2, 2}, sk_shape_b[1] = {3}, sk_shape_c[1] = {4};
 
-static void st_skeleton(mut_ctx *c)
-{
+static void st_skeleton(mut_ctx *c) {
     c->format = TFS_FORMAT_SAFETENSORS;
     static const struct {
         const char *name;
@@ -209,8 +183,7 @@ static void st_skeleton(mut_ctx *c)
     } e[3] = {{"a", TFS_ST_F32, 2, sk_shape_a}, {"b", TFS_ST_I8, 1, sk_shape_b}, {"c", TFS_ST_BF16, 1, sk_shape_c}};
     for (size_t i = 0; i < 3; i++) {
         tfs_st_wentry *o = tfs__mut_st_add_entry(c);
-        if (!o)
-            return;
+        if (!o) return;
         o->name = tfs_wstr_c(e[i].name);
         o->dtype = e[i].dtype;
         o->n_dims = e[i].n_dims;
@@ -226,20 +199,17 @@ static void st_skeleton(mut_ctx *c)
 
 /* ----------------------------------------------------------------- load */
 
-static int take_gg(mut_ctx *c, const tfs_gg_model *m)
-{
+static int take_gg(mut_ctx *c, const tfs_gg_model *m) {
     c->format = TFS_FORMAT_GGUF;
     c->gm.version = m->version;
     for (size_t i = 0; i < m->n_kv; i++) {
         tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-        if (!kv)
-            return -1;
+        if (!kv) return -1;
         *kv = m->kv[i];
     }
     for (size_t i = 0; i < m->n_tensors; i++) {
         tfs_gg_wtensor *t = tfs__mut_gg_add_tensor(c);
-        if (!t)
-            return -1;
+        if (!t) return -1;
         *t = m->tensors[i];
     }
     /* alignment 0: the writer follows a u32 general.alignment KV, so edits
@@ -248,48 +218,39 @@ static int take_gg(mut_ctx *c, const tfs_gg_model *m)
     return 0;
 }
 
-static int take_st(mut_ctx *c, const tfs_st_model *m)
-{
+static int take_st(mut_ctx *c, const tfs_st_model *m) {
     c->format = TFS_FORMAT_SAFETENSORS;
     for (size_t i = 0; i < m->n_entries; i++) {
         tfs_st_wentry *e = tfs__mut_st_add_entry(c);
-        if (!e)
-            return -1;
+        if (!e) return -1;
         *e = m->entries[i];
     }
     for (size_t i = 0; i < m->n_meta; i++) {
         tfs_st_wmeta *e = tfs__mut_st_add_meta(c);
-        if (!e)
-            return -1;
+        if (!e) return -1;
         *e = m->meta[i];
     }
     c->sm.metadata = m->metadata;
     return 0;
 }
 
-int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want)
-{
+int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want) {
     if (size > 0) {
         tfs_format f = tfs_detect_format(data, size, NULL);
         tfs_error err;
         tfs_status st = tfs_parse_buffer(data, size, f, TFS_PARTIAL, &c->h, &err);
-        if (st == TFS_ENOMEM)
-            return -1;
+        if (st == TFS_ENOMEM) return -1;
         const tfs_header *h = c->h;
         if (h && (st == TFS_OK || h->n_kv + h->n_tensors > 0)) {
             if (h->format == TFS_FORMAT_GGUF) {
                 st = tfs_gg_model_from_view(h, &c->gsrc);
-                if (st == TFS_OK && take_gg(c, c->gsrc) != 0)
-                    return -1;
+                if (st == TFS_OK && take_gg(c, c->gsrc) != 0) return -1;
             } else {
                 st = tfs_st_model_from_view(h, &c->ssrc);
-                if (st == TFS_OK && take_st(c, c->ssrc) != 0)
-                    return -1;
+                if (st == TFS_OK && take_st(c, c->ssrc) != 0) return -1;
             }
-            if (st == TFS_ENOMEM)
-                return -1;
-            if (st == TFS_OK)
-                return c->nomem ? -1 : 0;
+            if (st == TFS_ENOMEM) return -1;
+            if (st == TFS_OK) return c->nomem ? -1 : 0;
             /* a view the writer's model cannot hold: start over */
             c->n_kv = c->n_gt = c->n_se = c->n_meta = 0;
         }
@@ -306,85 +267,67 @@ int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want)
 
 /* ---------------------------------------------------------------- write */
 
-uint64_t tfs__mut_gg_align(const mut_ctx *c)
-{
-    if (c->gm.alignment)
-        return c->gm.alignment;
+uint64_t tfs__mut_gg_align(const mut_ctx *c) {
+    if (c->gm.alignment) return c->gm.alignment;
     for (size_t i = 0; i < c->n_kv; i++) {
         const tfs_gg_wkv *kv = &c->kv[i];
         if (kv->key.len == 17 && kv->key.hole == 0 && memcmp(kv->key.ptr, "general.alignment", 17) == 0 &&
             kv->value.type == TFS_GG_U32) {
             const uint8_t *p = kv->value.raw ? (kv->value.raw_len >= 4 ? kv->value.raw : NULL) : kv->value.scalar;
             uint32_t a = p ? (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24 : 0;
-            if (a)
-                return a;
+            if (a) return a;
         }
     }
     return 32;
 }
 
-static uint64_t gg_size(const tfs_gg_wtensor *t)
-{
+static uint64_t gg_size(const tfs_gg_wtensor *t) {
     uint64_t nb;
-    if (t->n_dims > TFS_GG_WMAX_DIMS || tfs_gg_tensor_nbytes(t->type, t->n_dims, t->ne, &nb) != 0)
-        return 0;
+    if (t->n_dims > TFS_GG_WMAX_DIMS || tfs_gg_tensor_nbytes(t->type, t->n_dims, t->ne, &nb) != 0) return 0;
     return nb;
 }
 
-uint64_t *tfs__mut_gg_offsets(mut_ctx *c)
-{
+uint64_t *tfs__mut_gg_offsets(mut_ctx *c) {
     uint64_t *o = tfs__mut_alloc(c, (c->n_gt + 1) * sizeof *o);
-    if (!o)
-        return NULL;
+    if (!o) return NULL;
     uint64_t a = tfs__mut_gg_align(c), running = 0;
     for (size_t i = 0; i < c->n_gt; i++) {
         o[i] = c->gt[i].offset_set ? c->gt[i].offset : running;
         uint64_t nb = gg_size(&c->gt[i]), r = nb % a, padded = nb;
-        if (r && __builtin_add_overflow(nb, a - r, &padded))
-            padded = UINT64_MAX;
-        if (__builtin_add_overflow(running, padded, &running))
-            running = UINT64_MAX;
+        if (r && __builtin_add_overflow(nb, a - r, &padded)) padded = UINT64_MAX;
+        if (__builtin_add_overflow(running, padded, &running)) running = UINT64_MAX;
     }
     o[c->n_gt] = running;
     return o;
 }
 
-uint64_t tfs__mut_st_nbytes(const tfs_st_wentry *e)
-{
+uint64_t tfs__mut_st_nbytes(const tfs_st_wentry *e) {
     uint64_t n = 1, bits;
     for (uint32_t i = 0; i < e->n_dims; i++)
-        if (__builtin_mul_overflow(n, e->shape[i], &n))
-            return 0;
-    if (__builtin_mul_overflow(n, (uint64_t)tfs_st_dtype_bits(e->dtype), &bits))
-        return 0;
+        if (__builtin_mul_overflow(n, e->shape[i], &n)) return 0;
+    if (__builtin_mul_overflow(n, (uint64_t)tfs_st_dtype_bits(e->dtype), &bits)) return 0;
     return bits / 8;
 }
 
-void tfs__mut_st_pin_offsets(mut_ctx *c)
-{
+void tfs__mut_st_pin_offsets(mut_ctx *c) {
     uint64_t running = 0;
     for (size_t i = 0; i < c->n_se; i++) {
         tfs_st_wentry *e = &c->se[i];
         if (!e->offsets_set) {
             e->begin = running;
             e->end = running + tfs__mut_st_nbytes(e);
-            if (e->end < running)
-                e->end = UINT64_MAX;
+            if (e->end < running) e->end = UINT64_MAX;
             e->offsets_set = 1;
         }
         running = e->end;
     }
 }
 
-uint64_t *tfs__mut_st_own_shape(mut_ctx *c, tfs_st_wentry *e, uint32_t n_dims)
-{
+uint64_t *tfs__mut_st_own_shape(mut_ctx *c, tfs_st_wentry *e, uint32_t n_dims) {
     uint64_t *s = tfs__mut_alloc(c, (n_dims ? n_dims : 1) * sizeof *s);
-    if (!s)
-        return NULL;
-    for (uint32_t i = 0; i < n_dims && i < e->n_dims; i++)
-        s[i] = e->shape[i];
-    for (uint32_t i = e->n_dims; i < n_dims; i++)
-        s[i] = 1;
+    if (!s) return NULL;
+    for (uint32_t i = 0; i < n_dims && i < e->n_dims; i++) s[i] = e->shape[i];
+    for (uint32_t i = e->n_dims; i < n_dims; i++) s[i] = 1;
     e->shape = s;
     e->n_dims = n_dims;
     return s;
@@ -392,14 +335,11 @@ uint64_t *tfs__mut_st_own_shape(mut_ctx *c, tfs_st_wentry *e, uint32_t n_dims)
 
 /* Keep what the writer materialises bounded: padding is written as bytes,
  * data as holes, and only max_size bytes are kept. */
-static int write_gg(mut_ctx *c)
-{
+static int write_gg(mut_ctx *c) {
     tfs_gg_model m = c->gm;
     tfs_gg_wtensor *t = c->n_gt ? tfs__mut_alloc(c, c->n_gt * sizeof *t) : NULL;
-    if (c->n_gt && !t)
-        return -1;
-    if (c->n_gt)
-        memcpy(t, c->gt, c->n_gt * sizeof *t);
+    if (c->n_gt && !t) return -1;
+    if (c->n_gt) memcpy(t, c->gt, c->n_gt * sizeof *t);
     uint64_t a = tfs__mut_gg_align(c);
     if (a > MUT_MAX_LAYOUT_ALIGN || a > (uint64_t)c->max_size + 64u) {
         m.alignment = 32; /* the KV keeps its value; the layout does not follow it */
@@ -427,8 +367,7 @@ static int write_gg(mut_ctx *c)
     return tfs_gg_write(&m, &c->w) == TFS_OK ? 0 : -1;
 }
 
-static int write_st(mut_ctx *c)
-{
+static int write_st(mut_ctx *c) {
     tfs_st_model m = c->sm;
     m.entries = c->se;
     m.n_entries = c->n_se;
@@ -440,11 +379,9 @@ static int write_st(mut_ctx *c)
         for (size_t i = 0; i < c->n_se; i++) {
             const tfs_st_wentry *e = &c->se[i];
             uint64_t end = e->offsets_set ? e->end : running + tfs__mut_st_nbytes(e);
-            if (!e->offsets_set && end < running)
-                end = UINT64_MAX;
+            if (!e->offsets_set && end < running) end = UINT64_MAX;
             running = end;
-            if (end > top)
-                top = end;
+            if (end > top) top = end;
         }
         data_len = top;
     }
@@ -456,24 +393,19 @@ static int write_st(mut_ctx *c)
     return tfs_st_write(&m, &c->w) == TFS_OK ? 0 : -1;
 }
 
-int tfs__mut_write(mut_ctx *c)
-{
+int tfs__mut_write(mut_ctx *c) {
     tfs_wbuf_free(&c->w);
-    if (c->nomem)
-        return -1;
+    if (c->nomem) return -1;
     return c->format == TFS_FORMAT_GGUF ? write_gg(c) : write_st(c);
 }
 
-size_t tfs__mut_copy_out(const mut_ctx *c, uint8_t *out, size_t max)
-{
+size_t tfs__mut_copy_out(const mut_ctx *c, uint8_t *out, size_t max) {
     uint64_t total = c->w.size < max ? c->w.size : max;
     for (size_t i = 0; i < c->w.n_segs; i++) {
         const tfs_wseg *s = &c->w.segs[i];
-        if (s->offset >= total)
-            break;
+        if (s->offset >= total) break;
         uint64_t n = s->len;
-        if (n > total - s->offset)
-            n = total - s->offset;
+        if (n > total - s->offset) n = total - s->offset;
         if (s->hole)
             memset(out + s->offset, 0, (size_t)n);
         else
@@ -484,14 +416,12 @@ size_t tfs__mut_copy_out(const mut_ctx *c, uint8_t *out, size_t max)
 
 /* ------------------------------------------------------- model helpers */
 
-size_t tfs__mut_gg_need_tensors(mut_ctx *c, size_t n)
-{
+size_t tfs__mut_gg_need_tensors(mut_ctx *c, size_t n) {
     static const char *const names[] = {"x.0", "x.1", "x.2", "x.3"};
     while (c->n_gt < n) {
         size_t k = c->n_gt;
         tfs_gg_wtensor *t = tfs__mut_gg_add_tensor(c);
-        if (!t)
-            return 0;
+        if (!t) return 0;
         const char *name = k < 4 ? names[k] : tfs__mut_printf(c, "x.%zu", k);
         t->name = tfs_wstr_c(name ? name : "x");
         t->type = 0;
@@ -501,31 +431,26 @@ size_t tfs__mut_gg_need_tensors(mut_ctx *c, size_t n)
     return c->n_gt;
 }
 
-size_t tfs__mut_gg_need_kv(mut_ctx *c, size_t n)
-{
+size_t tfs__mut_gg_need_kv(mut_ctx *c, size_t n) {
     while (c->n_kv < n) {
         size_t k = c->n_kv;
         tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-        if (!kv)
-            return 0;
+        if (!kv) return 0;
         char *key = tfs__mut_printf(c, "mut.k%zu", k);
-        if (!key)
-            return 0;
+        if (!key) return 0;
         kv->key = tfs_wstr_c(key);
         kv->value = tfs_gg_wval_scalar(TFS_GG_U32, k);
     }
     return c->n_kv;
 }
 
-size_t tfs__mut_st_need_entries(mut_ctx *c, size_t n)
-{
+size_t tfs__mut_st_need_entries(mut_ctx *c, size_t n) {
     static const uint64_t shape[1] = {2};
     while (c->n_se < n) {
         size_t k = c->n_se;
         char *name = tfs__mut_printf(c, "x.%zu", k);
         tfs_st_wentry *e = tfs__mut_st_add_entry(c);
-        if (!e || !name)
-            return 0;
+        if (!e || !name) return 0;
         e->name = tfs_wstr_c(name);
         e->dtype = TFS_ST_F32;
         e->n_dims = 1;
@@ -539,86 +464,68 @@ size_t tfs__mut_st_need_entries(mut_ctx *c, size_t n)
     return c->n_se;
 }
 
-size_t tfs__mut_st_need_meta(mut_ctx *c, size_t n)
-{
+size_t tfs__mut_st_need_meta(mut_ctx *c, size_t n) {
     while (c->n_meta < n) {
         size_t k = c->n_meta;
         char *key = tfs__mut_printf(c, "k%zu", k);
         tfs_st_wmeta *m = tfs__mut_st_add_meta(c);
-        if (!m || !key)
-            return 0;
+        if (!m || !key) return 0;
         m->key = tfs_wstr_c(key);
         m->value = tfs_wstr_c("v");
     }
-    if (c->sm.metadata != TFS_STW_META_OBJECT)
-        c->sm.metadata = TFS_STW_META_OBJECT;
+    if (c->sm.metadata != TFS_STW_META_OBJECT) c->sm.metadata = TFS_STW_META_OBJECT;
     return c->n_meta;
 }
 
-int tfs__mut_gg_header_pad(mut_ctx *c)
-{
-    if (tfs__mut_gg_need_tensors(c, 1) < 1 || tfs__mut_write(c) != 0)
-        return 0;
+int tfs__mut_gg_header_pad(mut_ctx *c) {
+    if (tfs__mut_gg_need_tensors(c, 1) < 1 || tfs__mut_write(c) != 0) return 0;
     const tfs_field *p = tfs_wbuf_find(&c->w, TFS_FIELD_PADDING, -1, 0);
     int has = p && p->width > 0;
     tfs_wbuf_free(&c->w);
-    if (has)
-        return 1;
+    if (has) return 1;
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c); /* 8 + 7 + 4 + 1 = 20 bytes more */
-    if (!kv)
-        return 0;
+    if (!kv) return 0;
     kv->key = tfs_wstr_c("mut.pad");
     kv->value = tfs_gg_wval_scalar(TFS_GG_U8, 0);
     return 1;
 }
 
-int tfs__mut_gg_find_kv(const mut_ctx *c, const char *key)
-{
+int tfs__mut_gg_find_kv(const mut_ctx *c, const char *key) {
     size_t n = strlen(key);
     for (size_t i = 0; i < c->n_kv; i++)
-        if (c->kv[i].key.len == n && c->kv[i].key.hole == 0 && memcmp(c->kv[i].key.ptr, key, n) == 0)
-            return (int)i;
+        if (c->kv[i].key.len == n && c->kv[i].key.hole == 0 && memcmp(c->kv[i].key.ptr, key, n) == 0) return (int)i;
     return -1;
 }
 
-int tfs__mut_gg_array_kv(mut_ctx *c)
-{
+int tfs__mut_gg_array_kv(mut_ctx *c) {
     size_t k = 0, n = 0;
     for (size_t i = 0; i < c->n_kv; i++)
-        if (c->kv[i].value.type == TFS_GG_ARRAY)
-            n++;
+        if (c->kv[i].value.type == TFS_GG_ARRAY) n++;
     if (n) {
         k = (size_t)tfs__mut_below(&c->rng, n);
         for (size_t i = 0; i < c->n_kv; i++)
-            if (c->kv[i].value.type == TFS_GG_ARRAY && k-- == 0)
-                return (int)i;
+            if (c->kv[i].value.type == TFS_GG_ARRAY && k-- == 0) return (int)i;
     }
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-    if (!kv)
-        return -1;
+    if (!kv) return -1;
     kv->key = tfs_wstr_c("mut.array");
     kv->value = tfs_gg_wval_array(TFS_GG_F32, 3, sk_scores, sizeof sk_scores);
     return (int)(c->n_kv - 1);
 }
 
-int tfs__mut_gg_string_kv(mut_ctx *c)
-{
+int tfs__mut_gg_string_kv(mut_ctx *c) {
     size_t n = 0;
     for (size_t i = 0; i < c->n_kv; i++)
-        if (c->kv[i].value.type == TFS_GG_STRING && c->kv[i].value.n_strs >= 1)
-            n++;
+        if (c->kv[i].value.type == TFS_GG_STRING && c->kv[i].value.n_strs >= 1) n++;
     if (n) {
         size_t k = (size_t)tfs__mut_below(&c->rng, n);
         for (size_t i = 0; i < c->n_kv; i++)
-            if (c->kv[i].value.type == TFS_GG_STRING && c->kv[i].value.n_strs >= 1 && k-- == 0)
-                return (int)i;
+            if (c->kv[i].value.type == TFS_GG_STRING && c->kv[i].value.n_strs >= 1 && k-- == 0) return (int)i;
     }
     tfs_gg_wkv *kv = tfs__mut_gg_add_kv(c);
-    if (!kv)
-        return -1;
+    if (!kv) return -1;
     tfs_wstr *s = tfs__mut_alloc(c, sizeof *s);
-    if (!s)
-        return -1;
+    if (!s) return -1;
     *s = tfs_wstr_c("hello");
     kv->key = tfs_wstr_c("mut.string");
     kv->value = tfs_gg_wval_str(s);

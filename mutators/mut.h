@@ -46,11 +46,11 @@ typedef struct mut_block {
 /* ------------------------------------------------------------- the run */
 typedef struct mut_ctx {
     mut_rng rng;
-    int format;        /* TFS_FORMAT_GGUF or TFS_FORMAT_SAFETENSORS */
-    int skeleton;      /* 1: the model is the built-in skeleton */
-    size_t max_size;   /* output cap (bytes) */
+    int format;      /* TFS_FORMAT_GGUF or TFS_FORMAT_SAFETENSORS */
+    int skeleton;    /* 1: the model is the built-in skeleton */
+    size_t max_size; /* output cap (bytes) */
     mut_block *arena;
-    int nomem;         /* an allocation failed */
+    int nomem; /* an allocation failed */
     /* the parse of the input (kept: models borrow from it) */
     tfs_header *h;
     tfs_gg_model *gsrc; /* tfs_gg_model_from_view of h (borrowed from by gt, kv) */
@@ -94,8 +94,8 @@ extern const size_t tfs__mut_offset_n, tfs__mut_trunc_n, tfs__mut_align_n, tfs__
 const mut_def *tfs__mut_def(int i);
 
 /* ---------------------------------------------------------- model.c */
-void *tfs__mut_alloc(mut_ctx *c, size_t n);           /* zeroed arena bytes; NULL + c->nomem on failure */
-char *tfs__mut_strdup(mut_ctx *c, const char *s);     /* arena copy */
+void *tfs__mut_alloc(mut_ctx *c, size_t n);       /* zeroed arena bytes; NULL + c->nomem on failure */
+char *tfs__mut_strdup(mut_ctx *c, const char *s); /* arena copy */
 char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

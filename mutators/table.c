@@ -13,63 +13,50 @@ typedef struct fam {
  * its family's table would shift the later indices, so indices are only
  * stable within one build; names are the stable handle. */
 static const fam families[] = {
-    {tfs__mut_offset, &tfs__mut_offset_n}, {tfs__mut_trunc, &tfs__mut_trunc_n},
-    {tfs__mut_align, &tfs__mut_align_n},   {tfs__mut_hdr, &tfs__mut_hdr_n},
-    {tfs__mut_count, &tfs__mut_count_n},   {tfs__mut_strlen, &tfs__mut_strlen_n},
-    {tfs__mut_type, &tfs__mut_type_n},     {tfs__mut_shape, &tfs__mut_shape_n},
-    {tfs__mut_dup, &tfs__mut_dup_n},       {tfs__mut_kv, &tfs__mut_kv_n},
-    {tfs__mut_json, &tfs__mut_json_n},     {tfs__mut_bug, &tfs__mut_bug_n},
+    {tfs__mut_offset, &tfs__mut_offset_n}, {tfs__mut_trunc, &tfs__mut_trunc_n}, {tfs__mut_align, &tfs__mut_align_n},
+    {tfs__mut_hdr, &tfs__mut_hdr_n},       {tfs__mut_count, &tfs__mut_count_n}, {tfs__mut_strlen, &tfs__mut_strlen_n},
+    {tfs__mut_type, &tfs__mut_type_n},     {tfs__mut_shape, &tfs__mut_shape_n}, {tfs__mut_dup, &tfs__mut_dup_n},
+    {tfs__mut_kv, &tfs__mut_kv_n},         {tfs__mut_json, &tfs__mut_json_n},   {tfs__mut_bug, &tfs__mut_bug_n},
     {tfs__mut_byte, &tfs__mut_byte_n},     {tfs__mut_calc, &tfs__mut_calc_n},
 };
 #define N_FAMILIES (sizeof families / sizeof families[0])
 
-const mut_def *tfs__mut_def(int i)
-{
-    if (i < 0)
-        return NULL;
+const mut_def *tfs__mut_def(int i) {
+    if (i < 0) return NULL;
     size_t k = (size_t)i;
     for (size_t f = 0; f < N_FAMILIES; f++) {
-        if (k < *families[f].n)
-            return &families[f].defs[k];
+        if (k < *families[f].n) return &families[f].defs[k];
         k -= *families[f].n;
     }
     return NULL;
 }
 
-int tfs_mutation_count(void)
-{
+int tfs_mutation_count(void) {
     size_t n = 0;
-    for (size_t f = 0; f < N_FAMILIES; f++)
-        n += *families[f].n;
+    for (size_t f = 0; f < N_FAMILIES; f++) n += *families[f].n;
     return (int)n;
 }
 
-const char *tfs_mutation_name(int i)
-{
+const char *tfs_mutation_name(int i) {
     const mut_def *d = tfs__mut_def(i);
     return d ? d->name : NULL;
 }
 
-const char *tfs_mutation_doc(int i)
-{
+const char *tfs_mutation_doc(int i) {
     const mut_def *d = tfs__mut_def(i);
     return d ? d->doc : NULL;
 }
 
-unsigned tfs_mutation_formats(int i)
-{
+unsigned tfs_mutation_formats(int i) {
     const mut_def *d = tfs__mut_def(i);
     return d ? d->formats : 0u;
 }
 
-int tfs_mutation_find(const char *name)
-{
-    if (!name)
-        return -1;
+int tfs_mutation_find(const char *name) {
+    if (!name) return -1;
     int n = tfs_mutation_count();
     for (int i = 0; i < n; i++)
-        if (strcmp(tfs__mut_def(i)->name, name) == 0)
-            return i;
+        if (strcmp(tfs__mut_def(i)->name, name) == 0) return i;
     return -1;
 }
 
@@ -78,19 +65,14 @@ int tfs_mutation_find(const char *name)
 static unsigned char g_off[MAX_MUTATIONS];
 static int g_any_off;
 
-static int is_off(int i)
-{
-    return g_any_off && i >= 0 && i < MAX_MUTATIONS && g_off[i];
-}
+static int is_off(int i) { return g_any_off && i >= 0 && i < MAX_MUTATIONS && g_off[i]; }
 
-int tfs_mutation_disable(const char *list)
-{
+int tfs_mutation_disable(const char *list) {
     int n = tfs_mutation_count(), off = 0;
     memset(g_off, 0, sizeof g_off);
     g_any_off = 0;
     for (const char *p = list; p && *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
+        while (*p == ',' || *p == ' ') p++;
         size_t len = strcspn(p, ", ");
         for (int i = 0; len > 0 && i < n && i < MAX_MUTATIONS; i++) {
             const char *name = tfs__mut_def(i)->name;
@@ -107,113 +89,86 @@ int tfs_mutation_disable(const char *list)
 
 /* 1 when mutation i belongs to one of the families of `list` (',' or ' '
  * separated); 1 for every i when list is NULL or empty. */
-static int in_families(int i, const char *list)
-{
-    if (!list || !*list)
-        return 1;
+static int in_families(int i, const char *list) {
+    if (!list || !*list) return 1;
     const char *name = tfs__mut_def(i)->name;
     size_t flen = strcspn(name, ".");
     for (const char *p = list; *p;) {
-        while (*p == ',' || *p == ' ')
-            p++;
+        while (*p == ',' || *p == ' ') p++;
         size_t len = strcspn(p, ", ");
-        if (len > 0 && len == flen && strncmp(name, p, len) == 0)
-            return 1;
+        if (len > 0 && len == flen && strncmp(name, p, len) == 0) return 1;
         p += len;
     }
     return 0;
 }
 
 /* A random mutation for format f (MUT_* bit) within `families`, or -1. */
-static int pick(mut_rng *r, unsigned fbit, const char *only)
-{
+static int pick(mut_rng *r, unsigned fbit, const char *only) {
     int n = tfs_mutation_count();
     for (int tries = 0; tries < 64; tries++) {
         int i = (int)tfs__mut_below(r, (uint64_t)n);
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only))
-            return i;
+        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only)) return i;
     }
     for (int i = 0; i < n; i++)
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only))
-            return i;
+        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only)) return i;
     return -1;
 }
 
 #define MAX_STACK 8
 #define DEFAULT_STACK 3
 
-int tfs_mutation_family_count(void)
-{
-    return (int)N_FAMILIES;
-}
+int tfs_mutation_family_count(void) { return (int)N_FAMILIES; }
 
-const char *tfs_mutation_family(int i)
-{
-    if (i < 0 || (size_t)i >= N_FAMILIES || *families[i].n == 0)
-        return NULL;
+const char *tfs_mutation_family(int i) {
+    if (i < 0 || (size_t)i >= N_FAMILIES || *families[i].n == 0) return NULL;
     /* the family of its first entry; names are "family.member" */
     static char names[N_FAMILIES][16];
     if (!names[i][0]) {
         const char *n = families[i].defs[0].name;
         size_t len = strcspn(n, ".");
-        if (len >= sizeof names[i])
-            len = sizeof names[i] - 1;
+        if (len >= sizeof names[i]) len = sizeof names[i] - 1;
         memcpy(names[i], n, len);
         names[i][len] = '\0';
     }
     return names[i];
 }
 
-int tfs_mutate_format(const uint8_t *data, size_t size)
-{
-    if (!data || size == 0)
-        return TFS_FORMAT_UNKNOWN;
-    if (size >= 4 && memcmp(data, "GGUF", 4) == 0)
-        return TFS_FORMAT_GGUF;
-    if (size >= 9 && data[8] == '{')
-        return TFS_FORMAT_SAFETENSORS;
+int tfs_mutate_format(const uint8_t *data, size_t size) {
+    if (!data || size == 0) return TFS_FORMAT_UNKNOWN;
+    if (size >= 4 && memcmp(data, "GGUF", 4) == 0) return TFS_FORMAT_GGUF;
+    if (size >= 9 && data[8] == '{') return TFS_FORMAT_SAFETENSORS;
     return TFS_FORMAT_UNKNOWN;
 }
 
 /* the chain of names applied, joined by '+', into opt->chain */
-static void put_chain(const tfs_mutate_options *opt, const int *picks, int n)
-{
-    if (!opt || !opt->chain || opt->chain_size == 0)
-        return;
+static void put_chain(const tfs_mutate_options *opt, const int *picks, int n) {
+    if (!opt || !opt->chain || opt->chain_size == 0) return;
     size_t at = 0, cap = opt->chain_size;
     opt->chain[0] = '\0';
     for (int i = 0; i < n; i++) {
         const char *name = tfs__mut_def(picks[i])->name;
         size_t len = strlen(name);
-        if (at + (i > 0) + len + 1 > cap)
-            break;
-        if (i > 0)
-            opt->chain[at++] = '+';
+        if (at + (i > 0) + len + 1 > cap) break;
+        if (i > 0) opt->chain[at++] = '+';
         memcpy(opt->chain + at, name, len + 1);
         at += len;
     }
 }
 
-size_t tfs_mutate_one(uint8_t *data, size_t size, size_t max_size, uint64_t seed, int mutation)
-{
+size_t tfs_mutate_one(uint8_t *data, size_t size, size_t max_size, uint64_t seed, int mutation) {
     tfs_mutate_options o = TFS_MUTATE_OPTIONS_INIT;
     o.mutation = mutation;
     return tfs_mutate(data, size, max_size, seed, &o);
 }
 
-size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, const tfs_mutate_options *opt)
-{
+size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, const tfs_mutate_options *opt) {
     static const tfs_mutate_options defaults = TFS_MUTATE_OPTIONS_INIT;
     put_chain(opt, NULL, 0);
-    if (!opt)
-        opt = &defaults;
-    if (!data || max_size == 0)
-        return 0;
-    if (size > max_size)
-        size = max_size;
+    if (!opt) opt = &defaults;
+    if (!data || max_size == 0) return 0;
+    if (size > max_size) size = max_size;
     int mutation = opt->mutation;
-    if (mutation < -1 || mutation >= tfs_mutation_count() || is_off(mutation))
-        return size;
+    if (mutation < -1 || mutation >= tfs_mutation_count() || is_off(mutation)) return size;
     int max_stack = opt->max_stack <= 0 ? DEFAULT_STACK : opt->max_stack > MAX_STACK ? MAX_STACK : opt->max_stack;
     mut_ctx c;
     memset(&c, 0, sizeof c);
@@ -229,12 +184,10 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, co
     }
     size_t out = size;
     int picks[MAX_STACK], n = 0;
-    if (tfs__mut_load(&c, data, size, want) != 0)
-        goto done;
+    if (tfs__mut_load(&c, data, size, want) != 0) goto done;
     unsigned fbit = 1u << c.format;
     if (mutation >= 0) {
-        if (!(tfs__mut_def(mutation)->formats & fbit))
-            goto done;
+        if (!(tfs__mut_def(mutation)->formats & fbit)) goto done;
         picks[n++] = mutation;
     } else {
         /* 1 three times in four; otherwise 2 .. max_stack */
@@ -243,24 +196,19 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, co
             k += 1 + (int)tfs__mut_below(&c.rng, (uint64_t)(max_stack - 1));
         for (int i = 0; i < k; i++) {
             int p = pick(&c.rng, fbit, opt->families);
-            if (p >= 0)
-                picks[n++] = p;
+            if (p >= 0) picks[n++] = p;
         }
     }
     for (int i = 0; i < n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
-        if (d->model)
-            d->model(&c);
+        if (d->model) d->model(&c);
     }
-    if (c.nomem || tfs__mut_write(&c) != 0)
-        goto done;
+    if (c.nomem || tfs__mut_write(&c) != 0) goto done;
     for (int i = 0; i < n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
-        if (d->bytes)
-            d->bytes(&c);
+        if (d->bytes) d->bytes(&c);
     }
-    if (c.nomem || c.w.err != TFS_OK || c.w.size == 0)
-        goto done;
+    if (c.nomem || c.w.err != TFS_OK || c.w.size == 0) goto done;
     out = tfs__mut_copy_out(&c, data, max_size);
     put_chain(opt, picks, n);
 done:

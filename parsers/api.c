@@ -15,8 +15,8 @@ tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path
     return TFS_FORMAT_SAFETENSORS;
 }
 
-tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
-                        tfs_header **out, tfs_error *err) {
+tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags, tfs_header **out,
+                         tfs_error *err) {
     tfs_error local = {.index = -1};
     if (!err) err = &local; /* the parsers (and TFS_PARTIAL) always have a record to fill */
     if (format == TFS_FORMAT_UNKNOWN) {
@@ -41,7 +41,7 @@ tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsi
         p->buf = src->buf;
         if (!src->buf) {
             if (format == TFS_FORMAT_SAFETENSORS) { /* its views point into the header bytes; */
-                p->window = src->win;                /* GGUF's into its own arena */
+                p->window = src->win;               /* GGUF's into its own arena */
                 src->win = NULL;
             }
             p->rd = src->rd;
@@ -51,8 +51,8 @@ tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsi
     return st;
 }
 
-tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, unsigned flags,
-                            tfs_header **out, tfs_error *err) {
+tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, unsigned flags, tfs_header **out,
+                            tfs_error *err) {
     tfs__clear_result(out, err);
     if (!buf && len) return tfs__fail_status(err, TFS_EARG, 0);
     static const uint8_t empty[1];
@@ -60,11 +60,13 @@ tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, u
     return tfs__dispatch(&src, NULL, format, flags, out, err);
 }
 
-tfs_status tfs_parse_source(const tfs_source *rd, const char *path, tfs_format format, unsigned flags,
-                            tfs_header **out, tfs_error *err) {
+tfs_status tfs_parse_source(const tfs_source *rd, const char *path, tfs_format format, unsigned flags, tfs_header **out,
+                            tfs_error *err) {
     tfs__clear_result(out, err);
     if (!rd || !rd->read) return tfs__fail_status(err, TFS_EARG, 0);
-    tfs_src src = {.rd = *rd, .file_size = rd->size, .size_known = rd->size != TFS_SIZE_UNKNOWN,
+    tfs_src src = {.rd = *rd,
+                   .file_size = rd->size,
+                   .size_known = rd->size != TFS_SIZE_UNKNOWN,
                    .forward = rd->forward || rd->size == TFS_SIZE_UNKNOWN};
     tfs_status st = tfs__dispatch(&src, path, format, flags, out, err);
     tfs__src_close(&src);

@@ -10,8 +10,8 @@
 
 /* Dispatch a source to its format's parser (api.c); on success hands the
  * window and the reader to the header. */
-tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags,
-                        tfs_header **out, tfs_error *err);
+tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsigned flags, tfs_header **out,
+                         tfs_error *err);
 
 /* Format parsers.  On TFS_OK, *out (if out != NULL) receives the header; in
  * file mode the parser does not take the window (api.c moves it into priv). */

@@ -11,10 +11,16 @@
 
 static int fd_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
     int fd = (int)(intptr_t)ctx;
-    if (off > (uint64_t)INT64_MAX) { *got = 0; return 0; }
+    if (off > (uint64_t)INT64_MAX) {
+        *got = 0;
+        return 0;
+    }
     for (;;) {
         ssize_t r = pread(fd, buf, len, (off_t)off);
-        if (r >= 0) { *got = (size_t)r; return 0; }
+        if (r >= 0) {
+            *got = (size_t)r;
+            return 0;
+        }
         if (errno != EINTR) return errno;
     }
 }
@@ -24,15 +30,15 @@ static void fd_release(tfs_priv *p) {
     p->fd = -1;
 }
 
-tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned flags,
-                        tfs_header **out, tfs_error *err) {
+tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned flags, tfs_header **out, tfs_error *err) {
     tfs__clear_result(out, err);
     if (fd < 0) return tfs__fail_status(err, TFS_EARG, 0);
     struct stat st;
     if (fstat(fd, &st) != 0) return tfs__fail_status(err, TFS_EIO, errno);
     if (!S_ISREG(st.st_mode)) return tfs__fail_status(err, TFS_EIO, S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
     tfs_src src = {.rd = {.read = fd_read, .ctx = (void *)(intptr_t)fd, .size = (uint64_t)st.st_size},
-                   .file_size = (uint64_t)st.st_size, .size_known = true};
+                   .file_size = (uint64_t)st.st_size,
+                   .size_known = true};
     tfs_status rc = tfs__dispatch(&src, path, format, flags, out, err);
     tfs__src_close(&src);
     if (out && *out) {
@@ -46,8 +52,7 @@ tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned fl
     return rc;
 }
 
-tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
-                          tfs_header **out, tfs_error *err) {
+tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags, tfs_header **out, tfs_error *err) {
     tfs__clear_result(out, err);
     if (!path) return tfs__fail_status(err, TFS_EARG, 0);
     /* O_NONBLOCK: opening a FIFO must not wait for a writer (it is then

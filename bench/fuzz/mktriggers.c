@@ -191,13 +191,21 @@ static int write_all(const char *dir) {
     { /* S1: the same tensor name twice, both at [0, 4]: the crate keeps the last (valid in
        * the default profile); the strict profile rejects it */
         tfs_st_wentry e[2] = {entry("w", one, 1), entry("w", one, 1)};
-        for (int k = 0; k < 2; k++) { e[k].offsets_set = 1; e[k].begin = 0; e[k].end = 4; }
+        for (int k = 0; k < 2; k++) {
+            e[k].offsets_set = 1;
+            e[k].begin = 0;
+            e[k].end = 4;
+        }
         tfs_st_model m = st_model(e, 2);
         bad |= st(dir, "S1", &m);
     }
     { /* S2: two tensors with identical data_offsets [0, 4] */
         tfs_st_wentry e[2] = {entry("a", one, 1), entry("b", one, 1)};
-        for (int k = 0; k < 2; k++) { e[k].offsets_set = 1; e[k].begin = 0; e[k].end = 4; }
+        for (int k = 0; k < 2; k++) {
+            e[k].offsets_set = 1;
+            e[k].begin = 0;
+            e[k].end = 4;
+        }
         tfs_st_model m = st_model(e, 2);
         bad |= st(dir, "S2", &m);
     }

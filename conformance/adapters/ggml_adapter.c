@@ -60,8 +60,10 @@ static void put_ascii(const char *s) {
     putchar('"');
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') printf("\\%c", c);
-        else putchar(c >= 0x20 && c < 0x7f ? c : '?');
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else
+            putchar(c >= 0x20 && c < 0x7f ? c : '?');
     }
     putchar('"');
 }
@@ -99,12 +101,18 @@ int main(int argc, char **argv) {
     bool data = false, version = false;
     unsigned long mem_mib = 1024;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--meta") == 0) data = false;
-        else if (strcmp(argv[i], "--data") == 0) data = true;
-        else if (strcmp(argv[i], "--version") == 0) version = true;
-        else if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc) lib_path = argv[++i];
-        else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc) mem_mib = strtoul(argv[++i], NULL, 10);
-        else if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--") != 0) return usage();
+        if (strcmp(argv[i], "--meta") == 0)
+            data = false;
+        else if (strcmp(argv[i], "--data") == 0)
+            data = true;
+        else if (strcmp(argv[i], "--version") == 0)
+            version = true;
+        else if (strcmp(argv[i], "--lib") == 0 && i + 1 < argc)
+            lib_path = argv[++i];
+        else if (strcmp(argv[i], "--mem") == 0 && i + 1 < argc)
+            mem_mib = strtoul(argv[++i], NULL, 10);
+        else if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[i], "--") != 0)
+            return usage();
         else {
             if (strcmp(argv[i], "--") == 0 && ++i == argc) return usage();
             if (file || i + 1 != argc) return usage();
@@ -127,7 +135,8 @@ int main(int argc, char **argv) {
     ggml_free_fn ggml_free;
     ggml_log_set_fn log_set;
     ggml_version_fn ver = NULL, commit = NULL;
-    void *p[4] = {sym(lib, "gguf_init_from_file"), sym(lib, "gguf_free"), sym(lib, "ggml_free"), sym(lib, "ggml_log_set")};
+    void *p[4] = {sym(lib, "gguf_init_from_file"), sym(lib, "gguf_free"), sym(lib, "ggml_free"),
+                  sym(lib, "ggml_log_set")};
     for (int i = 0; i < 4; i++)
         if (!p[i]) return 2;
     memcpy(&init, &p[0], sizeof init);
@@ -143,9 +152,11 @@ int main(int argc, char **argv) {
         memcpy(&commit, &pc, sizeof commit);
     }
     char reader[160], release[40];
-    if (ver) snprintf(reader, sizeof reader, "ggml %s (%s) %s mode", ver(), commit(), data ? "data" : "metadata");
-    else snprintf(reader, sizeof reader, "ggml %s %s mode", build_release(lib_path, release, sizeof release),
-                  data ? "data" : "metadata");
+    if (ver)
+        snprintf(reader, sizeof reader, "ggml %s (%s) %s mode", ver(), commit(), data ? "data" : "metadata");
+    else
+        snprintf(reader, sizeof reader, "ggml %s %s mode", build_release(lib_path, release, sizeof release),
+                 data ? "data" : "metadata");
     if (version) {
         printf("%s\n", reader);
         return 0;

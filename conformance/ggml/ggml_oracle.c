@@ -93,7 +93,10 @@ static int load_lib(const char *lib) {
         fprintf(stderr, "ggml_oracle: cannot load %s: %s\n", lib, dlerror());
         return -1;
     }
-    struct { const char *name; void **slot; } syms[] = {
+    struct {
+        const char *name;
+        void **slot;
+    } syms[] = {
         {"gguf_init_from_file", (void **)&gg.init_from_file},
         {"gguf_get_n_tensors", (void **)&gg.get_n_tensors},
         {"gguf_get_n_kv", (void **)&gg.get_n_kv},
@@ -184,8 +187,8 @@ static void describe_status(int status, bool got, const struct record *r, char *
             char note[120];
             abort_note(msg, note, sizeof note);
             const char *name = sigabbrev_np(sig);
-            snprintf(out->verdict, sizeof out->verdict, "crash:SIG%.16s%s%.120s", name ? name : "?",
-                     *note ? ":" : "", note);
+            snprintf(out->verdict, sizeof out->verdict, "crash:SIG%.16s%s%.120s", name ? name : "?", *note ? ":" : "",
+                     note);
         }
         return;
     }
@@ -205,7 +208,7 @@ static void describe_status(int status, bool got, const struct record *r, char *
 struct slot {
     pid_t pid;
     int rfd, efd; /* record pipe, stderr pipe */
-    size_t job; /* index into results: file * 2 + mode */
+    size_t job;   /* index into results: file * 2 + mode */
 };
 
 static int run_all(char **files, size_t n, unsigned jobs, struct result *res) {
@@ -216,10 +219,18 @@ static int run_all(char **files, size_t n, unsigned jobs, struct result *res) {
     while (done < total) {
         while (running < jobs && next < total) {
             int fds[2], efds[2];
-            if (pipe(fds) != 0 || pipe(efds) != 0) { perror("pipe"); free(slots); return -1; }
+            if (pipe(fds) != 0 || pipe(efds) != 0) {
+                perror("pipe");
+                free(slots);
+                return -1;
+            }
             fflush(NULL);
             pid_t pid = fork();
-            if (pid < 0) { perror("fork"); free(slots); return -1; }
+            if (pid < 0) {
+                perror("fork");
+                free(slots);
+                return -1;
+            }
             if (pid == 0) {
                 close(fds[0]);
                 close(efds[0]);
@@ -286,9 +297,7 @@ static int push(struct list *l, const char *s) {
     return 0;
 }
 
-static int cmp_str(const void *a, const void *b) {
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int add_arg(struct list *l, const char *arg) {
     struct stat st;
@@ -298,14 +307,24 @@ static int add_arg(struct list *l, const char *arg) {
     }
     if (!S_ISDIR(st.st_mode)) return push(l, arg);
     DIR *d = opendir(arg);
-    if (!d) { fprintf(stderr, "ggml_oracle: %s: %s\n", arg, strerror(errno)); return -1; }
+    if (!d) {
+        fprintf(stderr, "ggml_oracle: %s: %s\n", arg, strerror(errno));
+        return -1;
+    }
     size_t first = l->n;
     struct dirent *e;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue;
         char *p;
-        if (asprintf(&p, "%s/%s", arg, e->d_name) < 0) { closedir(d); return -1; }
-        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && push(l, p) != 0) { free(p); closedir(d); return -1; }
+        if (asprintf(&p, "%s/%s", arg, e->d_name) < 0) {
+            closedir(d);
+            return -1;
+        }
+        if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && push(l, p) != 0) {
+            free(p);
+            closedir(d);
+            return -1;
+        }
         free(p);
     }
     closedir(d);
@@ -315,7 +334,10 @@ static int add_arg(struct list *l, const char *arg) {
 
 static int add_list_file(struct list *l, const char *listfile) {
     FILE *f = fopen(listfile, "r");
-    if (!f) { fprintf(stderr, "ggml_oracle: %s: %s\n", listfile, strerror(errno)); return -1; }
+    if (!f) {
+        fprintf(stderr, "ggml_oracle: %s: %s\n", listfile, strerror(errno));
+        return -1;
+    }
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
@@ -323,7 +345,10 @@ static int add_list_file(struct list *l, const char *listfile) {
     while ((len = getline(&line, &cap, f)) >= 0) {
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
         if (len == 0 || line[0] == '#') continue;
-        if (push(l, line) != 0) { rc = -1; break; }
+        if (push(l, line) != 0) {
+            rc = -1;
+            break;
+        }
     }
     free(line);
     fclose(f);
@@ -345,7 +370,9 @@ int main(int argc, char **argv) {
         case 't': opt_timeout = (unsigned)strtoul(optarg, NULL, 10); break;
         case 'm': opt_mem_mib = strtoul(optarg, NULL, 10); break;
         case 'j': jobs = (unsigned)strtoul(optarg, NULL, 10); break;
-        case 'f': if (add_list_file(&files, optarg) != 0) return 2; break;
+        case 'f':
+            if (add_list_file(&files, optarg) != 0) return 2;
+            break;
         default: usage(); return 2;
         }
     }

@@ -4,7 +4,9 @@
 #include <stddef.h>
 #include <string.h>
 
-static const struct { const char *needle, *category; } reasons[] = {
+static const struct {
+    const char *needle, *category;
+} reasons[] = {
     /* data mode only: the context for the declared data cannot be sized or
      * allocated (not a category of ours: tfs says GG304, data missing) */
     {"memory size overflow while allocating ggml context", "ALLOC"},

@@ -46,12 +46,12 @@ static const char *const profile_name[P_COUNT] = {"header-only", "default", "str
 
 /* What one tfs parse produced (plain data: crosses the pipe from the child). */
 struct verdict {
-    int32_t status;            /* tfs_status */
-    int32_t rule;              /* tfs_rule on TFS_INVALID */
-    uint64_t offset;           /* err.offset */
-    uint64_t n_tensors, n_kv;  /* on TFS_OK */
+    int32_t status;           /* tfs_status */
+    int32_t rule;             /* tfs_rule on TFS_INVALID */
+    uint64_t offset;          /* err.offset */
+    uint64_t n_tensors, n_kv; /* on TFS_OK */
     uint64_t file_size, data_offset, data_size;
-    char invariant[120];       /* empty, or the library invariant broken */
+    char invariant[120]; /* empty, or the library invariant broken */
 };
 
 static void check_invariants(const struct verdict *v, const tfs_header *h, unsigned flags, struct verdict *out,
@@ -78,19 +78,43 @@ static void check_invariants(const struct verdict *v, const tfs_header *h, unsig
         snprintf(inv, cap, "OK without a GGUF v2/v3 header");
         return;
     }
-    if (h->file_size != file_size) { snprintf(inv, cap, "file_size %" PRIu64 " != %" PRIu64, h->file_size, file_size); return; }
-    if (h->alignment == 0 || (h->alignment & (h->alignment - 1))) { snprintf(inv, cap, "alignment %u", h->alignment); return; }
-    if (h->n_tensors && h->data_offset > file_size) { snprintf(inv, cap, "data_offset past EOF"); return; }
-    if (h->n_kv && !h->kv) { snprintf(inv, cap, "kv NULL"); return; }
-    if (h->n_tensors && !h->tensors) { snprintf(inv, cap, "tensors NULL"); return; }
+    if (h->file_size != file_size) {
+        snprintf(inv, cap, "file_size %" PRIu64 " != %" PRIu64, h->file_size, file_size);
+        return;
+    }
+    if (h->alignment == 0 || (h->alignment & (h->alignment - 1))) {
+        snprintf(inv, cap, "alignment %u", h->alignment);
+        return;
+    }
+    if (h->n_tensors && h->data_offset > file_size) {
+        snprintf(inv, cap, "data_offset past EOF");
+        return;
+    }
+    if (h->n_kv && !h->kv) {
+        snprintf(inv, cap, "kv NULL");
+        return;
+    }
+    if (h->n_tensors && !h->tensors) {
+        snprintf(inv, cap, "tensors NULL");
+        return;
+    }
     for (size_t i = 0; i < h->n_kv; i++) {
-        if (h->kv[i].key.len == 0 || !h->kv[i].key.ptr) { snprintf(inv, cap, "kv %zu empty key accepted", i); return; }
-        if (h->kv[i].value_offset > file_size) { snprintf(inv, cap, "kv %zu value offset past EOF", i); return; }
+        if (h->kv[i].key.len == 0 || !h->kv[i].key.ptr) {
+            snprintf(inv, cap, "kv %zu empty key accepted", i);
+            return;
+        }
+        if (h->kv[i].value_offset > file_size) {
+            snprintf(inv, cap, "kv %zu value offset past EOF", i);
+            return;
+        }
     }
     for (size_t i = 0; i < h->n_tensors; i++) {
         const tfs_tensor *t = &h->tensors[i];
         uint64_t end, fo;
-        if (t->n_dims > 4) { snprintf(inv, cap, "tensor %zu n_dims %u", i, t->n_dims); return; }
+        if (t->n_dims > 4) {
+            snprintf(inv, cap, "tensor %zu n_dims %u", i, t->n_dims);
+            return;
+        }
         if (t->type >= TFS_GG_TYPE_COUNT || tfs_gg_type_block_size(t->type) == 0) {
             snprintf(inv, cap, "tensor %zu type %u accepted", i, t->type);
             return;
@@ -107,7 +131,10 @@ static void check_invariants(const struct verdict *v, const tfs_header *h, unsig
             snprintf(inv, cap, "tensor %zu data past EOF accepted", i);
             return;
         }
-        if (t->name.len >= 64) { snprintf(inv, cap, "tensor %zu name of %zu bytes", i, t->name.len); return; }
+        if (t->name.len >= 64) {
+            snprintf(inv, cap, "tensor %zu name of %zu bytes", i, t->name.len);
+            return;
+        }
     }
 }
 
@@ -138,7 +165,8 @@ static void run_tfs(const char *path, struct verdict out[P_COUNT]) {
             v.data_size = h->data_size;
         }
         check_invariants(&v, h, profile_flags[p], &v, fsz);
-        if (v.status != TFS_OK && h) snprintf(v.invariant, sizeof v.invariant, "header returned with status %d", v.status);
+        if (v.status != TFS_OK && h)
+            snprintf(v.invariant, sizeof v.invariant, "header returned with status %d", v.status);
         tfs_header_free(h);
         out[p] = v;
     }
@@ -178,43 +206,61 @@ static int run_tfs_forked(const char *path, struct verdict out[P_COUNT], int *ho
 /* ------------------------------------------------------------ classes */
 
 enum cls {
-    C_AGREE_ACCEPT, C_AGREE_REJECT,
+    C_AGREE_ACCEPT,
+    C_AGREE_REJECT,
     C_AGREE_REJECT_UNMAPPED, /* both reject; ggml's message is not in reasons[] */
-    C_AGREE_REJECT_DOC,   /* both reject, reasons differ as documented: our rule is a
+    C_AGREE_REJECT_DOC,      /* both reject, reasons differ as documented: our rule is a
                              wrap rule (ggml skipped that check and failed later);
                              GG201 while ggml checks a type it failed to read;
                              data mode: ggml cannot size its context, tfs GG304 */
     /* documented divergences (docs/divergences.md) */
-    C_DIV_GG207,          /* element count wraps: ggml skips its INT64_MAX check */
-    C_DIV_GG212,          /* ne[0] x type size wraps for a block type: ggml_nbytes wraps */
-    C_DIV_GG305,          /* padding a tensor size to the alignment wraps: GGML_PAD wraps */
-    C_DIV_TAIL_PADDING,   /* data mode: file ends inside the padding after the last tensor */
-    C_DIV_ALLOC_ABORT,    /* data mode: ggml aborts allocating the declared data; tfs GG304 */
+    C_DIV_GG207,        /* element count wraps: ggml skips its INT64_MAX check */
+    C_DIV_GG212,        /* ne[0] x type size wraps for a block type: ggml_nbytes wraps */
+    C_DIV_GG305,        /* padding a tensor size to the alignment wraps: GGML_PAD wraps */
+    C_DIV_TAIL_PADDING, /* data mode: file ends inside the padding after the last tensor */
+    C_DIV_ALLOC_ABORT,  /* data mode: ggml aborts allocating the declared data; tfs GG304 */
     /* failures */
-    C_BAD_GGML_ACCEPT,    /* ggml accepts, tfs rejects (undocumented) */
-    C_BAD_GGML_REJECT,    /* ggml rejects, tfs accepts (undocumented) */
-    C_BAD_COUNTS,         /* both accept, n_tensors or n_kv differ */
-    C_BAD_REASON,         /* both reject, for different failure categories */
-    C_GGML_CRASH,         /* ggml crashed or timed out, not a documented case */
-    C_TFS_CRASH,          /* the tfs child died, timed out or did not report */
-    C_TFS_ERROR,          /* tfs returned EIO / ENOMEM / EARG */
-    C_TFS_INVARIANT,      /* tfs broke one of its invariants */
+    C_BAD_GGML_ACCEPT, /* ggml accepts, tfs rejects (undocumented) */
+    C_BAD_GGML_REJECT, /* ggml rejects, tfs accepts (undocumented) */
+    C_BAD_COUNTS,      /* both accept, n_tensors or n_kv differ */
+    C_BAD_REASON,      /* both reject, for different failure categories */
+    C_GGML_CRASH,      /* ggml crashed or timed out, not a documented case */
+    C_TFS_CRASH,       /* the tfs child died, timed out or did not report */
+    C_TFS_ERROR,       /* tfs returned EIO / ENOMEM / EARG */
+    C_TFS_INVARIANT,   /* tfs broke one of its invariants */
     C_COUNT
 };
 static const char *const cls_name[C_COUNT] = {
-    "agree-accept", "agree-reject", "agree-reject-unmapped", "agree-reject-other-reason(doc)",
-    "div:GG207-wrapped-ne", "div:GG212-nbytes-wraps", "div:GG305-padded-size-wraps",
-    "div:tail-padding", "div:alloc-abort",
-    "BAD:ggml-accepts-tfs-rejects", "BAD:ggml-rejects-tfs-accepts", "BAD:counts-differ", "BAD:reason-differs",
-    "ggml-crash", "tfs-crash", "tfs-error", "tfs-invariant",
+    "agree-accept",
+    "agree-reject",
+    "agree-reject-unmapped",
+    "agree-reject-other-reason(doc)",
+    "div:GG207-wrapped-ne",
+    "div:GG212-nbytes-wraps",
+    "div:GG305-padded-size-wraps",
+    "div:tail-padding",
+    "div:alloc-abort",
+    "BAD:ggml-accepts-tfs-rejects",
+    "BAD:ggml-rejects-tfs-accepts",
+    "BAD:counts-differ",
+    "BAD:reason-differs",
+    "ggml-crash",
+    "tfs-crash",
+    "tfs-error",
+    "tfs-invariant",
 };
 static bool cls_is_failure(enum cls c) { return c >= C_BAD_GGML_ACCEPT; }
 static bool cls_is_divergence(enum cls c) { return c >= C_DIV_GG207 && c <= C_DIV_ALLOC_ABORT; }
 
 /* Our rules for sizes that wrap modulo 2^64 where ggml carries on with the
  * wrapped value (and so accepts, or aborts allocating it in data mode). */
-static const struct { tfs_rule rule; enum cls cls; } wrap_rules[] = {
-    {TFS_GG207, C_DIV_GG207}, {TFS_GG212, C_DIV_GG212}, {TFS_GG305, C_DIV_GG305},
+static const struct {
+    tfs_rule rule;
+    enum cls cls;
+} wrap_rules[] = {
+    {TFS_GG207, C_DIV_GG207},
+    {TFS_GG212, C_DIV_GG212},
+    {TFS_GG305, C_DIV_GG305},
 };
 
 /* The table above must name exactly the rules whose message in rules.def
@@ -302,9 +348,7 @@ static void describe(const struct verdict *v, char *buf, size_t cap) {
 
 /* ------------------------------------------------------------ main */
 
-static void usage(void) {
-    fprintf(stderr, "usage: gguf_diff [-v] [-q] [-n] [-s N] [-o results.tsv] ORACLE.tsv\n");
-}
+static void usage(void) { fprintf(stderr, "usage: gguf_diff [-v] [-q] [-n] [-s N] [-o results.tsv] ORACLE.tsv\n"); }
 
 int main(int argc, char **argv) {
     bool verbose = false, quiet = false, nofork = false;
@@ -321,11 +365,20 @@ int main(int argc, char **argv) {
         default: usage(); return 2;
         }
     }
-    if (optind != argc - 1 || sample == 0) { usage(); return 2; }
+    if (optind != argc - 1 || sample == 0) {
+        usage();
+        return 2;
+    }
     FILE *in = strcmp(argv[optind], "-") == 0 ? stdin : fopen(argv[optind], "r");
-    if (!in) { fprintf(stderr, "gguf_diff: %s: %s\n", argv[optind], strerror(errno)); return 2; }
+    if (!in) {
+        fprintf(stderr, "gguf_diff: %s: %s\n", argv[optind], strerror(errno));
+        return 2;
+    }
     FILE *out = NULL;
-    if (outpath && !(out = fopen(outpath, "w"))) { fprintf(stderr, "gguf_diff: %s: %s\n", outpath, strerror(errno)); return 2; }
+    if (outpath && !(out = fopen(outpath, "w"))) {
+        fprintf(stderr, "gguf_diff: %s: %s\n", outpath, strerror(errno));
+        return 2;
+    }
 
     unsigned long counts[2][C_COUNT] = {{0}};
     unsigned long files = 0, strict_crash = 0, lineno = 0, tfs_crash_files = 0;
@@ -339,7 +392,10 @@ int main(int argc, char **argv) {
         char *f[7] = {0};
         char *save = NULL, *p = line;
         for (int i = 0; i < 7; i++, p = NULL) f[i] = strtok_r(p, "\t", &save);
-        if (!f[4]) { fprintf(stderr, "gguf_diff: malformed oracle line: %s\n", line); return 2; }
+        if (!f[4]) {
+            fprintf(stderr, "gguf_diff: malformed oracle line: %s\n", line);
+            return 2;
+        }
         const char *path = f[0], *g_meta = f[1], *g_data = f[2];
         int64_t g_nt = strcmp(f[3], "-") ? strtoll(f[3], NULL, 10) : -1;
         int64_t g_nkv = strcmp(f[4], "-") ? strtoll(f[4], NULL, 10) : -1;
@@ -350,7 +406,10 @@ int main(int argc, char **argv) {
         char tm[300], td[300];
         int how = 0;
         int rc = nofork ? (run_tfs(path, v), 0) : run_tfs_forked(path, v, &how);
-        if (rc == -2) { fprintf(stderr, "gguf_diff: fork/pipe failed: %s\n", strerror(errno)); return 2; }
+        if (rc == -2) {
+            fprintf(stderr, "gguf_diff: fork/pipe failed: %s\n", strerror(errno));
+            return 2;
+        }
         if (rc != 0) {
             cm = cd = C_TFS_CRASH;
             tfs_crash_files++;
@@ -362,8 +421,7 @@ int main(int argc, char **argv) {
             cd = classify(true, g_data, f[6], g_nt, g_nkv, &v[P_DEFAULT]);
             describe(&v[P_HEADER], tm, sizeof tm);
             describe(&v[P_DEFAULT], td, sizeof td);
-            if (v[P_STRICT].invariant[0] ||
-                (v[P_STRICT].status != TFS_OK && v[P_STRICT].status != TFS_INVALID)) {
+            if (v[P_STRICT].invariant[0] || (v[P_STRICT].status != TFS_OK && v[P_STRICT].status != TFS_INVALID)) {
                 strict_crash++;
                 char ts[300];
                 describe(&v[P_STRICT], ts, sizeof ts);
@@ -372,8 +430,10 @@ int main(int argc, char **argv) {
         }
         counts[0][cm]++;
         counts[1][cd]++;
-        const struct { enum cls c; const char *mode, *g, *msg, *t; } rows[2] = {
-            {cm, "meta", g_meta, f[5], tm}, {cd, "data", g_data, f[6], td}};
+        const struct {
+            enum cls c;
+            const char *mode, *g, *msg, *t;
+        } rows[2] = {{cm, "meta", g_meta, f[5], tm}, {cd, "data", g_data, f[6], td}};
         for (int i = 0; i < 2; i++) {
             if (quiet) break;
             if (cls_is_failure(rows[i].c))
@@ -381,15 +441,17 @@ int main(int argc, char **argv) {
                        cls_name[rows[i].c], rows[i].mode, rows[i].g, rows[i].msg ? ": " : "",
                        rows[i].msg ? rows[i].msg : "", profile_name[i], rows[i].t);
             else if (verbose && cls_is_divergence(rows[i].c))
-                printf("DIV  %-4s %s  [%s]  ggml: %s  tfs: %s\n", rows[i].mode, path, cls_name[rows[i].c],
-                       rows[i].g, rows[i].t);
+                printf("DIV  %-4s %s  [%s]  ggml: %s  tfs: %s\n", rows[i].mode, path, cls_name[rows[i].c], rows[i].g,
+                       rows[i].t);
         }
-        if (out)
-            fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", path, cls_name[cm], cls_name[cd], g_meta, g_data, tm, td);
+        if (out) fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", path, cls_name[cm], cls_name[cd], g_meta, g_data, tm, td);
     }
     free(line);
     if (in != stdin) fclose(in);
-    if (out && fclose(out) != 0) { fprintf(stderr, "gguf_diff: write %s failed\n", outpath); return 2; }
+    if (out && fclose(out) != 0) {
+        fprintf(stderr, "gguf_diff: write %s failed\n", outpath);
+        return 2;
+    }
 
     unsigned long failures = strict_crash + (unsigned long)check_divergence_table();
     printf("\ngguf_diff: %lu files\n", files);

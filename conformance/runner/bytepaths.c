@@ -19,7 +19,11 @@ static uint8_t *slurp(const char *path, size_t *len) {
         if (used == cap) {
             size_t ncap = cap ? cap * 2 : 65536;
             uint8_t *nb = realloc(buf, ncap);
-            if (!nb) { free(buf); fclose(f); return NULL; }
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
             buf = nb, cap = ncap;
         }
         size_t got = fread(buf + used, 1, cap - used, f);
@@ -28,7 +32,10 @@ static uint8_t *slurp(const char *path, size_t *len) {
     }
     int bad = ferror(f);
     fclose(f);
-    if (bad) { free(buf); return NULL; }
+    if (bad) {
+        free(buf);
+        return NULL;
+    }
     uint8_t *exact = malloc(used ? used : 1); /* exact size: an overread is a sanitizer report */
     if (exact && used) memcpy(exact, buf, used);
     free(buf);
@@ -47,7 +54,10 @@ typedef struct stream_ctx {
 
 static int stream_read(void *ctx, uint64_t offset, void *buf, size_t len, size_t *got) {
     stream_ctx *s = ctx;
-    if (offset != s->pos) { s->refused = 1; return ESPIPE; }
+    if (offset != s->pos) {
+        s->refused = 1;
+        return ESPIPE;
+    }
     size_t left = s->pos < s->len ? s->len - (size_t)s->pos : 0;
     size_t k = len < left ? len : left;
     if (k) memcpy(buf, s->buf + s->pos, k);
@@ -61,9 +71,12 @@ static int str_eq(tfs_str a, tfs_str b) { return a.len == b.len && (a.len == 0 |
 /* 0 when the two accepted headers agree (bytepaths.h lists what is compared);
  * else 1 with the first difference in why. */
 static int same_header(const tfs_header *a, const tfs_header *b, const char *bname, char *why, size_t n) {
-#define DIFF(cond, what, ...)                                                   \
-    do {                                                                        \
-        if (cond) { snprintf(why, n, "%s path: " what, bname, __VA_ARGS__); return 1; } \
+#define DIFF(cond, what, ...)                                       \
+    do {                                                            \
+        if (cond) {                                                 \
+            snprintf(why, n, "%s path: " what, bname, __VA_ARGS__); \
+            return 1;                                               \
+        }                                                           \
     } while (0)
     DIFF(a->version != b->version, "version %" PRIu32 " vs %" PRIu32, b->version, a->version);
     DIFF(a->file_size && b->file_size && a->file_size != b->file_size, "file_size %" PRIu64 " vs %" PRIu64,
@@ -97,9 +110,11 @@ static int same_header(const tfs_header *a, const tfs_header *b, const char *bna
 static int same_outcome(tfs_status sa, const tfs_error *ea, tfs_status sb, const tfs_error *eb, const char *bname,
                         char *why, size_t n) {
     if (sa == sb && ea->rule == eb->rule && ea->offset == eb->offset && ea->index == eb->index) return 0;
-    snprintf(why, n, "%s path gives %s %s offset %" PRIu64 " index %" PRId64 ", file path %s %s offset %" PRIu64
-             " index %" PRId64, bname, tfs_status_name(sb), tfs_rule_id(eb->rule), eb->offset, eb->index,
-             tfs_status_name(sa), tfs_rule_id(ea->rule), ea->offset, ea->index);
+    snprintf(why, n,
+             "%s path gives %s %s offset %" PRIu64 " index %" PRId64 ", file path %s %s offset %" PRIu64
+             " index %" PRId64,
+             bname, tfs_status_name(sb), tfs_rule_id(eb->rule), eb->offset, eb->index, tfs_status_name(sa),
+             tfs_rule_id(ea->rule), ea->offset, ea->index);
     return 1;
 }
 
@@ -122,8 +137,10 @@ int cf_parse_all_paths(const char *path, tfs_format fmt, unsigned flags, tfs_sta
     }
     int rc = 0;
     tfs_status sb = tfs_parse_buffer(buf, len, fmt, flags, &hb, &eb);
-    if (same_outcome(*st, err, sb, &eb, "buffer", why, n)) rc = 1;
-    else if (*st == TFS_OK && same_header(hf, hb, "buffer", why, n)) rc = 1;
+    if (same_outcome(*st, err, sb, &eb, "buffer", why, n))
+        rc = 1;
+    else if (*st == TFS_OK && same_header(hf, hb, "buffer", why, n))
+        rc = 1;
 
     stream_ctx sc = {buf, len, 0, 0};
     tfs_source src = {stream_read, &sc, TFS_SIZE_UNKNOWN, 1};
@@ -132,8 +149,10 @@ int cf_parse_all_paths(const char *path, tfs_format fmt, unsigned flags, tfs_sta
         snprintf(why, n, "stream path: the parser asked a forward-only reader to go back");
         rc = 1;
     }
-    if (!rc && same_outcome(*st, err, ss, &es, "stream", why, n)) rc = 1;
-    else if (!rc && *st == TFS_OK && same_header(hf, hs, "stream", why, n)) rc = 1;
+    if (!rc && same_outcome(*st, err, ss, &es, "stream", why, n))
+        rc = 1;
+    else if (!rc && *st == TFS_OK && same_header(hf, hs, "stream", why, n))
+        rc = 1;
 
     tfs_header_free(hs);
     tfs_header_free(hb);

@@ -17,7 +17,7 @@ struct cf_catmap {
         char *value;
         int is_rule;
         regex_t re;
-    } *e;
+    } * e;
     size_t n;
 };
 

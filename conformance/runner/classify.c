@@ -5,8 +5,8 @@
 #include "conform.h"
 
 static const char *const names[CF_RESULT_COUNT] = {
-    "pass", "false_accept", "false_reject", "wrong_rule", "misread", "crash", "timeout", "skip",
-    "implementation_defined", "xfail"};
+    "pass",    "false_accept", "false_reject",           "wrong_rule", "misread", "crash",
+    "timeout", "skip",         "implementation_defined", "xfail"};
 
 const char *cf_result_name(cf_result r) { return (unsigned)r < CF_RESULT_COUNT ? names[r] : "?"; }
 

@@ -29,7 +29,10 @@ char **cf_split_command(const char *cmd, char *err, size_t n) {
         while (*p && *p != ' ' && *p != '\t') {
             if (*p == '\'') {
                 const char *end = strchr(p + 1, '\'');
-                if (!end) { snprintf(err, n, "adapter command: unterminated ' quote"); goto fail; }
+                if (!end) {
+                    snprintf(err, n, "adapter command: unterminated ' quote");
+                    goto fail;
+                }
                 memcpy(w + k, p + 1, (size_t)(end - p - 1));
                 k += (size_t)(end - p - 1);
                 p = end + 1;
@@ -39,10 +42,16 @@ char **cf_split_command(const char *cmd, char *err, size_t n) {
                     if (*p == '\\' && p[1] && strchr("\"\\$`", p[1])) p++;
                     w[k++] = *p++;
                 }
-                if (*p != '"') { snprintf(err, n, "adapter command: unterminated \" quote"); goto fail; }
+                if (*p != '"') {
+                    snprintf(err, n, "adapter command: unterminated \" quote");
+                    goto fail;
+                }
                 p++;
             } else if (*p == '\\') {
-                if (!p[1]) { snprintf(err, n, "adapter command: trailing backslash"); goto fail; }
+                if (!p[1]) {
+                    snprintf(err, n, "adapter command: trailing backslash");
+                    goto fail;
+                }
                 w[k++] = p[1];
                 p += 2;
             } else {
@@ -102,8 +111,11 @@ static char *sh_quote(const char *path) {
     if (!q) return NULL;
     *o++ = '\'';
     for (const char *p = path; *p; p++) {
-        if (*p == '\'') { memcpy(o, "'\\''", 4); o += 4; }
-        else *o++ = *p;
+        if (*p == '\'') {
+            memcpy(o, "'\\''", 4);
+            o += 4;
+        } else
+            *o++ = *p;
     }
     *o++ = '\'';
     *o = '\0';
@@ -123,11 +135,18 @@ char **cf_expand_command(char *const *words, const char *cmd, int shell, const c
             body = full;
         }
         free(q);
-        if (!argv || !body) { free(argv); free(body); return NULL; }
+        if (!argv || !body) {
+            free(argv);
+            free(body);
+            return NULL;
+        }
         argv[0] = strdup("/bin/sh");
         argv[1] = strdup("-c");
         argv[2] = body;
-        if (!argv[0] || !argv[1]) { cf_argv_free(argv); return NULL; }
+        if (!argv[0] || !argv[1]) {
+            cf_argv_free(argv);
+            return NULL;
+        }
         return argv;
     }
     size_t nw = 0;
@@ -135,7 +154,13 @@ char **cf_expand_command(char *const *words, const char *cmd, int shell, const c
     char **argv = calloc(nw + 2, sizeof *argv);
     if (!argv) return NULL;
     for (size_t i = 0; i < nw; i++)
-        if (!(argv[i] = replace(words[i], path, &hit))) { cf_argv_free(argv); return NULL; }
-    if (!hit && !(argv[nw] = strdup(path))) { cf_argv_free(argv); return NULL; }
+        if (!(argv[i] = replace(words[i], path, &hit))) {
+            cf_argv_free(argv);
+            return NULL;
+        }
+    if (!hit && !(argv[nw] = strdup(path))) {
+        cf_argv_free(argv);
+        return NULL;
+    }
     return argv;
 }

@@ -45,19 +45,27 @@ static int check_writable(const char *opt, const char *path) {
     struct stat st;
     const char *why = NULL;
     if (stat(path, &st) == 0) {
-        if (S_ISDIR(st.st_mode)) why = "is a folder";
-        else if (access(path, W_OK) != 0) why = strerror(errno);
+        if (S_ISDIR(st.st_mode))
+            why = "is a folder";
+        else if (access(path, W_OK) != 0)
+            why = strerror(errno);
     } else if (errno != ENOENT) {
         why = strerror(errno);
     } else {
         char dir[PATH_MAX];
         const char *slash = strrchr(path, '/');
-        if (!slash) snprintf(dir, sizeof dir, ".");
-        else if (slash == path) snprintf(dir, sizeof dir, "/");
-        else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-        if (stat(dir, &st) != 0) why = strerror(errno);
-        else if (!S_ISDIR(st.st_mode)) why = "its folder is not a folder";
-        else if (access(dir, W_OK | X_OK) != 0) why = strerror(errno);
+        if (!slash)
+            snprintf(dir, sizeof dir, ".");
+        else if (slash == path)
+            snprintf(dir, sizeof dir, "/");
+        else
+            snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+        if (stat(dir, &st) != 0)
+            why = strerror(errno);
+        else if (!S_ISDIR(st.st_mode))
+            why = "its folder is not a folder";
+        else if (access(dir, W_OK | X_OK) != 0)
+            why = strerror(errno);
     }
     if (!why) return 0;
     fprintf(stderr, "tfs conform: %s %s: cannot write there: %s\n", opt, path, why);
@@ -71,19 +79,24 @@ static void explain_empty(const cf_suite *s, const cf_options *o) {
         int hit = 0;
         for (size_t m = 0; m < s->n_manifests && !hit; m++)
             for (size_t k = 0; k < s->manifests[m].n && !hit; k++)
-                hit = strcmp(s->manifests[m].lines[k].rule, "-") != 0 && cf_rule_matches(o->rules[i], s->manifests[m].lines[k].rule);
-        if (!hit && ++said) fprintf(stderr, "tfs conform: --rule %s: no fixture has this rule (unknown rule id?)\n", o->rules[i]);
+                hit = strcmp(s->manifests[m].lines[k].rule, "-") != 0 &&
+                      cf_rule_matches(o->rules[i], s->manifests[m].lines[k].rule);
+        if (!hit && ++said)
+            fprintf(stderr, "tfs conform: --rule %s: no fixture has this rule (unknown rule id?)\n", o->rules[i]);
     }
     for (int i = 0; i < o->n_tags; i++) {
         int hit = 0;
         for (size_t m = 0; m < s->n_manifests && !hit; m++)
-            for (size_t k = 0; k < s->manifests[m].n && !hit; k++) hit = cf_line_has_tag(&s->manifests[m].lines[k], o->tags[i]);
-        if (!hit && ++said) fprintf(stderr, "tfs conform: --tag %s: no fixture has this tag (unknown tag?)\n", o->tags[i]);
+            for (size_t k = 0; k < s->manifests[m].n && !hit; k++)
+                hit = cf_line_has_tag(&s->manifests[m].lines[k], o->tags[i]);
+        if (!hit && ++said)
+            fprintf(stderr, "tfs conform: --tag %s: no fixture has this tag (unknown tag?)\n", o->tags[i]);
     }
     for (int i = 0; i < o->n_ids; i++) {
         int hit = 0;
         for (size_t m = 0; m < s->n_manifests && !hit; m++)
-            for (size_t k = 0; k < s->manifests[m].n && !hit; k++) hit = fnmatch(o->ids[i], s->manifests[m].lines[k].id, 0) == 0;
+            for (size_t k = 0; k < s->manifests[m].n && !hit; k++)
+                hit = fnmatch(o->ids[i], s->manifests[m].lines[k].id, 0) == 0;
         if (!hit && ++said) fprintf(stderr, "tfs conform: --id %s: matches no fixture id\n", o->ids[i]);
     }
     fprintf(stderr, "tfs conform: no case selected (%s)%s\n", s->dirs,
@@ -138,9 +151,7 @@ static int program_exists(const char *prog) {
 }
 
 /* a case whose content is compared when the reader accepts it and prints content */
-static int content_checked(const cf_case *c) {
-    return c->expected_content && strcmp(c->expect, "valid") == 0;
-}
+static int content_checked(const cf_case *c) { return c->expected_content && strcmp(c->expect, "valid") == 0; }
 
 static double now_s(void) {
     struct timespec ts;
@@ -155,8 +166,10 @@ static void suite_version(const char *dir, const char *fallback, char *out, size
     FILE *f = fopen(p, "r");
     snprintf(out, n, "%s", fallback);
     if (!f) return;
-    if (fgets(out, (int)n, f)) out[strcspn(out, "\r\n")] = '\0';
-    else snprintf(out, n, "%s", fallback);
+    if (fgets(out, (int)n, f))
+        out[strcspn(out, "\r\n")] = '\0';
+    else
+        snprintf(out, n, "%s", fallback);
     fclose(f);
 }
 
@@ -169,8 +182,10 @@ static int write_report(const char *path, writer w, const cf_case *cases, size_t
         return -1;
     }
     int rc = w(f, cases, n, ri);
-    if (f == stdout) rc |= fflush(f);
-    else rc |= fclose(f);
+    if (f == stdout)
+        rc |= fflush(f);
+    else
+        rc |= fclose(f);
     if (rc) fprintf(stderr, "tfs conform: error writing %s\n", path);
     return rc ? -1 : 0;
 }
@@ -223,8 +238,8 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     for (size_t i = 0; i < s.n_cases; i++) {
         const cf_line *l = s.cases[i].line;
         int seen = 0;
-        for (size_t k = 0; k < i && !seen; k++) seen = s.cases[k].line->path == l->path ||
-                                                     strcmp(s.cases[k].line->path, l->path) == 0;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = s.cases[k].line->path == l->path || strcmp(s.cases[k].line->path, l->path) == 0;
         if (seen) continue;
         if (cf_verify_line(l, err, sizeof err) != 0) {
             fprintf(stderr, "tfs conform: %s\n", err);
@@ -258,7 +273,8 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     size_t n_content = 0;
     for (size_t i = 0; i < s.n_cases; i++) n_content += content_checked(&s.cases[i]);
     fprintf(o.quiet == 2 ? stderr : stdout,
-            "tfs conform: content compared on %zu of the %zu selected cases (valid, with expected content%s; --list: column 6)\n",
+            "tfs conform: content compared on %zu of the %zu selected cases (valid, with expected content%s; --list: "
+            "column 6)\n",
             n_content, s.n_cases, o.adapter ? ", when the adapter prints content" : "");
 
     cf_report_info ri;
@@ -284,8 +300,8 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     double t0 = now_s();
     if (o.adapter) {
         cf_spawn_opts so = {o.jobs, o.timeout, o.output_cap, catmap};
-        if (!o.no_sanity &&
-            cf_sanity_check(s.cases, s.n_cases, words, o.adapter, o.shell, &so, o.want_content, &stop_flag, err, sizeof err)) {
+        if (!o.no_sanity && cf_sanity_check(s.cases, s.n_cases, words, o.adapter, o.shell, &so, o.want_content,
+                                            &stop_flag, err, sizeof err)) {
             fprintf(stderr, "tfs conform: %s\ntfs conform: nothing was run (--no-sanity-check runs anyway)\n", err);
             for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
             goto out;
@@ -329,9 +345,12 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     FILE *human = o.quiet == 2 ? stderr : stdout;
     cf_report_human(human, s.cases, s.n_cases, &ri, o.quiet);
     if (stdout_done(0) != 0) werr = 1;
-    if (ri.interrupted) rc = 128 + stop_flag;
-    else if (werr) rc = 2;
-    else rc = failures || n_prob ? 1 : 0;
+    if (ri.interrupted)
+        rc = 128 + stop_flag;
+    else if (werr)
+        rc = 2;
+    else
+        rc = failures || n_prob ? 1 : 0;
 out:
     for (size_t i = 0; i < n_problems; i++) free(problems[i]);
     free(problems);

@@ -55,21 +55,21 @@ int cf_profile_from_name(const char *s); /* -1 if unknown */
 typedef struct cf_case {
     const cf_line *line;
     cf_profile profile;
-    const char *expect;   /* what this profile requires: valid, parser_error,
+    const char *expect;     /* what this profile requires: valid, parser_error,
                              implementation_defined (either verdict) */
     char *expected_content; /* path of expected/<id>.json if it exists, else NULL */
     /* outcome */
-    int done;             /* 1 once run (an interrupted run leaves 0) */
+    int done; /* 1 once run (an interrupted run leaves 0) */
     cf_result result;
-    const char *got;      /* "valid", "parser_error", NULL (crash, timeout, skip) */
+    const char *got; /* "valid", "parser_error", NULL (crash, timeout, skip) */
     char got_rule[32], got_category[64];
-    char exit_desc[32];   /* "0", "1", "77", "SIGSEGV", "timeout", "in-process" */
+    char exit_desc[32]; /* "0", "1", "77", "SIGSEGV", "timeout", "in-process" */
     double ms;
-    char detail[512];     /* why it is not a pass; "" otherwise */
-    char *stderr_text;    /* the first 2 KiB of an adapter's stderr when the case did not pass, or NULL */
-    int content;          /* cf_content_state: was the reader's content compared? */
-    int xfail_listed;     /* named in the expected-failures file */
-    cf_result xfail_of;   /* the failure an xfail case gave */
+    char detail[512];   /* why it is not a pass; "" otherwise */
+    char *stderr_text;  /* the first 2 KiB of an adapter's stderr when the case did not pass, or NULL */
+    int content;        /* cf_content_state: was the reader's content compared? */
+    int xfail_listed;   /* named in the expected-failures file */
+    cf_result xfail_of; /* the failure an xfail case gave */
 } cf_case;
 
 /* ---- options (options.c) ---- */
@@ -78,22 +78,27 @@ typedef struct cf_options {
     const char *adapter; /* NULL: in process */
     int shell;           /* --shell: adapter run by /bin/sh -c */
     int jobs;
-    double timeout;      /* seconds */
-    const char *format;  /* NULL or safetensors|gguf */
-    int profile;         /* -1: every line in its own mode (in process) */
-    const char *rules[CF_MAX_LIST]; int n_rules;
-    const char *expects[CF_MAX_LIST]; int n_expects;
-    const char *ids[CF_MAX_LIST]; int n_ids;
-    const char *tags[CF_MAX_LIST]; int n_tags;
+    double timeout;     /* seconds */
+    const char *format; /* NULL or safetensors|gguf */
+    int profile;        /* -1: every line in its own mode (in process) */
+    const char *rules[CF_MAX_LIST];
+    int n_rules;
+    const char *expects[CF_MAX_LIST];
+    int n_expects;
+    const char *ids[CF_MAX_LIST];
+    int n_ids;
+    const char *tags[CF_MAX_LIST];
+    int n_tags;
     const char *expected_failures, *write_expected_failures;
     const char *tap, *junit, *json;
-    const char *fixtures[CF_MAX_LIST]; int n_fixtures; /* --fixtures, in order */
-    size_t output_cap;   /* bytes kept per stream */
-    int quiet;           /* --quiet: no summary table, failures only */
-    int list;            /* --list: print the selected cases, run nothing */
+    const char *fixtures[CF_MAX_LIST];
+    int n_fixtures;           /* --fixtures, in order */
+    size_t output_cap;        /* bytes kept per stream */
+    int quiet;                /* --quiet: no summary table, failures only */
+    int list;                 /* --list: print the selected cases, run nothing */
     const char *category_map; /* --category-map FILE */
-    int want_content;    /* --content: the adapter promises content for valid files */
-    int no_sanity;       /* --no-sanity-check */
+    int want_content;         /* --content: the adapter promises content for valid files */
+    int no_sanity;            /* --no-sanity-check */
 } cf_options;
 
 /* Parse argv[first..argc).  0 ok, 1 --help printed, -1 usage error (printed). */
@@ -216,8 +221,8 @@ char **cf_expand_command(char *const *words, const char *cmd, int shell, const c
 
 typedef struct cf_spawn_opts {
     int jobs;
-    double timeout;    /* seconds */
-    size_t output_cap; /* bytes kept per stream */
+    double timeout;          /* seconds */
+    size_t output_cap;       /* bytes kept per stream */
     const cf_catmap *catmap; /* --category-map, or NULL */
 } cf_spawn_opts;
 /* Run cases[0..n) through the adapter, at most jobs at once; each finished
@@ -226,15 +231,15 @@ typedef struct cf_spawn_opts {
  * -1 setup failure. */
 /* Async-signal-safe: wake cf_run_adapter from a signal handler. */
 void cf_spawn_wake(void);
-int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd, int shell,
-                   const cf_spawn_opts *so, volatile int *stop);
+int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd, int shell, const cf_spawn_opts *so,
+                   volatile int *stop);
 
 /* ---- expected failures (xfail.c) ---- */
 typedef struct cf_xfail_entry {
     char *id;
     int result; /* expected result, or -1 for any failure */
     int lineno;
-    int used;   /* matched a loaded fixture */
+    int used; /* matched a loaded fixture */
 } cf_xfail_entry;
 typedef struct cf_xfail {
     cf_xfail_entry *e;
@@ -253,11 +258,11 @@ int cf_xfail_write(const char *path, const cf_case *cases, size_t n, char *err, 
 typedef struct cf_report_info {
     const char *adapter; /* NULL in process */
     const char *tfs_version, *suite_version;
-    char started[32];    /* ISO 8601 UTC */
+    char started[32]; /* ISO 8601 UTC */
     double seconds;
     int interrupted;
     size_t not_run;
-    char **problems;     /* expected-failures problems */
+    char **problems; /* expected-failures problems */
     size_t n_problems;
 } cf_report_info;
 void cf_report_human(FILE *out, const cf_case *cases, size_t n, const cf_report_info *ri, int quiet);

@@ -72,10 +72,20 @@ static num as_num(const json_t *v) {
         errno = 0;
         if (*s == '-') {
             long long x = strtoll(s, &end, 10);
-            if (errno == 0) { r.kind = N_INT; r.i = x; r.d = (double)x; return r; }
+            if (errno == 0) {
+                r.kind = N_INT;
+                r.i = x;
+                r.d = (double)x;
+                return r;
+            }
         } else {
             unsigned long long x = strtoull(s, &end, 10);
-            if (errno == 0) { r.kind = N_UINT; r.u = x; r.d = (double)x; return r; }
+            if (errno == 0) {
+                r.kind = N_UINT;
+                r.u = x;
+                r.d = (double)x;
+                return r;
+            }
         }
         r.kind = N_REAL; /* beyond 64 bits: as a double */
         r.d = strtod(s, &end);
@@ -203,8 +213,10 @@ static char *quote_big_integers(const char *text, size_t len, size_t *out_len) {
         if (in_str) {
             *o++ = ch;
             i++;
-            if (ch == '\\' && i < len) *o++ = text[i++];
-            else if (ch == '"') in_str = 0;
+            if (ch == '\\' && i < len)
+                *o++ = text[i++];
+            else if (ch == '"')
+                in_str = 0;
             continue;
         }
         if (ch == '"') {
@@ -221,7 +233,8 @@ static char *quote_big_integers(const char *text, size_t len, size_t *out_len) {
             if (integer && digits >= 19) {
                 char buf[64];
                 size_t tl = j - i;
-                if (tl >= sizeof buf) big = 1;
+                if (tl >= sizeof buf)
+                    big = 1;
                 else {
                     memcpy(buf, text + i, tl);
                     buf[tl] = '\0';
@@ -252,7 +265,8 @@ json_t *cf_json_loadb(const char *text, size_t len, size_t flags, json_error_t *
         char *q = quote_big_integers(text, len, &ql);
         if (q) j = json_loadb(q, ql, flags, je);
         free(q);
-        if (!j && json_error_code(je) == json_error_numeric_overflow) j = json_loadb(text, len, flags | JSON_DECODE_INT_AS_REAL, je);
+        if (!j && json_error_code(je) == json_error_numeric_overflow)
+            j = json_loadb(text, len, flags | JSON_DECODE_INT_AS_REAL, je);
     }
     return j;
 }
@@ -267,7 +281,11 @@ static json_t *load_file(const char *path, json_error_t *je) {
     do {
         if (len + 65536 > cap) {
             char *nb = realloc(buf, cap = cap * 2 + 65536);
-            if (!nb) { free(buf); fclose(f); return NULL; }
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
             buf = nb;
         }
         got = fread(buf + len, 1, cap - len, f);
@@ -295,8 +313,10 @@ static int compare(const json_t *got, const char *expected_path, char *why, size
     static const char *const keys[] = {"format", "version", "alignment", "tensors", "kv"};
     for (int i = 0; rc == 0 && i < 5; i++) {
         const json_t *gv = json_object_get(got, keys[i]);
-        if (!gv) cov->skipped++; /* partial content */
-        else rc = deep(&c, json_object_get(exp, keys[i]), gv, keys[i], 0);
+        if (!gv)
+            cov->skipped++; /* partial content */
+        else
+            rc = deep(&c, json_object_get(exp, keys[i]), gv, keys[i], 0);
     }
     json_decref(exp);
     return rc;

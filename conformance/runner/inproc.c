@@ -17,7 +17,9 @@ static double now_ms(void) {
 
 void cf_run_inprocess(cf_case *c, cf_content_fn content) {
     const cf_line *l = c->line;
-    unsigned flags = c->profile == CF_PROF_STRICT ? TFS_STRICT : c->profile == CF_PROF_HEADER_ONLY ? TFS_HEADER_ONLY : 0;
+    unsigned flags = c->profile == CF_PROF_STRICT        ? TFS_STRICT
+                     : c->profile == CF_PROF_HEADER_ONLY ? TFS_HEADER_ONLY
+                                                         : 0;
     tfs_format fmt = strcmp(l->format, "gguf") == 0 ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
     double t0 = now_ms();
     tfs_error err;

@@ -81,7 +81,10 @@ int cf_tsv_read(const char *path, cf_tsv *out, char *err, size_t n) {
         if (len == 0 || buf[0] == '#') continue;
         size_t nf;
         char **fields = split_fields(buf, &nf);
-        if (!fields) { snprintf(err, n, "%s: out of memory", path); goto done; }
+        if (!fields) {
+            snprintf(err, n, "%s: out of memory", path);
+            goto done;
+        }
         if (!out->cols) {
             out->cols = fields;
             out->n_cols = nf;
@@ -108,9 +111,18 @@ int cf_tsv_read(const char *path, cf_tsv *out, char *err, size_t n) {
         out->linenos[out->n_rows] = lineno;
         out->rows[out->n_rows++] = fields;
     }
-    if (len == -2) { snprintf(err, n, "%s: out of memory", path); goto done; }
-    if (ferror(f)) { snprintf(err, n, "%s: read error", path); goto done; }
-    if (!out->cols) { snprintf(err, n, "%s: no header row", path); goto done; }
+    if (len == -2) {
+        snprintf(err, n, "%s: out of memory", path);
+        goto done;
+    }
+    if (ferror(f)) {
+        snprintf(err, n, "%s: read error", path);
+        goto done;
+    }
+    if (!out->cols) {
+        snprintf(err, n, "%s: no header row", path);
+        goto done;
+    }
     rc = 0;
 done:
     free(buf);
@@ -189,9 +201,12 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
     m->folder = xstrdup(path);
     if (!m->folder) goto oom;
     char *slash = strrchr(m->folder, '/');
-    if (slash && slash != m->folder) *slash = '\0';
-    else if (slash) slash[1] = '\0';
-    else strcpy(m->folder, ".");
+    if (slash && slash != m->folder)
+        *slash = '\0';
+    else if (slash)
+        slash[1] = '\0';
+    else
+        strcpy(m->folder, ".");
     const char *base = strrchr(m->folder, '/');
     m->folder_name = xstrdup(base && base[1] ? base + 1 : m->folder);
     if (!m->folder_name) goto oom;
@@ -218,14 +233,22 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
         l->manifest = m->tsv.path;
         l->lineno = m->tsv.linenos[r];
         const char *bad = NULL;
-        if (!*l->id) bad = "empty id";
-        else if (!*l->relpath || l->relpath[0] == '/') bad = "path empty or absolute";
-        else if (!is_sha256(l->sha256)) bad = "sha256 is not 64 lowercase hex digits";
-        else if (parse_u64(row[idx[3]], &l->size) != 0) bad = "size is not a decimal number";
-        else if (!one_of(l->format, formats)) bad = "format is not safetensors or gguf";
-        else if (!one_of(l->expect, expects)) bad = "expect is not valid, parser_error or implementation_defined";
-        else if (!one_of(l->mode, modes)) bad = "mode is not default, strict or header-only";
-        else if (!*l->rule || !*l->category) bad = "empty rule or category (use -)";
+        if (!*l->id)
+            bad = "empty id";
+        else if (!*l->relpath || l->relpath[0] == '/')
+            bad = "path empty or absolute";
+        else if (!is_sha256(l->sha256))
+            bad = "sha256 is not 64 lowercase hex digits";
+        else if (parse_u64(row[idx[3]], &l->size) != 0)
+            bad = "size is not a decimal number";
+        else if (!one_of(l->format, formats))
+            bad = "format is not safetensors or gguf";
+        else if (!one_of(l->expect, expects))
+            bad = "expect is not valid, parser_error or implementation_defined";
+        else if (!one_of(l->mode, modes))
+            bad = "mode is not default, strict or header-only";
+        else if (!*l->rule || !*l->category)
+            bad = "empty rule or category (use -)";
         for (size_t k = 0; !bad && k < m->n; k++)
             if (strcmp(m->lines[k].id, l->id) == 0) bad = "duplicate id";
         if (bad) {

@@ -18,12 +18,12 @@
 
 /* ---- generic TSV table ---- */
 typedef struct cf_tsv {
-    char **cols;     /* header names, n_cols of them */
+    char **cols; /* header names, n_cols of them */
     size_t n_cols;
-    char ***rows;    /* rows[i][c]: field c of row i (NUL-terminated, owned) */
-    int *linenos;    /* 1-based line number of each row in the file */
+    char ***rows; /* rows[i][c]: field c of row i (NUL-terminated, owned) */
+    int *linenos; /* 1-based line number of each row in the file */
     size_t n_rows;
-    char *path;      /* the file read (owned copy) */
+    char *path; /* the file read (owned copy) */
 } cf_tsv;
 
 /* Read a TSV file.  Returns 0 on success; -1 with a message in err (n bytes)
@@ -38,11 +38,10 @@ void cf_tsv_free(cf_tsv *t);
 /* ---- fixture manifests ---- */
 /* One fixture line.  All strings point into the owning cf_manifest. */
 typedef struct cf_line {
-    const char *id, *relpath, *sha256, *format, *expect, *rule, *category, *mode, *description,
-        *provenance;
-    char *path;          /* manifest folder + "/" + relpath (owned by the manifest) */
-    uint64_t size;       /* bytes, from the size column */
-    const char *folder;  /* the manifest's folder as given ("corpus/gguf") */
+    const char *id, *relpath, *sha256, *format, *expect, *rule, *category, *mode, *description, *provenance;
+    char *path;              /* manifest folder + "/" + relpath (owned by the manifest) */
+    uint64_t size;           /* bytes, from the size column */
+    const char *folder;      /* the manifest's folder as given ("corpus/gguf") */
     const char *folder_name; /* its last component ("gguf") */
     const char *manifest;    /* path of MANIFEST.tsv */
     int lineno;

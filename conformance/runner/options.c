@@ -6,55 +6,54 @@
 #include "conform.h"
 
 void cf_usage(FILE *f) {
-    fprintf(f,
-            "usage: tfs conform [options]\n"
-            "\n"
-            "Runs the conformance suite (fixtures + manifests) against our parsers in\n"
-            "process, or against any reader through an adapter command.\n"
-            "\n"
-            "  --adapter 'CMD ARGS {file}'  run CMD per fixture ({file}: the fixture path,\n"
-            "                     appended when absent); split into words without a shell\n"
-            "  --shell            run the adapter command through /bin/sh instead\n"
-            "  -j, --jobs N       adapters run at once (default 1)\n"
-            "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
-            "  --output-cap BYTES kept of each adapter stream (default 16777216; the rest is read and dropped)\n"
-            "  --fixtures DIR     folder with MANIFEST.tsv, itself or in direct subfolders;\n"
-            "                     repeatable: the folders combine (an id in two is an error)\n"
-            "                     (default: $TFS_CONFORMANCE_DIR, else <bindir>/../share/tfs/conformance,\n"
-            "                     else the source tree's corpus/, else <prefix>/share/tfs/conformance)\n"
-            "selection (repeatable options: a case matches any of the values):\n"
-            "  --format safetensors|gguf\n"
-            "  --profile default|strict|header-only   (adapters: default; in process: every\n"
-            "                     line in its own mode unless given); --strict, --header-only: the same\n"
-            "  --rule ID          a rule id (GG204) or family (GG2xx)\n"
-            "  --expect valid|parser_error|implementation_defined\n"
-            "  --id GLOB          fixture id, shell glob\n"
-            "  --tag TAG          see docs/conform.md (format, expect, mode, rule, family,\n"
-            "                     folder, hand-written, generated, real, buglog, ...)\n"
-            "adapter output:\n"
-            "  --category-map FILE  CATEGORY<TAB>REGEX lines: a rejection's JSON \"message\" (else\n"
-            "                     its stderr) -> category or rule id, for readers that only print messages\n"
-            "  --content          the adapter prints content for valid files: checked before the run\n"
-            "  --no-sanity-check  do not try the adapter on a few fixtures before the run\n"
-            "                     (by default a run stops, exit 2, when it rejects every valid\n"
-            "                     fixture tried or answers every fixture tried the same way)\n"
-            "expected failures:\n"
-            "  --expected-failures FILE        ids (one per line, optional TAB result) that may fail\n"
-            "  --write-expected-failures FILE  write the current failures there\n"
-            "reports ('-' = standard output):\n"
-            "  --json FILE  --tap FILE  --junit FILE\n"
-            "  -q, --quiet        no summary table (failures and the last line only)\n"
-            "  --list             print the selected cases and exit\n"
-            "lint and model sets (docs/lint.md):\n"
-            "  --lint             run DIR/LINT.tsv instead (--fixtures DIR, default corpus/lint;\n"
-            "                     --adapter 'CMD {file}' via /bin/sh, first line {\"lint\": [ids]}; --quiet)\n"
-            "\n"
-            "SIGINT, SIGTERM, SIGHUP: the running adapters' process groups are killed and\n"
-            "the partial report is printed.\n"
-            "\n"
-            "exit status: 0 no required failure, 1 some, 2 usage, fixture integrity or a\n"
-            "report that cannot be written, 128+signal when stopped: 130 SIGINT, 143 SIGTERM,\n"
-            "129 SIGHUP\n");
+    fprintf(f, "usage: tfs conform [options]\n"
+               "\n"
+               "Runs the conformance suite (fixtures + manifests) against our parsers in\n"
+               "process, or against any reader through an adapter command.\n"
+               "\n"
+               "  --adapter 'CMD ARGS {file}'  run CMD per fixture ({file}: the fixture path,\n"
+               "                     appended when absent); split into words without a shell\n"
+               "  --shell            run the adapter command through /bin/sh instead\n"
+               "  -j, --jobs N       adapters run at once (default 1)\n"
+               "  --timeout SECONDS  per case (default 10); the adapter's process group is killed\n"
+               "  --output-cap BYTES kept of each adapter stream (default 16777216; the rest is read and dropped)\n"
+               "  --fixtures DIR     folder with MANIFEST.tsv, itself or in direct subfolders;\n"
+               "                     repeatable: the folders combine (an id in two is an error)\n"
+               "                     (default: $TFS_CONFORMANCE_DIR, else <bindir>/../share/tfs/conformance,\n"
+               "                     else the source tree's corpus/, else <prefix>/share/tfs/conformance)\n"
+               "selection (repeatable options: a case matches any of the values):\n"
+               "  --format safetensors|gguf\n"
+               "  --profile default|strict|header-only   (adapters: default; in process: every\n"
+               "                     line in its own mode unless given); --strict, --header-only: the same\n"
+               "  --rule ID          a rule id (GG204) or family (GG2xx)\n"
+               "  --expect valid|parser_error|implementation_defined\n"
+               "  --id GLOB          fixture id, shell glob\n"
+               "  --tag TAG          see docs/conform.md (format, expect, mode, rule, family,\n"
+               "                     folder, hand-written, generated, real, buglog, ...)\n"
+               "adapter output:\n"
+               "  --category-map FILE  CATEGORY<TAB>REGEX lines: a rejection's JSON \"message\" (else\n"
+               "                     its stderr) -> category or rule id, for readers that only print messages\n"
+               "  --content          the adapter prints content for valid files: checked before the run\n"
+               "  --no-sanity-check  do not try the adapter on a few fixtures before the run\n"
+               "                     (by default a run stops, exit 2, when it rejects every valid\n"
+               "                     fixture tried or answers every fixture tried the same way)\n"
+               "expected failures:\n"
+               "  --expected-failures FILE        ids (one per line, optional TAB result) that may fail\n"
+               "  --write-expected-failures FILE  write the current failures there\n"
+               "reports ('-' = standard output):\n"
+               "  --json FILE  --tap FILE  --junit FILE\n"
+               "  -q, --quiet        no summary table (failures and the last line only)\n"
+               "  --list             print the selected cases and exit\n"
+               "lint and model sets (docs/lint.md):\n"
+               "  --lint             run DIR/LINT.tsv instead (--fixtures DIR, default corpus/lint;\n"
+               "                     --adapter 'CMD {file}' via /bin/sh, first line {\"lint\": [ids]}; --quiet)\n"
+               "\n"
+               "SIGINT, SIGTERM, SIGHUP: the running adapters' process groups are killed and\n"
+               "the partial report is printed.\n"
+               "\n"
+               "exit status: 0 no required failure, 1 some, 2 usage, fixture integrity or a\n"
+               "report that cannot be written, 128+signal when stopped: 130 SIGINT, 143 SIGTERM,\n"
+               "129 SIGHUP\n");
 }
 
 /* --name VALUE or --name=VALUE; *i advanced past the value. */
@@ -106,14 +105,22 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
             cf_usage(stdout);
             return 1;
         }
-        if (strcmp(a, "--shell") == 0) o->shell = 1;
-        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) o->quiet = 1;
-        else if (strcmp(a, "--list") == 0) o->list = 1;
-        else if (strcmp(a, "--content") == 0) o->want_content = 1;
-        else if (strcmp(a, "--no-sanity-check") == 0) o->no_sanity = 1;
-        else if (strcmp(a, "--strict") == 0) o->profile = CF_PROF_STRICT; /* = --profile strict */
-        else if (strcmp(a, "--header-only") == 0) o->profile = CF_PROF_HEADER_ONLY;
-        else if ((v = value(argc, argv, &i, "--adapter", &bad))) o->adapter = v;
+        if (strcmp(a, "--shell") == 0)
+            o->shell = 1;
+        else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
+            o->quiet = 1;
+        else if (strcmp(a, "--list") == 0)
+            o->list = 1;
+        else if (strcmp(a, "--content") == 0)
+            o->want_content = 1;
+        else if (strcmp(a, "--no-sanity-check") == 0)
+            o->no_sanity = 1;
+        else if (strcmp(a, "--strict") == 0)
+            o->profile = CF_PROF_STRICT; /* = --profile strict */
+        else if (strcmp(a, "--header-only") == 0)
+            o->profile = CF_PROF_HEADER_ONLY;
+        else if ((v = value(argc, argv, &i, "--adapter", &bad)))
+            o->adapter = v;
         else if ((strncmp(a, "-j", 2) == 0 && a[2] && (v = a + 2)) || (v = value(argc, argv, &i, "-j", &bad)) ||
                  (!bad && (v = value(argc, argv, &i, "--jobs", &bad)))) {
             if (parse_uint(v, 256, &u) != 0 || u == 0) {
@@ -160,16 +167,21 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
             if (add(o->ids, &o->n_ids, v, "--id")) return -1;
         } else if (!bad && (v = value(argc, argv, &i, "--tag", &bad))) {
             if (add(o->tags, &o->n_tags, v, "--tag")) return -1;
-        } else if (!bad && (v = value(argc, argv, &i, "--expected-failures", &bad))) o->expected_failures = v;
-        else if (!bad && (v = value(argc, argv, &i, "--write-expected-failures", &bad))) o->write_expected_failures = v;
-        else if (!bad && (v = value(argc, argv, &i, "--category-map", &bad))) o->category_map = v;
-        else if (!bad && (v = value(argc, argv, &i, "--tap", &bad))) o->tap = v;
-        else if (!bad && (v = value(argc, argv, &i, "--junit", &bad))) o->junit = v;
-        else if (!bad && (v = value(argc, argv, &i, "--json", &bad))) o->json = v;
+        } else if (!bad && (v = value(argc, argv, &i, "--expected-failures", &bad)))
+            o->expected_failures = v;
+        else if (!bad && (v = value(argc, argv, &i, "--write-expected-failures", &bad)))
+            o->write_expected_failures = v;
+        else if (!bad && (v = value(argc, argv, &i, "--category-map", &bad)))
+            o->category_map = v;
+        else if (!bad && (v = value(argc, argv, &i, "--tap", &bad)))
+            o->tap = v;
+        else if (!bad && (v = value(argc, argv, &i, "--junit", &bad)))
+            o->junit = v;
+        else if (!bad && (v = value(argc, argv, &i, "--json", &bad)))
+            o->json = v;
         else if (!bad && (v = value(argc, argv, &i, "--fixtures", &bad))) {
             if (add(o->fixtures, &o->n_fixtures, v, "--fixtures")) return -1;
-        }
-        else {
+        } else {
             if (!bad) fprintf(stderr, "tfs conform: unknown argument '%s' (tfs conform --help)\n", a);
             return -1;
         }

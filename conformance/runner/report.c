@@ -18,18 +18,25 @@ static void put_text(FILE *out, const char *s, void (*esc)(FILE *, unsigned char
             continue;
         }
         size_t len = tfs_utf8_decode(p + i, n - i, NULL);
-        if (len) fwrite(p + i, 1, len, out);
-        else fputs(bad, out);
+        if (len)
+            fwrite(p + i, 1, len, out);
+        else
+            fputs(bad, out);
         i += len ? len : 1;
     }
 }
 
 static void json_esc(FILE *out, unsigned char c) {
-    if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
-    else if (c == '\n') fputs("\\n", out);
-    else if (c == '\t') fputs("\\t", out);
-    else if (c < 0x20 || c == 0x7f) fprintf(out, "\\u%04x", c);
-    else fputc(c, out);
+    if (c == '"' || c == '\\')
+        fprintf(out, "\\%c", c);
+    else if (c == '\n')
+        fputs("\\n", out);
+    else if (c == '\t')
+        fputs("\\t", out);
+    else if (c < 0x20 || c == 0x7f)
+        fprintf(out, "\\u%04x", c);
+    else
+        fputc(c, out);
 }
 
 /* XML 1.0 text: & < > " escaped; C0 controls XML cannot carry (all but tab,
@@ -88,11 +95,16 @@ void cf_report_human(FILE *out, const cf_case *cases, size_t n, const cf_report_
             fam_row *x = both[k];
             if (!x) continue;
             x->cases++;
-            if (c->result == CF_PASS) x->pass++;
-            else if (cf_result_is_failure(c->result)) x->fail++;
-            else if (c->result == CF_XFAIL) x->xfail++;
-            else if (c->result == CF_SKIP) x->skip++;
-            else if (c->result == CF_IMPL) x->impl++;
+            if (c->result == CF_PASS)
+                x->pass++;
+            else if (cf_result_is_failure(c->result))
+                x->fail++;
+            else if (c->result == CF_XFAIL)
+                x->xfail++;
+            else if (c->result == CF_SKIP)
+                x->skip++;
+            else if (c->result == CF_IMPL)
+                x->impl++;
         }
     }
     if (rows) qsort(rows, nr, sizeof *rows, cmp_row);
@@ -102,8 +114,8 @@ void cf_report_human(FILE *out, const cf_case *cases, size_t n, const cf_report_
         fprintf(out, "%-20s %6s %6s %6s %6s %6s %6s\n", "family", "cases", "pass", "fail", "xfail", "skip", "impl");
         for (size_t k = 0; k <= nr; k++) {
             const fam_row *x = k < nr ? &rows[k] : &total;
-            fprintf(out, "%-20s %6zu %6zu %6zu %6zu %6zu %6zu\n", x->name, x->cases, x->pass, x->fail, x->xfail, x->skip,
-                    x->impl);
+            fprintf(out, "%-20s %6zu %6zu %6zu %6zu %6zu %6zu\n", x->name, x->cases, x->pass, x->fail, x->xfail,
+                    x->skip, x->impl);
         }
     }
     free(rows);
@@ -112,8 +124,8 @@ void cf_report_human(FILE *out, const cf_case *cases, size_t n, const cf_report_
         const cf_case *c = &cases[i];
         if (!c->done || !cf_result_is_failure(c->result)) continue;
         if (!fails++) fputs("failures:\n", out);
-        fprintf(out, "  %s [%s] %s: %s (exit %s)\n", c->line->id, cf_profile_name(c->profile), cf_result_name(c->result),
-                c->detail[0] ? c->detail : "-", c->exit_desc);
+        fprintf(out, "  %s [%s] %s: %s (exit %s)\n", c->line->id, cf_profile_name(c->profile),
+                cf_result_name(c->result), c->detail[0] ? c->detail : "-", c->exit_desc);
         if (c->line->description && *c->line->description && strcmp(c->line->description, "-") != 0)
             fprintf(out, "      (%s)\n", c->line->description);
     }

@@ -28,9 +28,12 @@ int cf_report_junit(FILE *out, const cf_case *cases, size_t n, const cf_report_i
             if (!c->done || strcmp(c->line->format, formats[fi]) != 0) continue;
             tests++;
             ms += c->ms;
-            if (c->result == CF_CRASH || c->result == CF_TIMEOUT) errors++;
-            else if (cf_result_is_failure(c->result)) failures++;
-            else if (c->result == CF_SKIP) skipped++;
+            if (c->result == CF_CRASH || c->result == CF_TIMEOUT)
+                errors++;
+            else if (cf_result_is_failure(c->result))
+                failures++;
+            else if (c->result == CF_SKIP)
+                skipped++;
         }
         if (!tests) continue;
         fputs("  <testsuite", out);
@@ -57,8 +60,10 @@ int cf_report_junit(FILE *out, const cf_case *cases, size_t n, const cf_report_i
             char msg[700];
             snprintf(msg, sizeof msg, "%s: %s", cf_result_name(c->result), c->detail[0] ? c->detail : "-");
             const char *elem = NULL;
-            if (c->result == CF_CRASH || c->result == CF_TIMEOUT) elem = "error";
-            else if (cf_result_is_failure(c->result)) elem = "failure";
+            if (c->result == CF_CRASH || c->result == CF_TIMEOUT)
+                elem = "error";
+            else if (cf_result_is_failure(c->result))
+                elem = "failure";
             if (!elem && c->result != CF_SKIP && c->result != CF_XFAIL && c->result != CF_IMPL && !c->stderr_text) {
                 fputs("/>\n", out);
                 continue;

@@ -8,8 +8,10 @@
 
 /* a YAML double-quoted scalar (the JSON escapes are valid YAML); ~ for none */
 static void yaml_str(FILE *out, const char *s) {
-    if (s && *s) cf_json_str(out, s);
-    else fputc('~', out);
+    if (s && *s)
+        cf_json_str(out, s);
+    else
+        fputc('~', out);
 }
 
 /* TAP descriptions end at '#' (directives) and at a newline */
@@ -30,8 +32,10 @@ int cf_report_tap(FILE *out, const cf_case *cases, size_t n, const cf_report_inf
         fprintf(out, "%s %zu - ", fail ? "not ok" : "ok", k);
         tap_desc(out, c->line->id);
         fprintf(out, " [%s]", cf_profile_name(c->profile));
-        if (c->result == CF_SKIP) fputs(" # SKIP unsupported by the reader", out);
-        else if (c->result == CF_XFAIL) fputs(" # TODO expected failure", out);
+        if (c->result == CF_SKIP)
+            fputs(" # SKIP unsupported by the reader", out);
+        else if (c->result == CF_XFAIL)
+            fputs(" # TODO expected failure", out);
         fputc('\n', out);
         fputs("  ---\n  result: ", out);
         yaml_str(out, cf_result_name(c->result));

@@ -35,10 +35,15 @@ static size_t pick(const cf_case *cases, size_t n, const char *format, int kind,
         size_t at = k;
         for (size_t j = 0; j < k; j++) {
             int better;
-            if (kind) better = cmp_rule(c, out[j]) < 0;
-            else better = (c->expected_content && !out[j]->expected_content) ||
-                          ((!c->expected_content) == (!out[j]->expected_content) && c->line->size < out[j]->line->size);
-            if (better) { at = j; break; }
+            if (kind)
+                better = cmp_rule(c, out[j]) < 0;
+            else
+                better = (c->expected_content && !out[j]->expected_content) ||
+                         ((!c->expected_content) == (!out[j]->expected_content) && c->line->size < out[j]->line->size);
+            if (better) {
+                at = j;
+                break;
+            }
         }
         if (at >= PER_KIND) continue;
         if (k < PER_KIND) k++;
@@ -81,7 +86,8 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
         if (!first_exit) {
             first_exit = c->exit_desc;
             snprintf(first_detail, sizeof first_detail, "%.150s", c->detail);
-        } else if (strcmp(first_exit, c->exit_desc) != 0) same = 0;
+        } else if (strcmp(first_exit, c->exit_desc) != 0)
+            same = 0;
         size_t l = strlen(ids);
         snprintf(ids + l, sizeof ids - l, "%s%s (exit %s)", l ? ", " : "", c->line->id, c->exit_desc);
         if (is_valid[i]) {
@@ -105,8 +111,10 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
         return -1;
     }
     if (no_content) {
-        snprintf(err, en, "adapter check: --content was given, but it printed no content for the valid fixture %s "
-                          "(first stdout line: {\"content\": {...}})", no_content);
+        snprintf(err, en,
+                 "adapter check: --content was given, but it printed no content for the valid fixture %s "
+                 "(first stdout line: {\"content\": {...}})",
+                 no_content);
         return -1;
     }
     return 0;

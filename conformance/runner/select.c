@@ -36,11 +36,17 @@ static int folder_manifests(const char *dir, char ***paths, size_t *np, size_t *
         if (*np == *cap) {
             size_t c2 = *cap ? *cap * 2 : 8;
             char **p2 = realloc(*paths, c2 * sizeof **paths);
-            if (!p2) { snprintf(err, n, "out of memory"); return -1; }
+            if (!p2) {
+                snprintf(err, n, "out of memory");
+                return -1;
+            }
             *paths = p2;
             *cap = c2;
         }
-        if (!((*paths)[*np] = strdup(buf))) { snprintf(err, n, "out of memory"); return -1; }
+        if (!((*paths)[*np] = strdup(buf))) {
+            snprintf(err, n, "out of memory");
+            return -1;
+        }
         (*np)++;
         return 0;
     }
@@ -58,15 +64,24 @@ static int folder_manifests(const char *dir, char ***paths, size_t *np, size_t *
         if (*np == *cap) {
             size_t c2 = *cap ? *cap * 2 : 8;
             char **p2 = realloc(*paths, c2 * sizeof **paths);
-            if (!p2) { rc = -1; break; }
+            if (!p2) {
+                rc = -1;
+                break;
+            }
             *paths = p2;
             *cap = c2;
         }
-        if (!((*paths)[*np] = strdup(buf))) { rc = -1; break; }
+        if (!((*paths)[*np] = strdup(buf))) {
+            rc = -1;
+            break;
+        }
         (*np)++;
     }
     closedir(d);
-    if (rc) { snprintf(err, n, "out of memory"); return -1; }
+    if (rc) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
     qsort(*paths + first, *np - first, sizeof **paths, cmp_str);
     if (*np == first) {
         snprintf(err, n, "fixtures folder %s: no MANIFEST.tsv in it or its direct subfolders", dir);
@@ -81,7 +96,10 @@ int cf_suite_load(cf_suite *s, const char *const *dirs, int n_dirs, char *err, s
     size_t total = 1;
     for (int k = 0; k < n_dirs; k++) total += strlen(dirs[k]) + 2;
     s->dirs = malloc(total);
-    if (!s->dirs) { snprintf(err, n, "out of memory"); return -1; }
+    if (!s->dirs) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
     s->dirs[0] = '\0';
     char **paths = NULL;
     size_t np = 0, cap = 0;
@@ -90,12 +108,18 @@ int cf_suite_load(cf_suite *s, const char *const *dirs, int n_dirs, char *err, s
         size_t dl = strlen(dirs[k]);
         while (dl > 1 && dirs[k][dl - 1] == '/') dl--;
         char *d = strndup(dirs[k], dl);
-        if (!d) { snprintf(err, n, "out of memory"); rc = -1; break; }
+        if (!d) {
+            snprintf(err, n, "out of memory");
+            rc = -1;
+            break;
+        }
         if (k) strcat(s->dirs, ", ");
         strcat(s->dirs, d);
         rc = folder_manifests(d, &paths, &np, &cap, err, n);
-        if (k == 0) s->dir = d;
-        else free(d);
+        if (k == 0)
+            s->dir = d;
+        else
+            free(d);
     }
     if (rc) {
         for (size_t i = 0; i < np; i++) free(paths[i]);
@@ -107,8 +131,10 @@ int cf_suite_load(cf_suite *s, const char *const *dirs, int n_dirs, char *err, s
     rc = s->manifests ? 0 : -1;
     if (rc) snprintf(err, n, "out of memory");
     for (size_t i = 0; i < np; i++) {
-        if (rc == 0 && cf_manifest_read(paths[i], &s->manifests[i], err, n) != 0) rc = -1;
-        else if (rc == 0) s->n_manifests++;
+        if (rc == 0 && cf_manifest_read(paths[i], &s->manifests[i], err, n) != 0)
+            rc = -1;
+        else if (rc == 0)
+            s->n_manifests++;
         free(paths[i]);
     }
     free(paths);
@@ -154,8 +180,10 @@ static int family_of(const char *id, size_t len, char out[6]) {
 void cf_line_family(const cf_line *l, char *out, size_t n) {
     char fam[6];
     size_t len = strcspn(l->rule, "|");
-    if (family_of(l->rule, len, fam)) snprintf(out, n, "%s", fam);
-    else snprintf(out, n, "%s %s", l->format, strcmp(l->expect, "valid") == 0 ? "valid" : "(no rule)");
+    if (family_of(l->rule, len, fam))
+        snprintf(out, n, "%s", fam);
+    else
+        snprintf(out, n, "%s %s", l->format, strcmp(l->expect, "valid") == 0 ? "valid" : "(no rule)");
 }
 
 int cf_rule_matches(const char *arg, const char *list) {
@@ -238,7 +266,10 @@ int cf_suite_select(cf_suite *s, const cf_options *o, char *err, size_t n) {
     size_t total = 0;
     for (size_t m = 0; m < s->n_manifests; m++) total += s->manifests[m].n;
     s->cases = calloc(total ? total : 1, sizeof *s->cases);
-    if (!s->cases) { snprintf(err, n, "out of memory"); return -1; }
+    if (!s->cases) {
+        snprintf(err, n, "out of memory");
+        return -1;
+    }
     for (size_t m = 0; m < s->n_manifests; m++) {
         const cf_manifest *mf = &s->manifests[m];
         for (size_t i = 0; i < mf->n; i++) {
@@ -261,10 +292,15 @@ int cf_suite_select(cf_suite *s, const cf_options *o, char *err, size_t n) {
             if (strcmp(req, "valid") == 0) {
                 size_t len = strlen(mf->folder) + strlen(l->id) + 32;
                 char *path = malloc(len);
-                if (!path) { snprintf(err, n, "out of memory"); return -1; }
+                if (!path) {
+                    snprintf(err, n, "out of memory");
+                    return -1;
+                }
                 snprintf(path, len, "%s/expected/%s.json", mf->folder, l->id);
-                if (is_file(path)) c->expected_content = path;
-                else free(path);
+                if (is_file(path))
+                    c->expected_content = path;
+                else
+                    free(path);
             }
         }
     }

@@ -83,9 +83,9 @@ typedef struct slot {
     char san[120]; /* the sanitizer line seen, or "" */
 } slot;
 
-static const char *const san_markers[] = {"ERROR: AddressSanitizer", "ERROR: HWAddressSanitizer", "ERROR: LeakSanitizer",
-                                          "WARNING: MemorySanitizer", "ERROR: MemorySanitizer", "WARNING: ThreadSanitizer",
-                                          "runtime error:", NULL};
+static const char *const san_markers[] = {
+    "ERROR: AddressSanitizer", "ERROR: HWAddressSanitizer", "ERROR: LeakSanitizer", "WARNING: MemorySanitizer",
+    "ERROR: MemorySanitizer",  "WARNING: ThreadSanitizer",  "runtime error:",       NULL};
 
 static const char *find(const char *h, size_t hl, const char *needle) {
     size_t nl = strlen(needle);
@@ -222,7 +222,8 @@ static int start(slot *sl, cf_case *c, char *const *words, const char *cmd, int 
     if ((e = posix_spawn_file_actions_init(&fa)) != 0) goto done;
     fa_ok = 1;
     if ((e = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0)) ||
-        (e = posix_spawn_file_actions_adddup2(&fa, out[1], 1)) || (e = posix_spawn_file_actions_adddup2(&fa, err[1], 2)))
+        (e = posix_spawn_file_actions_adddup2(&fa, out[1], 1)) ||
+        (e = posix_spawn_file_actions_adddup2(&fa, err[1], 2)))
         goto done;
     if ((e = posix_spawnattr_init(&at)) != 0) goto done;
     at_ok = 1;
@@ -261,11 +262,14 @@ done:
 }
 
 static const char *signal_name(int sig, char *buf, size_t n) {
-    static const struct { int sig; const char *name; } t[] = {
-        {SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"}, {SIGFPE, "SIGFPE"}, {SIGILL, "SIGILL"},
-        {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"}, {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},
-        {SIGALRM, "SIGALRM"}, {SIGINT, "SIGINT"}, {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"}, {SIGUSR1, "SIGUSR1"},
-        {SIGUSR2, "SIGUSR2"}, {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
+    static const struct {
+        int sig;
+        const char *name;
+    } t[] = {{SIGSEGV, "SIGSEGV"}, {SIGABRT, "SIGABRT"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+             {SIGILL, "SIGILL"},   {SIGKILL, "SIGKILL"}, {SIGTERM, "SIGTERM"}, {SIGPIPE, "SIGPIPE"},
+             {SIGTRAP, "SIGTRAP"}, {SIGSYS, "SIGSYS"},   {SIGALRM, "SIGALRM"}, {SIGINT, "SIGINT"},
+             {SIGQUIT, "SIGQUIT"}, {SIGHUP, "SIGHUP"},   {SIGUSR1, "SIGUSR1"}, {SIGUSR2, "SIGUSR2"},
+             {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (t[i].sig == sig) return t[i].name;
     snprintf(buf, n, "signal %d", sig);
@@ -327,10 +331,14 @@ static void finish(slot *sl, const cf_catmap *catmap) {
             o.kind = code == 0 ? CF_GOT_ACCEPT : CF_GOT_REJECT;
             j = first_line_json(&sl->s[0], &cut, &bad_line);
             json_t *r = json_object_get(j, "rule"), *k = json_object_get(j, "category");
-            if (json_is_string(r)) o.rule = json_string_value(r);
-            else if (r && !json_is_null(r)) bad_line = "has a \"rule\" that is not a string";
-            if (json_is_string(k)) o.category = json_string_value(k);
-            else if (k && !json_is_null(k) && !bad_line) bad_line = "has a \"category\" that is not a string";
+            if (json_is_string(r))
+                o.rule = json_string_value(r);
+            else if (r && !json_is_null(r))
+                bad_line = "has a \"rule\" that is not a string";
+            if (json_is_string(k))
+                o.category = json_string_value(k);
+            else if (k && !json_is_null(k) && !bad_line)
+                bad_line = "has a \"category\" that is not a string";
             /* a message-only reader: its category (or rule) from the map */
             if (code == 1 && catmap && !o.rule && !o.category) {
                 json_t *msg = json_object_get(j, "message");
@@ -342,8 +350,10 @@ static void finish(slot *sl, const cf_catmap *catmap) {
                     if (text) v = cf_catmap_match(catmap, text, &is_rule);
                     free(text);
                 }
-                if (v && is_rule) o.rule = v;
-                else if (v) o.category = v;
+                if (v && is_rule)
+                    o.rule = v;
+                else if (v)
+                    o.category = v;
             }
             json_t *content = json_object_get(j, "content");
             if (code == 0 && c->expected_content && strcmp(c->expect, "valid") == 0) {
@@ -494,7 +504,10 @@ int cf_run_adapter(cf_case *cases, size_t n, char *const *words, const char *cmd
         }
         if (wait < 0) wait = 0;
         int pr = poll(pfd, np, (int)(wait + 0.999));
-        if (pr < 0 && errno != EINTR) { rc = -1; break; }
+        if (pr < 0 && errno != EINTR) {
+            rc = -1;
+            break;
+        }
         if (pr > 0) {
             if (pfd[0].revents) {
                 char buf[256];

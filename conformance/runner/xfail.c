@@ -36,8 +36,10 @@ int cf_xfail_read(const char *path, cf_xfail *x, char *err, size_t n) {
         char *extra = res ? strtok(NULL, " \t\r\n") : NULL;
         int r = -1;
         if (res && ((r = cf_result_from_name(res)) < 0 || !cf_result_is_failure((cf_result)r))) {
-            snprintf(err, n, "%s:%d: '%s' is not a failing result (false_accept, false_reject, wrong_rule, misread, crash, timeout)",
-                     path, lineno, res);
+            snprintf(
+                err, n,
+                "%s:%d: '%s' is not a failing result (false_accept, false_reject, wrong_rule, misread, crash, timeout)",
+                path, lineno, res);
             goto fail;
         }
         if (extra) {
@@ -88,7 +90,10 @@ void cf_xfail_apply(cf_xfail *x, const cf_suite *s, cf_case *cases, size_t n, FI
         cf_xfail_entry *e = &x->e[i];
         for (size_t m = 0; m < s->n_manifests && !e->used; m++)
             for (size_t k = 0; k < s->manifests[m].n; k++)
-                if (strcmp(s->manifests[m].lines[k].id, e->id) == 0) { e->used = 1; break; }
+                if (strcmp(s->manifests[m].lines[k].id, e->id) == 0) {
+                    e->used = 1;
+                    break;
+                }
         if (!e->used) {
             snprintf(msg, sizeof msg, "expected failure %s (line %d) names no fixture of the suite", e->id, e->lineno);
             if (out) fprintf(out, "ERROR: %s\n", msg);
@@ -106,8 +111,8 @@ void cf_xfail_apply(cf_xfail *x, const cf_suite *s, cf_case *cases, size_t n, FI
         c->xfail_listed = 1;
         if (cf_result_is_failure(c->result)) {
             if (e->result >= 0 && (cf_result)e->result != c->result) {
-                snprintf(msg, sizeof msg, "%s is listed as %s but gave %s", c->line->id, cf_result_name((cf_result)e->result),
-                         cf_result_name(c->result));
+                snprintf(msg, sizeof msg, "%s is listed as %s but gave %s", c->line->id,
+                         cf_result_name((cf_result)e->result), cf_result_name(c->result));
                 if (out) fprintf(out, "ERROR: %s\n", msg);
                 add_msg(messages, n_messages, msg);
                 ++*problems;
@@ -152,8 +157,10 @@ int cf_xfail_write(const char *path, const cf_case *cases, size_t n, char *err, 
         fprintf(out, "%s\t%s\n", f[i]->line->id, cf_result_name(r));
     }
     int bad = ferror(out);
-    if (out != stdout) bad |= fclose(out) != 0;
-    else bad |= fflush(out) != 0;
+    if (out != stdout)
+        bad |= fclose(out) != 0;
+    else
+        bad |= fflush(out) != 0;
     free(f);
     if (bad) snprintf(err, en, "%s: write error", path);
     return bad ? -1 : 0;

@@ -20,7 +20,10 @@ static unsigned char *slurp(const char *path, size_t *len) {
         n += r;
         if (n == cap) {
             unsigned char *b = realloc(buf, cap *= 2);
-            if (!b) { free(buf); buf = NULL; }
+            if (!b) {
+                free(buf);
+                buf = NULL;
+            }
             buf = b;
         }
     }
@@ -40,7 +43,11 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         size_t len = 0;
         unsigned char *buf = slurp(argv[i], &len);
-        if (!buf) { fprintf(stderr, "%s: cannot read\n", argv[i]); rc = 2; continue; }
+        if (!buf) {
+            fprintf(stderr, "%s: cannot read\n", argv[i]);
+            rc = 2;
+            continue;
+        }
         tfs_header *h = NULL;
         tfs_error e;
         tfs_status st = tfs_parse_buffer(buf, len, TFS_FORMAT_UNKNOWN, 0, &h, &e);
@@ -49,8 +56,8 @@ int main(int argc, char **argv) {
                    h->n_tensors, h->n_kv);
         } else if (st == TFS_INVALID) {
             printf("%s: invalid %s: %s %s at offset %" PRIu64 " (index %" PRId64 ", counts %s): %s\n", argv[i],
-                   tfs_format_name(tfs_rule_format(e.rule)), tfs_rule_id(e.rule), tfs_rule_category(e.rule),
-                   e.offset, e.index, tfs_index_kind_name(tfs_rule_index_kind(e.rule)), e.message);
+                   tfs_format_name(tfs_rule_format(e.rule)), tfs_rule_id(e.rule), tfs_rule_category(e.rule), e.offset,
+                   e.index, tfs_index_kind_name(tfs_rule_index_kind(e.rule)), e.message);
             if (rc == 0) rc = 1;
         } else {
             printf("%s: %s\n", argv[i], tfs_status_name(st));

@@ -2,8 +2,7 @@
  * (ext_fuzz.h): one variant per input, picked by its last byte. */
 #include "ext_fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int ready;
     if (!ready) {
         tfs_ext_setup();

@@ -12,11 +12,9 @@
 
 #include "ext_fuzz.h"
 
-static int run_file(const char *path)
-{
+static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
-    if (!f)
-        return 2;
+    if (!f) return 2;
     uint8_t *buf = NULL;
     size_t n = 0, cap = 0;
     for (;;) {
@@ -32,8 +30,7 @@ static int run_file(const char *path)
         }
         size_t r = fread(buf + n, 1, cap - n, f);
         n += r;
-        if (r == 0)
-            break;
+        if (r == 0) break;
     }
     fclose(f);
     for (unsigned v = 0; v < tfs_ext_variants(); v++) {
@@ -50,8 +47,7 @@ static int run_file(const char *path)
     return 0;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     int rc = 0;
     unsigned long files = 0;
     tfs_ext_setup();
@@ -70,8 +66,7 @@ int main(int argc, char **argv)
         DIR *d = opendir(argv[i]);
         struct dirent *e;
         while (d && (e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.')
-                continue;
+            if (e->d_name[0] == '.') continue;
             char p[4096];
             snprintf(p, sizeof p, "%s/%s", argv[i], e->d_name);
             if (stat(p, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -79,8 +74,7 @@ int main(int argc, char **argv)
                 files++;
             }
         }
-        if (d)
-            closedir(d);
+        if (d) closedir(d);
     }
     printf("replay: %lu inputs, %u variants each\n", files, tfs_ext_variants());
     return rc;

@@ -26,23 +26,18 @@
 
 #include "ext_fuzz.h"
 
-static void quiet(enum ggml_log_level level, const char *text, void *user)
-{
-    (void)level, (void)text, (void)user;
-}
+static void quiet(enum ggml_log_level level, const char *text, void *user) { (void)level, (void)text, (void)user; }
 
 static volatile size_t g_sink;
 
 /* bytes of one element of a fixed-size GGUF value type (the GGUF spec's
  * table, typed here: gguf.h does not export ggml's) */
-static size_t elem_size(enum gguf_type t)
-{
+static size_t elem_size(enum gguf_type t) {
     static const size_t size[] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
     return (unsigned)t < sizeof size / sizeof size[0] ? size[t] : 0;
 }
 
-static void walk(const struct gguf_context *g)
-{
+static void walk(const struct gguf_context *g) {
     int64_t n_kv = gguf_get_n_kv(g);
     for (int64_t k = 0; k < n_kv; k++) {
         g_sink += strlen(gguf_get_key(g, k));
@@ -51,8 +46,7 @@ static void walk(const struct gguf_context *g)
             enum gguf_type et = gguf_get_arr_type(g, k);
             size_t n = gguf_get_arr_n(g, k);
             if (et == GGUF_TYPE_STRING) {
-                for (size_t i = 0; i < n; i++)
-                    g_sink += strlen(gguf_get_arr_str(g, k, i));
+                for (size_t i = 0; i < n; i++) g_sink += strlen(gguf_get_arr_str(g, k, i));
             } else if (elem_size(et) > 0 && n > 0) {
                 const uint8_t *d = gguf_get_arr_data(g, k);
                 g_sink += d[0] + d[n * elem_size(et) - 1];
@@ -80,15 +74,13 @@ static void walk(const struct gguf_context *g)
     }
 }
 
-static void run(const uint8_t *data, size_t size, unsigned variant)
-{
+static void run(const uint8_t *data, size_t size, unsigned variant) {
     struct ggml_context *ctx = NULL;
     struct gguf_init_params p = {(variant & 1) == 0, &ctx};
     struct gguf_context *g = NULL;
     if (variant & 2) {
         FILE *f = size ? fmemopen((void *)data, size, "rb") : NULL;
-        if (!f)
-            return;
+        if (!f) return;
         g = gguf_init_from_file_ptr(f, p);
         fclose(f);
     } else {
@@ -98,21 +90,11 @@ static void run(const uint8_t *data, size_t size, unsigned variant)
         walk(g);
         gguf_free(g);
     }
-    if (ctx)
-        ggml_free(ctx);
+    if (ctx) ggml_free(ctx);
 }
 
-void tfs_ext_setup(void)
-{
-    ggml_log_set(quiet, NULL);
-}
+void tfs_ext_setup(void) { ggml_log_set(quiet, NULL); }
 
-unsigned tfs_ext_variants(void)
-{
-    return 4;
-}
+unsigned tfs_ext_variants(void) { return 4; }
 
-void tfs_ext_run(const uint8_t *data, size_t size, unsigned variant)
-{
-    run(data, size, variant);
-}
+void tfs_ext_run(const uint8_t *data, size_t size, unsigned variant) { run(data, size, variant); }

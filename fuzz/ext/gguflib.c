@@ -25,38 +25,28 @@ static volatile uint64_t g_sink;
 /* reads the value as a consumer would (gguf-tools prints it): a string's
  * last byte, a scalar's first; through bytes (the value may sit at any
  * address: gguflib's packed layout) */
-static void on_value(void *priv, uint32_t type, union gguf_value *val, uint64_t in_array, uint64_t array_len)
-{
+static void on_value(void *priv, uint32_t type, union gguf_value *val, uint64_t in_array, uint64_t array_len) {
     (void)priv, (void)in_array, (void)array_len;
     const uint8_t *p = (const uint8_t *)val;
     g_sink += type;
     if (type == GGUF_VALUE_TYPE_STRING) {
         uint64_t len;
         memcpy(&len, p, 8); /* struct gguf_string: u64 length, then the bytes */
-        if (len)
-            g_sink += p[8 + len - 1];
+        if (len) g_sink += p[8 + len - 1];
     } else if (type != GGUF_VALUE_TYPE_ARRAY_START && type != GGUF_VALUE_TYPE_ARRAY_END) {
         g_sink += p[0];
     }
 }
 
-void tfs_ext_setup(void)
-{
-}
+void tfs_ext_setup(void) {}
 
-unsigned tfs_ext_variants(void)
-{
-    return 1;
-}
+unsigned tfs_ext_variants(void) { return 1; }
 
-void tfs_ext_run(const uint8_t *data, size_t size, unsigned variant)
-{
+void tfs_ext_run(const uint8_t *data, size_t size, unsigned variant) {
     (void)variant;
-    if (size < sizeof(struct gguf_header) || memcmp(data, "GGUF", 4) != 0)
-        return;
+    if (size < sizeof(struct gguf_header) || memcmp(data, "GGUF", 4) != 0) return;
     uint8_t *copy = malloc(size);
-    if (!copy)
-        return;
+    if (!copy) return;
     memcpy(copy, data, size);
     gguf_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -67,10 +57,8 @@ void tfs_ext_run(const uint8_t *data, size_t size, unsigned variant)
     ctx.alignment = 32;
     gguf_rewind(&ctx);
     gguf_key key;
-    while (gguf_get_key(&ctx, &key))
-        gguf_do_with_value(&ctx, key.type, key.val, NULL, 0, 0, on_value);
+    while (gguf_get_key(&ctx, &key)) gguf_do_with_value(&ctx, key.type, key.val, NULL, 0, 0, on_value);
     gguf_tensor t;
-    while (gguf_get_tensor(&ctx, &t))
-        g_sink += t.num_weights + t.bsize + t.offset;
+    while (gguf_get_tensor(&ctx, &t)) g_sink += t.num_weights + t.bsize + t.offset;
     free(copy);
 }

@@ -28,33 +28,33 @@ extern "C" {
  * record = -1.  Widths are bytes; GGUF integers are little-endian. */
 typedef enum tfs_field_kind {
     /* ---------------------------------------------------------- GGUF */
-    TFS_FIELD_MAGIC = 0,       /* "GGUF", 4 bytes; header */
-    TFS_FIELD_VERSION = 1,     /* u32; header */
-    TFS_FIELD_N_TENSORS = 2,   /* u64 (v2/v3); header */
-    TFS_FIELD_N_KV = 3,        /* u64; header */
-    TFS_FIELD_KEY_LEN = 4,     /* u64 key length; record = KV index */
-    TFS_FIELD_KEY = 5,         /* key bytes; record = KV index */
-    TFS_FIELD_VALUE_TYPE = 6,  /* u32 gguf_type of the value; record = KV index */
-    TFS_FIELD_ELEM_TYPE = 7,   /* u32 element type of an array; record = KV index */
-    TFS_FIELD_COUNT = 8,       /* u64 element count of an array; record = KV index */
-    TFS_FIELD_STR_LEN = 9,     /* u64 string length; record = KV index,
+    TFS_FIELD_MAGIC = 0,      /* "GGUF", 4 bytes; header */
+    TFS_FIELD_VERSION = 1,    /* u32; header */
+    TFS_FIELD_N_TENSORS = 2,  /* u64 (v2/v3); header */
+    TFS_FIELD_N_KV = 3,       /* u64; header */
+    TFS_FIELD_KEY_LEN = 4,    /* u64 key length; record = KV index */
+    TFS_FIELD_KEY = 5,        /* key bytes; record = KV index */
+    TFS_FIELD_VALUE_TYPE = 6, /* u32 gguf_type of the value; record = KV index */
+    TFS_FIELD_ELEM_TYPE = 7,  /* u32 element type of an array; record = KV index */
+    TFS_FIELD_COUNT = 8,      /* u64 element count of an array; record = KV index */
+    TFS_FIELD_STR_LEN = 9,    /* u64 string length; record = KV index,
                                   sub = element index (0 for a scalar string) */
-    TFS_FIELD_STR = 10,        /* string bytes; record, sub as STR_LEN */
-    TFS_FIELD_VALUE = 11,      /* one fixed-size value (1..8 bytes); record =
+    TFS_FIELD_STR = 10,       /* string bytes; record, sub as STR_LEN */
+    TFS_FIELD_VALUE = 11,     /* one fixed-size value (1..8 bytes); record =
                                   KV index, sub = element index (0 scalar) */
-    TFS_FIELD_NAME_LEN = 12,   /* u64 tensor name length; record = tensor index */
-    TFS_FIELD_NAME = 13,       /* tensor name bytes; record = tensor index.
+    TFS_FIELD_NAME_LEN = 12,  /* u64 tensor name length; record = tensor index */
+    TFS_FIELD_NAME = 13,      /* tensor name bytes; record = tensor index.
                                   safetensors: the entry's name token, a JSON
                                   string with its quotes, as written */
-    TFS_FIELD_N_DIMS = 14,     /* u32; record = tensor index */
-    TFS_FIELD_DIM = 15,        /* GGUF: i64 ne[sub]; safetensors: the number
+    TFS_FIELD_N_DIMS = 14,    /* u32; record = tensor index */
+    TFS_FIELD_DIM = 15,       /* GGUF: i64 ne[sub]; safetensors: the number
                                   token shape[sub]; record = tensor index */
-    TFS_FIELD_TYPE = 16,       /* u32 ggml type id; record = tensor index */
-    TFS_FIELD_OFFSET = 17,     /* u64 data offset; record = tensor index */
-    TFS_FIELD_PADDING = 18,    /* header padding: GGUF the bytes between the last
+    TFS_FIELD_TYPE = 16,      /* u32 ggml type id; record = tensor index */
+    TFS_FIELD_OFFSET = 17,    /* u64 data offset; record = tensor index */
+    TFS_FIELD_PADDING = 18,   /* header padding: GGUF the bytes between the last
                                   tensor info and the data section; safetensors
                                   the trailing spaces of the JSON header; header */
-    TFS_FIELD_DATA = 19,       /* tensor data bytes; record = tensor index */
+    TFS_FIELD_DATA = 19,      /* tensor data bytes; record = tensor index */
     /* --------------------------------------------------- safetensors */
     TFS_FIELD_HEADER_SIZE = 20,  /* u64 N, 8 bytes; header */
     TFS_FIELD_JSON = 21,         /* the JSON text (N bytes incl. padding); header */

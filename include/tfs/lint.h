@@ -69,19 +69,19 @@ TFS_API tfs_lint_rule tfs_lint_at(size_t i);
 typedef struct tfs_lint_finding {
     tfs_lint_rule rule;
     tfs_lint_severity severity;
-    int part;        /* the file concerned: index into tfs_lint_report.files
+    int part;       /* the file concerned: index into tfs_lint_report.files
                         for a set (0 for one file); -1: the set as a whole */
-    int64_t tensor;  /* index into that file's tensors, or -1 */
-    int64_t kv;      /* index into that file's kv, or -1 */
-    char *text;      /* the finding with its names and numbers (owned by the
+    int64_t tensor; /* index into that file's tensors, or -1 */
+    int64_t kv;     /* index into that file's kv, or -1 */
+    char *text;     /* the finding with its names and numbers (owned by the
                         report), e.g. "model.layers.0.mlp.up_proj.scales:
                         shape [64, 3], expected [64, 4] (...)" */
 } tfs_lint_finding;
 
 /* One file of a set (tfs_set_check). */
 typedef struct tfs_lint_file {
-    char *path;          /* path as opened (owned by the report) */
-    tfs_status status;   /* its parse: TFS_OK, TFS_INVALID (err.rule), TFS_EIO
+    char *path;        /* path as opened (owned by the report) */
+    tfs_status status; /* its parse: TFS_OK, TFS_INVALID (err.rule), TFS_EIO
                             (missing or unreadable: err.sys_errno), ... */
     tfs_error err;
     size_t n_tensors;
@@ -95,14 +95,14 @@ typedef struct tfs_lint_report {
     size_t n_findings;
     size_t n_errors, n_warnings;
     /* set checks only (zero otherwise) */
-    tfs_format format;     /* safetensors or gguf */
-    int is_set;            /* 1 once tfs_set_check ran on a set */
-    tfs_lint_file *files;  /* the files of the set: safetensors shards in
+    tfs_format format;    /* safetensors or gguf */
+    int is_set;           /* 1 once tfs_set_check ran on a set */
+    tfs_lint_file *files; /* the files of the set: safetensors shards in
                               index order of first appearance, GGUF parts
                               in split.no order */
     size_t n_files;
-    size_t n_tensors;      /* tensors over all files */
-    uint64_t tensor_bytes; /* their bytes */
+    size_t n_tensors;                 /* tensors over all files */
+    uint64_t tensor_bytes;            /* their bytes */
     size_t cap_findings_, cap_files_; /* internal */
 } tfs_lint_report;
 
@@ -118,11 +118,11 @@ typedef struct tfs_lint_options {
      * "quantization.group_size", "quantization.bits", "quantization.mode".
      * Borrowed for the call. */
     const char *config_json;
-    size_t config_len;     /* bytes */
+    size_t config_len; /* bytes */
     /* safetensors: the file's first head_len bytes; with 8 + N of them the
      * padding after the JSON is checked (LT302).  NULL: not checked. */
     const uint8_t *head;
-    size_t head_len;       /* bytes */
+    size_t head_len; /* bytes */
 } tfs_lint_options;
 
 /* Lint one parsed file (a header from any parse function that returned
@@ -142,15 +142,14 @@ TFS_API tfs_status tfs_lint_header(const tfs_header *h, const tfs_lint_options *
  * Returns as tfs_lint_header, plus TFS_EIO when `config_path` (given) or
  * `path` cannot be read (a config.json beside the file that cannot be read
  * is ignored). */
-TFS_API tfs_status tfs_lint_path(const char *path, const tfs_header *h, const char *config_path,
-                                 tfs_lint_report *r);
+TFS_API tfs_status tfs_lint_path(const char *path, const tfs_header *h, const char *config_path, tfs_lint_report *r);
 
 /* What a path names as a set entry. */
 typedef enum tfs_set_kind {
-    TFS_SET_NONE = 0,   /* no set: check it as one file */
-    TFS_SET_INDEX = 1,  /* a file whose name ends in ".safetensors.index.json" */
-    TFS_SET_SPLIT = 2,  /* a GGUF named *-00001-of-NNNNN.gguf with NNNNN > 1 */
-    TFS_SET_DIR = 3,    /* a directory */
+    TFS_SET_NONE = 0,  /* no set: check it as one file */
+    TFS_SET_INDEX = 1, /* a file whose name ends in ".safetensors.index.json" */
+    TFS_SET_SPLIT = 2, /* a GGUF named *-00001-of-NNNNN.gguf with NNNNN > 1 */
+    TFS_SET_DIR = 3,   /* a directory */
 } tfs_set_kind;
 /* Decide from the name (and, for a directory, stat); never opens a file. */
 TFS_API tfs_set_kind tfs_set_kind_of(const char *path);

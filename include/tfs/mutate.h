@@ -66,7 +66,8 @@ typedef struct tfs_mutate_options {
     char *chain;
     size_t chain_size;
 } tfs_mutate_options;
-#define TFS_MUTATE_OPTIONS_INIT {-1, 0, NULL, 0, NULL, 0}
+#define TFS_MUTATE_OPTIONS_INIT \
+    { -1, 0, NULL, 0, NULL, 0 }
 
 /* Mutate data[0, size) in place.
  *   data      : the input; on return holds the output.  Capacity max_size

@@ -48,10 +48,10 @@ typedef enum tfs_rule_profile {
 
 /* Static strings for a rule; never NULL.  For an unknown value: id "?",
  * empty category/message/ref.  Pointers are to static storage (no ownership). */
-TFS_API const char *tfs_rule_id(tfs_rule rule);        /* "ST301", "GG204", "" for NONE */
-TFS_API const char *tfs_rule_category(tfs_rule rule);  /* "InvalidOffset", "BAD_N_DIMS" */
-TFS_API const char *tfs_rule_message(tfs_rule rule);   /* one-line human message */
-TFS_API const char *tfs_rule_ref(tfs_rule rule);       /* canonical file + function */
+TFS_API const char *tfs_rule_id(tfs_rule rule);       /* "ST301", "GG204", "" for NONE */
+TFS_API const char *tfs_rule_category(tfs_rule rule); /* "InvalidOffset", "BAD_N_DIMS" */
+TFS_API const char *tfs_rule_message(tfs_rule rule);  /* one-line human message */
+TFS_API const char *tfs_rule_ref(tfs_rule rule);      /* canonical file + function */
 TFS_API tfs_rule_profile tfs_rule_profile_of(tfs_rule rule);
 /* Parse an id such as "GG204" (case-sensitive); TFS_RULE_NONE if unknown. */
 TFS_API tfs_rule tfs_rule_from_id(const char *id);
@@ -63,13 +63,13 @@ TFS_API tfs_rule tfs_rule_at(size_t i);
 /* ---------------------------------------------------------------- status */
 
 typedef enum tfs_status {
-    TFS_OK = 0,        /* header parsed, no rule violated */
-    TFS_INVALID = 1,   /* a rule was violated; tfs_error.rule says which */
-    TFS_EIO = 2,       /* open/fstat/pread failed; tfs_error.sys_errno is set */
-    TFS_ENOMEM = 3,    /* allocation failed */
-    TFS_EARG = 4,      /* bad argument (NULL pointer, unknown format) */
-    TFS_ETYPE = 5,     /* accessor: the value has another type */
-    TFS_ERANGE = 6,    /* accessor: element index out of range */
+    TFS_OK = 0,      /* header parsed, no rule violated */
+    TFS_INVALID = 1, /* a rule was violated; tfs_error.rule says which */
+    TFS_EIO = 2,     /* open/fstat/pread failed; tfs_error.sys_errno is set */
+    TFS_ENOMEM = 3,  /* allocation failed */
+    TFS_EARG = 4,    /* bad argument (NULL pointer, unknown format) */
+    TFS_ETYPE = 5,   /* accessor: the value has another type */
+    TFS_ERANGE = 6,  /* accessor: element index out of range */
 } tfs_status;
 
 TFS_API const char *tfs_status_name(tfs_status st); /* "ok", "invalid", "io_error", "out_of_memory",
@@ -106,11 +106,13 @@ TFS_API const char *tfs_format_name(tfs_format f); /* "safetensors", "gguf", "un
 TFS_API tfs_format tfs_detect_format(const uint8_t *prefix, size_t len, const char *path);
 
 /* Parse flags (bitwise or). */
-#define TFS_STRICT      1u /* add the STRICT rules (implementation-defined cases) */
-#define TFS_HEADER_ONLY 2u /* GGUF: exactly ggml's metadata mode (no DATA rules);
+#define TFS_STRICT 1u /* add the STRICT rules (implementation-defined cases) */
+#define TFS_HEADER_ONLY \
+    2u /* GGUF: exactly ggml's metadata mode (no DATA rules);
                               ignored for safetensors, whose canonical reader
                               always checks the data buffer size */
-#define TFS_PARTIAL     4u /* on TFS_INVALID, *out still receives a header: what
+#define TFS_PARTIAL \
+    4u /* on TFS_INVALID, *out still receives a header: what
                               was parsed before the violation (see
                               tfs_header.complete and tfs_header.fail_fields) */
 
@@ -125,17 +127,17 @@ typedef struct tfs_str {
 /* One tensor, in file order (safetensors: JSON order; after the last-wins
  * rule for duplicate names, the surviving entry stays at its first position). */
 typedef struct tfs_tensor {
-    tfs_str name;            /* decoded name (safetensors escapes resolved) */
-    uint32_t type;           /* safetensors: tfs_st_dtype; GGUF: ggml type id */
-    uint32_t n_dims;         /* number of dimensions (0 = scalar) */
-    const uint64_t *shape;   /* n_dims sizes; safetensors: outermost first as in
+    tfs_str name;          /* decoded name (safetensors escapes resolved) */
+    uint32_t type;         /* safetensors: tfs_st_dtype; GGUF: ggml type id */
+    uint32_t n_dims;       /* number of dimensions (0 = scalar) */
+    const uint64_t *shape; /* n_dims sizes; safetensors: outermost first as in
                                 JSON; GGUF: ne[0] (innermost) first as in file */
-    uint64_t n_elements;     /* product of shape (1 for a scalar) */
-    uint64_t n_bytes;        /* size of the tensor data (bytes) */
-    uint64_t offset;         /* offset as stored (bytes): safetensors
+    uint64_t n_elements;   /* product of shape (1 for a scalar) */
+    uint64_t n_bytes;      /* size of the tensor data (bytes) */
+    uint64_t offset;       /* offset as stored (bytes): safetensors
                                 data_offsets[0], GGUF tensor info offset;
                                 relative to the start of the data section */
-    uint64_t file_offset;    /* absolute file offset of the data (bytes);
+    uint64_t file_offset;  /* absolute file offset of the data (bytes);
                                 with TFS_HEADER_ONLY (GGUF) it may lie past
                                 the end of the file, and is UINT64_MAX when
                                 the sum does not fit in 64 bits */
@@ -161,17 +163,17 @@ typedef enum tfs_gg_vtype {
  *    safetensors: the JSON string token of the value, quotes included.
  *    For a mutator or an inspector that edits or shows the stored bytes. */
 typedef struct tfs_kv {
-    tfs_str key;             /* GGUF: the key bytes as stored; safetensors: decoded.
+    tfs_str key;           /* GGUF: the key bytes as stored; safetensors: decoded.
                                 A GGUF key longer than TFS_KEY_KEEP bytes parsed
                                 from a file or reader: its first TFS_KEY_KEEP
                                 bytes (key_size has the length) */
-    uint64_t key_size;       /* the key's length (bytes): key.len, or more for
+    uint64_t key_size;     /* the key's length (bytes): key.len, or more for
                                 such a long key */
-    uint32_t type;           /* tfs_gg_vtype */
-    uint32_t elem_type;      /* element type of an array, else == type */
-    uint64_t count;          /* array element count, 1 for a scalar */
-    uint64_t value_offset;   /* file offset of the value as stored (bytes) */
-    uint64_t value_len;      /* bytes the value occupies in the file */
+    uint32_t type;         /* tfs_gg_vtype */
+    uint32_t elem_type;    /* element type of an array, else == type */
+    uint64_t count;        /* array element count, 1 for a scalar */
+    uint64_t value_offset; /* file offset of the value as stored (bytes) */
+    uint64_t value_len;    /* bytes the value occupies in the file */
 } tfs_kv;
 
 /* A parsed header.  Owned by the caller, freed with tfs_header_free.
@@ -180,21 +182,21 @@ typedef struct tfs_kv {
  * into it: zero-copy). */
 typedef struct tfs_header {
     tfs_format format;
-    uint32_t version;        /* GGUF version (2 or 3); 0 for safetensors */
-    uint64_t file_size;      /* bytes; 0 when unknown: a forward-only source
+    uint32_t version;     /* GGUF version (2 or 3); 0 for safetensors */
+    uint64_t file_size;   /* bytes; 0 when unknown: a forward-only source
                                 parsed with TFS_HEADER_ONLY stops before its end */
-    uint64_t header_size;    /* safetensors: N, the JSON header length;
+    uint64_t header_size; /* safetensors: N, the JSON header length;
                                 GGUF: bytes before the data section (incl. padding) */
-    uint64_t data_offset;    /* file offset of the data section (bytes) */
-    uint64_t data_size;      /* bytes the tensors occupy in the data section
+    uint64_t data_offset; /* file offset of the data section (bytes) */
+    uint64_t data_size;   /* bytes the tensors occupy in the data section
                                 (GGUF: sum of padded sizes) */
-    uint32_t alignment;      /* GGUF general.alignment (default 32); 0 safetensors */
-    int has_metadata;        /* safetensors: 1 if __metadata__ was an object */
+    uint32_t alignment;   /* GGUF general.alignment (default 32); 0 safetensors */
+    int has_metadata;     /* safetensors: 1 if __metadata__ was an object */
     size_t n_tensors;
     const tfs_tensor *tensors;
     size_t n_kv;
     const tfs_kv *kv;
-    int complete;            /* 1 after TFS_OK; 0 for a TFS_PARTIAL header */
+    int complete; /* 1 after TFS_OK; 0 for a TFS_PARTIAL header */
     /* TFS_PARTIAL only.  For a violation found while a record was being
      * read (a GGUF KV pair or tensor info): n_kv / n_tensors count the
      * records read completely before it, and fail_fields lists the fields of
@@ -207,7 +209,7 @@ typedef struct tfs_header {
      * field and JSON text.  NULL / 0 otherwise. */
     const tfs_field *fail_fields;
     size_t n_fail_fields;
-    void *priv_;             /* library-internal storage; do not touch */
+    void *priv_; /* library-internal storage; do not touch */
 } tfs_header;
 
 /* ------------------------------------------------------------ entry points */
@@ -224,8 +226,8 @@ typedef struct tfs_header {
  *   err      : may be NULL; filled on every return.
  * Returns TFS_OK, TFS_INVALID (err->rule: any ST/GG rule of the format),
  * TFS_ENOMEM, TFS_EARG. */
-TFS_API tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format,
-                            unsigned flags, tfs_header **out, tfs_error *err);
+TFS_API tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format format, unsigned flags, tfs_header **out,
+                                    tfs_error *err);
 
 #ifndef TFS_NO_POSIX /* TFS_POSIX=OFF builds have no file API */
 /* Parse a file by path, reading only its header with pread (never the tensor
@@ -242,15 +244,15 @@ TFS_API tfs_status tfs_parse_buffer(const uint8_t *buf, size_t len, tfs_format f
  * err->sys_errno set; EISDIR for a directory, EINVAL for anything else that
  * is not a regular file: FIFOs and devices are refused without being read,
  * and opening never blocks).  Views point into storage owned by the header. */
-TFS_API tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags,
-                          tfs_header **out, tfs_error *err);
+TFS_API tfs_status tfs_parse_file(const char *path, tfs_format format, unsigned flags, tfs_header **out,
+                                  tfs_error *err);
 
 /* Same, on an open file descriptor (positioned reads only; the offset of fd is
  * not changed; fd stays open and owned by the caller; the header keeps its
  * own duplicate, as above).  `path` is only used for format detection by
  * extension and may be NULL. */
-TFS_API tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format,
-                        unsigned flags, tfs_header **out, tfs_error *err);
+TFS_API tfs_status tfs_parse_fd(int fd, const char *path, tfs_format format, unsigned flags, tfs_header **out,
+                                tfs_error *err);
 #endif
 
 /* Free a header (NULL is allowed). */
@@ -294,7 +296,8 @@ TFS_API void tfs_header_free(tfs_header *h);
  * scalars always work. */
 #define TFS_SIZE_UNKNOWN UINT64_MAX
 #define TFS_WINDOW (64u * 1024u) /* bytes of the GGUF read window */
-#define TFS_KEY_KEEP (64u * 1024u) /* bytes kept of a longer GGUF key (not a
+#define TFS_KEY_KEEP \
+    (64u * 1024u) /* bytes kept of a longer GGUF key (not a
                                       buffer); its duplicate test still uses
                                       all of it */
 
@@ -311,8 +314,8 @@ typedef struct tfs_source {
  *   path : only for format detection by extension; may be NULL.
  * Returns as tfs_parse_buffer, plus TFS_EIO (the reader's errno, or EIO
  * when it returned fewer bytes than the size it declared). */
-TFS_API tfs_status tfs_parse_source(const tfs_source *src, const char *path, tfs_format format,
-                            unsigned flags, tfs_header **out, tfs_error *err);
+TFS_API tfs_status tfs_parse_source(const tfs_source *src, const char *path, tfs_format format, unsigned flags,
+                                    tfs_header **out, tfs_error *err);
 
 /* ----------------------------------------------------------- accessors */
 
@@ -370,7 +373,7 @@ TFS_API tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i,
  * full length with tfs_kv_get: u64).  buf may be NULL when cap is 0.
  * Errors as the typed getters (TFS_ETYPE unless a string). */
 TFS_API tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
-                             size_t cap);
+                                     size_t cap);
 
 /* ----------------------------------------------------------------- UTF-8 */
 
@@ -395,8 +398,8 @@ typedef enum tfs_st_dtype {
     TFS_ST_DTYPE_COUNT
 } tfs_st_dtype;
 
-TFS_API const char *tfs_st_dtype_name(uint32_t dtype);  /* "F32"; NULL if unknown */
-TFS_API unsigned tfs_st_dtype_bits(uint32_t dtype);     /* bits per element; 0 if unknown */
+TFS_API const char *tfs_st_dtype_name(uint32_t dtype); /* "F32"; NULL if unknown */
+TFS_API unsigned tfs_st_dtype_bits(uint32_t dtype);    /* bits per element; 0 if unknown */
 /* Look up a dtype by its exact, case-sensitive name of `len` bytes;
  * returns 0 and sets *out on success, -1 if unknown. */
 TFS_API int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
@@ -404,11 +407,11 @@ TFS_API int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
 /* ggml types (spec/gguf.md): id, name, block size (elements), type size (bytes
  * per block).  Removed ids have block size 0. */
 #define TFS_GG_TYPE_COUNT 43u
-TFS_API const char *tfs_gg_type_name(uint32_t type);       /* "q4_K"; NULL if out of range or removed */
-TFS_API uint32_t tfs_gg_type_block_size(uint32_t type);    /* elements per block; 0 removed/out of range */
-TFS_API uint32_t tfs_gg_type_size(uint32_t type);          /* bytes per block; 0 removed/out of range */
-TFS_API const char *tfs_gg_vtype_name(uint32_t vtype);     /* "u32", "string", ...; NULL if > 12 */
-TFS_API size_t tfs_gg_vtype_size(uint32_t vtype);          /* fixed size in bytes; 0 for string/array/unknown */
+TFS_API const char *tfs_gg_type_name(uint32_t type);    /* "q4_K"; NULL if out of range or removed */
+TFS_API uint32_t tfs_gg_type_block_size(uint32_t type); /* elements per block; 0 removed/out of range */
+TFS_API uint32_t tfs_gg_type_size(uint32_t type);       /* bytes per block; 0 removed/out of range */
+TFS_API const char *tfs_gg_vtype_name(uint32_t vtype);  /* "u32", "string", ...; NULL if > 12 */
+TFS_API size_t tfs_gg_vtype_size(uint32_t vtype);       /* fixed size in bytes; 0 for string/array/unknown */
 
 #ifdef __cplusplus
 }

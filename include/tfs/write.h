@@ -58,16 +58,16 @@ typedef struct tfs_wseg {
  * TFS_EARG, every later append does nothing and returns it, so a writer may
  * check once at the end. */
 typedef struct tfs_wbuf {
-    uint8_t *p;         /* materialised bytes, in file order, holes left out */
-    size_t len;         /* bytes in p */
-    size_t cap;         /* bytes allocated for p */
-    uint64_t size;      /* file size: materialised bytes + holes (bytes) */
-    tfs_wseg *segs;     /* segments in file order; adjacent ones of the same kind merge */
+    uint8_t *p;     /* materialised bytes, in file order, holes left out */
+    size_t len;     /* bytes in p */
+    size_t cap;     /* bytes allocated for p */
+    uint64_t size;  /* file size: materialised bytes + holes (bytes) */
+    tfs_wseg *segs; /* segments in file order; adjacent ones of the same kind merge */
     size_t n_segs, segs_cap;
-    tfs_field *fields;  /* the field map, in the order written (by offset;
+    tfs_field *fields; /* the field map, in the order written (by offset;
                            an enclosing field before the fields inside it) */
     size_t n_fields, fields_cap;
-    tfs_status err;     /* TFS_OK, or the first failure */
+    tfs_status err; /* TFS_OK, or the first failure */
 } tfs_wbuf;
 
 /* Set every member to its empty state (same as `= {0}`). */
@@ -90,7 +90,7 @@ TFS_API tfs_status tfs_wbuf_u64(tfs_wbuf *w, uint64_t v);
 /* Append one field to the map (kind: tfs_field_kind; offset, width in bytes;
  * need not lie inside what is written yet). */
 TFS_API tfs_status tfs_wbuf_field(tfs_wbuf *w, uint32_t kind, int32_t record, uint32_t sub, uint64_t offset,
-                          uint64_t width);
+                                  uint64_t width);
 
 /* Cut the file to `size` bytes (size <= w->size; TFS_EARG otherwise).
  * Segments and materialised bytes past it are dropped; fields are kept
@@ -135,9 +135,9 @@ typedef struct tfs_wstr {
     uint64_t len_field; /* knob: the length field as written */
 } tfs_wstr;
 
-TFS_API tfs_wstr tfs_wstr_c(const char *s);               /* NUL-terminated text (borrowed) */
-TFS_API tfs_wstr tfs_wstr_n(const void *p, size_t len);   /* len bytes (borrowed) */
-TFS_API tfs_wstr tfs_wstr_hole(uint64_t len);             /* len zero bytes, a hole */
+TFS_API tfs_wstr tfs_wstr_c(const char *s);             /* NUL-terminated text (borrowed) */
+TFS_API tfs_wstr tfs_wstr_n(const void *p, size_t len); /* len bytes (borrowed) */
+TFS_API tfs_wstr tfs_wstr_hole(uint64_t len);           /* len zero bytes, a hole */
 
 /* ============================================================== GGUF */
 
@@ -157,8 +157,8 @@ typedef struct tfs_gg_wvalue {
     uint32_t elem_type;
     uint64_t count;
     const uint8_t *raw;
-    size_t raw_len;      /* bytes */
-    uint8_t scalar[8];   /* little-endian scalar */
+    size_t raw_len;    /* bytes */
+    uint8_t scalar[8]; /* little-endian scalar */
     const tfs_wstr *strs;
     size_t n_strs;
 } tfs_gg_wvalue;
@@ -185,44 +185,45 @@ typedef struct tfs_gg_wkv {
 /* A tensor info and its data. */
 typedef struct tfs_gg_wtensor {
     tfs_wstr name;
-    uint32_t n_dims;                 /* ne values written (<= TFS_GG_WMAX_DIMS) and,
+    uint32_t n_dims;               /* ne values written (<= TFS_GG_WMAX_DIMS) and,
                                         unless n_dims_set, the n_dims field */
-    uint64_t ne[TFS_GG_WMAX_DIMS];   /* i64 bits as stored; ne[0] innermost */
-    uint32_t type;                   /* ggml type id as written (any u32) */
-    const void *data;                /* n_bytes of data; NULL: zeros, as a hole */
+    uint64_t ne[TFS_GG_WMAX_DIMS]; /* i64 bits as stored; ne[0] innermost */
+    uint32_t type;                 /* ggml type id as written (any u32) */
+    const void *data;              /* n_bytes of data; NULL: zeros, as a hole */
     /* knobs */
     int n_dims_set;
-    uint32_t n_dims_field;           /* n_dims field as written */
+    uint32_t n_dims_field; /* n_dims field as written */
     int offset_set;
-    uint64_t offset;                 /* offset field as written */
+    uint64_t offset; /* offset field as written */
     int data_len_set;
-    uint64_t data_len;               /* bytes of data written instead of n_bytes
+    uint64_t data_len; /* bytes of data written instead of n_bytes
                                         (bytes from `data` up to n_bytes, then zeros) */
 } tfs_gg_wtensor;
 
 /* Model flags (knobs). */
 #define TFS_GGW_NO_HEADER_PAD 1u /* no padding between tensor infos and data */
-#define TFS_GGW_NO_DATA_PAD   2u /* no padding after each tensor's data (the
+#define TFS_GGW_NO_DATA_PAD \
+    2u                     /* no padding after each tensor's data (the
                                      offset fields still count it) */
-#define TFS_GGW_NO_DATA       4u /* stop after the header padding (no tensor data) */
+#define TFS_GGW_NO_DATA 4u /* stop after the header padding (no tensor data) */
 
 typedef struct tfs_gg_model {
-    uint32_t version;               /* written as is (2 and 3 are valid) */
+    uint32_t version; /* written as is (2 and 3 are valid) */
     size_t n_kv;
     const tfs_gg_wkv *kv;
     size_t n_tensors;
     const tfs_gg_wtensor *tensors;
-    uint32_t alignment;             /* layout alignment (bytes); 0: the value of a
+    uint32_t alignment; /* layout alignment (bytes); 0: the value of a
                                        u32 general.alignment KV when present and
                                        non-zero, else 32 (gguf.cpp GGUF_DEFAULT_ALIGNMENT) */
     /* knobs */
-    const char *magic;              /* 4 bytes written instead of "GGUF"; NULL: "GGUF" */
+    const char *magic; /* 4 bytes written instead of "GGUF"; NULL: "GGUF" */
     int n_tensors_set;
-    uint64_t n_tensors_field;       /* n_tensors field as written */
+    uint64_t n_tensors_field; /* n_tensors field as written */
     int n_kv_set;
-    uint64_t n_kv_field;            /* n_kv field as written */
-    uint8_t pad_byte;               /* value of every padding byte (0 in valid files) */
-    unsigned flags;                 /* TFS_GGW_* */
+    uint64_t n_kv_field; /* n_kv field as written */
+    uint8_t pad_byte;    /* value of every padding byte (0 in valid files) */
+    unsigned flags;      /* TFS_GGW_* */
 } tfs_gg_model;
 
 /* Data bytes of a tensor (ggml_nbytes for a row-major tensor: ne[0] / block
@@ -251,9 +252,10 @@ TFS_API tfs_status tfs_gg_write(const tfs_gg_model *m, tfs_wbuf *w);
  * put_kv: put_key + put_value, and a TFS_FIELD_KV field around them.
  * put_tensor_info: name, n_dims, ne, type, `offset` (the field as written).
  * Errors as tfs_gg_write. */
-TFS_API tfs_status tfs_gg_put_header(tfs_wbuf *w, const char *magic, uint32_t version, uint64_t n_tensors, uint64_t n_kv);
+TFS_API tfs_status tfs_gg_put_header(tfs_wbuf *w, const char *magic, uint32_t version, uint64_t n_tensors,
+                                     uint64_t n_kv);
 TFS_API tfs_status tfs_gg_put_str(tfs_wbuf *w, const tfs_wstr *s, uint32_t len_kind, uint32_t str_kind, int32_t record,
-                          uint32_t sub);
+                                  uint32_t sub);
 TFS_API tfs_status tfs_gg_put_key(tfs_wbuf *w, int32_t record, const tfs_wstr *key, uint32_t type);
 TFS_API tfs_status tfs_gg_put_value(tfs_wbuf *w, int32_t record, const tfs_gg_wvalue *v);
 TFS_API tfs_status tfs_gg_put_kv(tfs_wbuf *w, int32_t record, const tfs_gg_wkv *kv);
@@ -282,71 +284,71 @@ TFS_API void tfs_gg_model_free(tfs_gg_model *m); /* NULL allowed */
  * (serde_json); each *_raw knob replaces one token by the given text,
  * written verbatim (NULL: generated). */
 typedef struct tfs_st_wentry {
-    tfs_wstr name;               /* decoded name (UTF-8); escaped as needed */
-    uint32_t dtype;              /* tfs_st_dtype */
+    tfs_wstr name;  /* decoded name (UTF-8); escaped as needed */
+    uint32_t dtype; /* tfs_st_dtype */
     uint32_t n_dims;
-    const uint64_t *shape;       /* n_dims sizes, outermost first */
-    const void *data;            /* end - begin data bytes; NULL: data_fill */
+    const uint64_t *shape; /* n_dims sizes, outermost first */
+    const void *data;      /* end - begin data bytes; NULL: data_fill */
     /* knobs */
     int offsets_set;
-    uint64_t begin, end;         /* data_offsets as written */
-    const char *name_raw;        /* the name token incl. quotes */
-    const char *dtype_raw;       /* the dtype value token, e.g. "\"F99\"" or "{\"U8\":null}" */
-    const char *shape_raw;       /* the whole shape value */
-    const char *offsets_raw;     /* the whole data_offsets value */
-    const char *begin_raw;       /* the begin number token */
-    const char *end_raw;         /* the end number token */
-    const char *members;         /* member order, letters d(type) s(hape) o(ffsets)
+    uint64_t begin, end;     /* data_offsets as written */
+    const char *name_raw;    /* the name token incl. quotes */
+    const char *dtype_raw;   /* the dtype value token, e.g. "\"F99\"" or "{\"U8\":null}" */
+    const char *shape_raw;   /* the whole shape value */
+    const char *offsets_raw; /* the whole data_offsets value */
+    const char *begin_raw;   /* the begin number token */
+    const char *end_raw;     /* the end number token */
+    const char *members;     /* member order, letters d(type) s(hape) o(ffsets)
                                     x(extra); NULL: "dso".  Repeating or leaving
                                     out a letter repeats or drops that member;
                                     with array_form, the array's elements in
                                     that order ("ds": 2 elements, ST204) */
-    const char *extra;           /* raw member text for 'x', e.g. "\"x\":1"
+    const char *extra;       /* raw member text for 'x', e.g. "\"x\":1"
                                     (an array element with array_form, e.g. "0") */
-    int array_form;              /* write ["dtype",[shape],[begin,end]] */
+    int array_form;          /* write ["dtype",[shape],[begin,end]] */
 } tfs_st_wentry;
 
 /* One __metadata__ pair (string -> string). */
 typedef struct tfs_st_wmeta {
-    tfs_wstr key, value;         /* decoded text; escaped as needed */
-    const char *key_raw;         /* knob: the key token incl. quotes */
-    const char *value_raw;       /* knob: the value token (e.g. "1" for a number) */
+    tfs_wstr key, value;   /* decoded text; escaped as needed */
+    const char *key_raw;   /* knob: the key token incl. quotes */
+    const char *value_raw; /* knob: the value token (e.g. "1" for a number) */
 } tfs_st_wmeta;
 
 /* How __metadata__ appears. */
 typedef enum tfs_st_wmeta_mode {
-    TFS_STW_META_ABSENT = 0,     /* no __metadata__ member */
-    TFS_STW_META_OBJECT = 1,     /* an object of the n_meta pairs (may be {}) */
-    TFS_STW_META_NULL = 2,       /* "__metadata__":null (MLX) */
+    TFS_STW_META_ABSENT = 0, /* no __metadata__ member */
+    TFS_STW_META_OBJECT = 1, /* an object of the n_meta pairs (may be {}) */
+    TFS_STW_META_NULL = 2,   /* "__metadata__":null (MLX) */
 } tfs_st_wmeta_mode;
 
 typedef struct tfs_st_model {
     size_t n_entries;
     const tfs_st_wentry *entries;
-    uint32_t metadata;           /* tfs_st_wmeta_mode */
+    uint32_t metadata; /* tfs_st_wmeta_mode */
     size_t n_meta;
     const tfs_st_wmeta *meta;
-    size_t meta_pos;             /* entries written before __metadata__ (0: first;
+    size_t meta_pos; /* entries written before __metadata__ (0: first;
                                     >= n_entries: last) */
     /* layout */
-    unsigned indent;             /* 0: compact (serde_json to_string); n: one member
+    unsigned indent;         /* 0: compact (serde_json to_string); n: one member
                                     per line, n spaces per level, ": " after keys */
-    int ascii;                   /* escape every non-ASCII character as \uXXXX */
-    unsigned pad_to;             /* pad the JSON with trailing spaces to a multiple
+    int ascii;               /* escape every non-ASCII character as \uXXXX */
+    unsigned pad_to;         /* pad the JSON with trailing spaces to a multiple
                                     of this (bytes); 0: 8, as the crate's
                                     serializer; 1: no padding */
-    const char *leading_ws;      /* raw text before '{' (NULL: none) */
-    const char *trailing_ws;     /* raw text after '}' and before the padding */
+    const char *leading_ws;  /* raw text before '{' (NULL: none) */
+    const char *trailing_ws; /* raw text after '}' and before the padding */
     /* knobs */
-    const void *raw_json;        /* the whole header text verbatim instead of the
+    const void *raw_json; /* the whole header text verbatim instead of the
                                     generated JSON (entries then only give data) */
-    size_t raw_json_len;         /* bytes */
+    size_t raw_json_len;  /* bytes */
     int header_size_set;
-    uint64_t header_size;        /* the u64 N field as written */
+    uint64_t header_size; /* the u64 N field as written */
     int data_len_set;
-    uint64_t data_len;           /* bytes of data buffer written (default: the
+    uint64_t data_len; /* bytes of data buffer written (default: the
                                     largest end offset) */
-    uint8_t data_fill;           /* value of data bytes no entry provides; 0: a hole */
+    uint8_t data_fill; /* value of data bytes no entry provides; 0: a hole */
 } tfs_st_model;
 
 /* Serialise `m` to the end of `w` (normally empty): u64 N, the JSON header

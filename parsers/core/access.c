@@ -54,7 +54,8 @@ static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t i, u
     uint64_t c_off = 0, c_len = 0; /* bytes [c_off, c_off + c_len) are in chunk */
     for (uint64_t k = m * x->stride;; k++) {
         uint8_t le[8];
-        if (p->buf) memcpy(le, p->buf + pos, 8);
+        if (p->buf)
+            memcpy(le, p->buf + pos, 8);
         else {
             if (pos < c_off || pos + 8u > c_off + c_len) {
                 /* the array was parsed, so its bytes are in the file: a short
@@ -64,8 +65,9 @@ static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t i, u
                 c_len = 0;
                 while (c_len < 8u) {
                     size_t got = 0;
-                    if (p->forward || !p->rd.read || p->rd.read(p->rd.ctx, c_off + c_len, chunk + c_len,
-                                                                 want - (size_t)c_len, &got) != 0 || got == 0)
+                    if (p->forward || !p->rd.read ||
+                        p->rd.read(p->rd.ctx, c_off + c_len, chunk + c_len, want - (size_t)c_len, &got) != 0 ||
+                        got == 0)
                         return TFS_EIO;
                     c_len += got;
                 }
@@ -175,13 +177,13 @@ static tfs_status get_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, u
     return tfs_kv_get(h, kv, i, v);
 }
 
-#define TFS_GETTER(name, ctype, vtype, expr)                                                           \
-    tfs_status tfs_kv_get_##name(const tfs_header *h, const tfs_kv *kv, uint64_t i, ctype *out) {      \
-        tfs_value v;                                                                                  \
-        if (!out) return TFS_EARG;                                                                    \
-        tfs_status st = get_typed(h, kv, i, vtype, &v);                                               \
-        if (st == TFS_OK) *out = (ctype)(expr);                                                       \
-        return st;                                                                                    \
+#define TFS_GETTER(name, ctype, vtype, expr)                                                      \
+    tfs_status tfs_kv_get_##name(const tfs_header *h, const tfs_kv *kv, uint64_t i, ctype *out) { \
+        tfs_value v;                                                                              \
+        if (!out) return TFS_EARG;                                                                \
+        tfs_status st = get_typed(h, kv, i, vtype, &v);                                           \
+        if (st == TFS_OK) *out = (ctype)(expr);                                                   \
+        return st;                                                                                \
     }
 TFS_GETTER(u8, uint8_t, TFS_GG_U8, v.u64)
 TFS_GETTER(i8, int8_t, TFS_GG_I8, v.i64)
@@ -195,8 +197,7 @@ TFS_GETTER(f32, float, TFS_GG_F32, v.f64)
 TFS_GETTER(f64, double, TFS_GG_F64, v.f64)
 TFS_GETTER(bool, int, TFS_GG_BOOL, v.u64 != 0)
 
-tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
-                             size_t cap) {
+tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf, size_t cap) {
     tfs_value v;
     if (!out || (!buf && cap)) return TFS_EARG;
     tfs_status st = get_typed(h, kv, i, TFS_GG_STRING, &v);

@@ -36,18 +36,15 @@
 bool tfs__bug_reach(bool triggered);
 
 #define TFS_BUG_ON(id) (TFS_BUG == TFS_BUG_ID_##id)
-#define TFS_BUG_CHECK(id, fixed, buggy)                                                                               \
-    (TFS_BUG_ON(id) ? tfs__bug_check_((fixed), (buggy)) : (fixed))
-#define TFS_BUG_CANARY(id, reached, triggered)                                                                        \
-    do {                                                                                                              \
-        if (TFS_BUG_ON(id) && (reached)) (void)tfs__bug_reach((triggered));                                           \
+#define TFS_BUG_CHECK(id, fixed, buggy) (TFS_BUG_ON(id) ? tfs__bug_check_((fixed), (buggy)) : (fixed))
+#define TFS_BUG_CANARY(id, reached, triggered)                              \
+    do {                                                                    \
+        if (TFS_BUG_ON(id) && (reached)) (void)tfs__bug_reach((triggered)); \
     } while (0)
 
 /* Counting mode (TFS_BUG_NOABORT): a triggering input takes the fixed path,
  * so that counting never runs into the bug itself. */
-static inline bool tfs__bug_check_(bool fixed, bool buggy) {
-    return tfs__bug_reach(fixed && !buggy) ? fixed : buggy;
-}
+static inline bool tfs__bug_check_(bool fixed, bool buggy) { return tfs__bug_reach(fixed && !buggy) ? fixed : buggy; }
 #else
 #define TFS_BUG_CHECK(id, fixed, buggy) (fixed)
 #define TFS_BUG_CANARY(id, reached, triggered) ((void)0)

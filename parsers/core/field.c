@@ -45,9 +45,7 @@ static const char *const kind_names[TFS_FIELD_KIND_COUNT] = {
     [TFS_FIELD_ARRAY_DATA] = "array_data",
 };
 
-const char *tfs_field_kind_name(uint32_t kind)
-{
-    if (kind >= TFS_FIELD_KIND_COUNT || kind_names[kind] == NULL)
-        return "?";
+const char *tfs_field_kind_name(uint32_t kind) {
+    if (kind >= TFS_FIELD_KIND_COUNT || kind_names[kind] == NULL) return "?";
     return kind_names[kind];
 }

@@ -8,7 +8,11 @@
 tfs_header *tfs__header_new(tfs_format format, uint64_t file_size) {
     tfs_header *h = calloc(1, sizeof *h);
     tfs_priv *p = calloc(1, sizeof *p);
-    if (!h || !p) { free(h); free(p); return NULL; }
+    if (!h || !p) {
+        free(h);
+        free(p);
+        return NULL;
+    }
     h->format = format;
     h->file_size = file_size;
     h->complete = 1;

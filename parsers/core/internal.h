@@ -67,18 +67,18 @@ static inline uint64_t tfs_le64(const uint8_t *p) { return (uint64_t)tfs_le32(p)
  * file_size is set and size_known becomes true.
  */
 typedef struct tfs_src {
-    const uint8_t *buf;  /* buffer mode: caller's bytes; NULL in reader mode */
-    uint64_t file_size;  /* bytes; TFS_SIZE_UNKNOWN until known */
+    const uint8_t *buf; /* buffer mode: caller's bytes; NULL in reader mode */
+    uint64_t file_size; /* bytes; TFS_SIZE_UNKNOWN until known */
     bool size_known;
-    tfs_source rd;       /* reader mode */
-    bool forward;        /* reader can only go forward */
-    uint64_t rd_pos;     /* forward: file offset the next read() starts at */
-    uint8_t *win;        /* reader mode: owned window */
-    uint64_t win_off;    /* file offset of win[0] */
-    size_t win_len;      /* bytes valid in win */
-    size_t win_cap;      /* bytes allocated for win */
-    int io_errno;        /* set when a read failed */
-    bool nomem;          /* set when growing the window failed */
+    tfs_source rd;    /* reader mode */
+    bool forward;     /* reader can only go forward */
+    uint64_t rd_pos;  /* forward: file offset the next read() starts at */
+    uint8_t *win;     /* reader mode: owned window */
+    uint64_t win_off; /* file offset of win[0] */
+    size_t win_len;   /* bytes valid in win */
+    size_t win_cap;   /* bytes allocated for win */
+    int io_errno;     /* set when a read failed */
+    bool nomem;       /* set when growing the window failed */
 } tfs_src;
 
 /* Bytes [off, off + n) of the file, or NULL when they are not all inside the
@@ -104,7 +104,9 @@ const uint8_t *tfs__src_prefix(tfs_src *s, size_t n);
 static inline bool tfs_src_failed(const tfs_src *s) { return s->io_errno != 0 || s->nomem; }
 /* Bytes left in the file after `off` (0 if off >= file_size); only for a
  * known size. */
-static inline uint64_t tfs_src_left(const tfs_src *s, uint64_t off) { return off >= s->file_size ? 0 : s->file_size - off; }
+static inline uint64_t tfs_src_left(const tfs_src *s, uint64_t off) {
+    return off >= s->file_size ? 0 : s->file_size - off;
+}
 /* Release the window (reader mode). */
 void tfs__src_close(tfs_src *s);
 
@@ -175,15 +177,15 @@ void tfs__set_free(tfs_set *s);
 /* Library-internal storage hung off tfs_header.priv_. */
 struct tfs_kvx;
 typedef struct tfs_priv {
-    uint8_t *window;  /* reader mode: the window (owned), views may point into it */
-    void *blocks[8];  /* format-owned allocations, each released with free() */
+    uint8_t *window; /* reader mode: the window (owned), views may point into it */
+    void *blocks[8]; /* format-owned allocations, each released with free() */
     /* Values (access.c): per KV, in h->kv order. */
     const struct tfs_kvx *kvx;
-    const uint8_t *buf;   /* buffer mode: the caller's file bytes, else NULL */
-    tfs_source rd;        /* reader mode: re-read string and array values */
-    int fd;               /* POSIX fd sources: owned dup, closed on free; -1 */
-    bool forward;         /* values of a forward-only reader cannot be re-read */
-    tfs_field fail[16];   /* TFS_PARTIAL: fields of the failing record */
+    const uint8_t *buf;                  /* buffer mode: the caller's file bytes, else NULL */
+    tfs_source rd;                       /* reader mode: re-read string and array values */
+    int fd;                              /* POSIX fd sources: owned dup, closed on free; -1 */
+    bool forward;                        /* values of a forward-only reader cannot be re-read */
+    tfs_field fail[16];                  /* TFS_PARTIAL: fields of the failing record */
     void (*release)(struct tfs_priv *p); /* closes fd (posix_file.c) */
 } tfs_priv;
 
@@ -201,7 +203,7 @@ typedef struct tfs_kvx {
     const uint64_t *marks;
     uint64_t n_marks;
     uint64_t stride;
-    bool decoded;   /* safetensors: mem is the decoded string */
+    bool decoded;       /* safetensors: mem is the decoded string */
     const uint8_t *str; /* GGUF string scalar of at most GG_STR_KEEP bytes: its bytes, kept by the parser */
 } tfs_kvx;
 

@@ -5,9 +5,9 @@
 typedef struct rule_row {
     tfs_rule rule;
     const char *id;
-    uint8_t format;   /* tfs_format */
-    uint8_t profile;  /* tfs_rule_profile */
-    uint8_t index;    /* tfs_index_kind */
+    uint8_t format;  /* tfs_format */
+    uint8_t profile; /* tfs_rule_profile */
+    uint8_t index;   /* tfs_index_kind */
     const char *category;
     const char *message;
     const char *ref;
@@ -52,18 +52,42 @@ static const rule_row *find(tfs_rule r) {
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (k_rules[mid].rule == r) return &k_rules[mid];
-        if ((int)k_rules[mid].rule < (int)r) lo = mid + 1; else hi = mid;
+        if ((int)k_rules[mid].rule < (int)r)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return NULL;
 }
 
-const char *tfs_rule_id(tfs_rule r) { const rule_row *x = find(r); return x ? x->id : (r == TFS_RULE_NONE ? "" : "?"); }
-const char *tfs_rule_category(tfs_rule r) { const rule_row *x = find(r); return x ? x->category : ""; }
-const char *tfs_rule_message(tfs_rule r) { const rule_row *x = find(r); return x ? x->message : ""; }
-const char *tfs_rule_ref(tfs_rule r) { const rule_row *x = find(r); return x ? x->ref : ""; }
-tfs_rule_profile tfs_rule_profile_of(tfs_rule r) { const rule_row *x = find(r); return x ? (tfs_rule_profile)x->profile : TFS_PROFILE_RETIRED; }
-tfs_format tfs_rule_format(tfs_rule r) { const rule_row *x = find(r); return x ? (tfs_format)x->format : TFS_FORMAT_UNKNOWN; }
-tfs_index_kind tfs_rule_index_kind(tfs_rule r) { const rule_row *x = find(r); return x ? (tfs_index_kind)x->index : TFS_INDEX_NONE; }
+const char *tfs_rule_id(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? x->id : (r == TFS_RULE_NONE ? "" : "?");
+}
+const char *tfs_rule_category(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? x->category : "";
+}
+const char *tfs_rule_message(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? x->message : "";
+}
+const char *tfs_rule_ref(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? x->ref : "";
+}
+tfs_rule_profile tfs_rule_profile_of(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? (tfs_rule_profile)x->profile : TFS_PROFILE_RETIRED;
+}
+tfs_format tfs_rule_format(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? (tfs_format)x->format : TFS_FORMAT_UNKNOWN;
+}
+tfs_index_kind tfs_rule_index_kind(tfs_rule r) {
+    const rule_row *x = find(r);
+    return x ? (tfs_index_kind)x->index : TFS_INDEX_NONE;
+}
 
 const char *tfs_index_kind_name(tfs_index_kind k) {
     switch (k) {

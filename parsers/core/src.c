@@ -14,13 +14,22 @@
  * file goes: returns the count read (< n only at the end of the file), or
  * SIZE_MAX on failure (io_errno set). */
 static size_t rd_fill(tfs_src *s, uint64_t off, uint8_t *dst, size_t n) {
-    if (s->forward && off != s->rd_pos) { s->io_errno = ESPIPE; return SIZE_MAX; }
+    if (s->forward && off != s->rd_pos) {
+        s->io_errno = ESPIPE;
+        return SIZE_MAX;
+    }
     size_t done = 0;
     while (done < n) {
         size_t got = 0;
         int e = s->rd.read(s->rd.ctx, off + done, dst + done, n - done, &got);
-        if (e != 0) { s->io_errno = e > 0 ? e : EIO; return SIZE_MAX; }
-        if (got > n - done) { s->io_errno = EIO; return SIZE_MAX; } /* reader overran buf */
+        if (e != 0) {
+            s->io_errno = e > 0 ? e : EIO;
+            return SIZE_MAX;
+        }
+        if (got > n - done) {
+            s->io_errno = EIO;
+            return SIZE_MAX;
+        } /* reader overran buf */
         if (got == 0) break;
         done += got;
     }
@@ -31,8 +40,12 @@ static size_t rd_fill(tfs_src *s, uint64_t off, uint8_t *dst, size_t n) {
 /* A short read at `end`: the end of a stream (its size is now known), or a
  * file that is shorter than it said (EIO). */
 static void short_read(tfs_src *s, uint64_t end) {
-    if (s->size_known) s->io_errno = EIO;
-    else { s->file_size = end; s->size_known = true; }
+    if (s->size_known)
+        s->io_errno = EIO;
+    else {
+        s->file_size = end;
+        s->size_known = true;
+    }
 }
 
 static bool reserve(tfs_src *s, size_t cap) {
@@ -45,7 +58,10 @@ static bool reserve(tfs_src *s, size_t cap) {
     } else {
         p = realloc(s->win, cap);
     }
-    if (!p) { s->nomem = true; return false; }
+    if (!p) {
+        s->nomem = true;
+        return false;
+    }
     s->win = p;
     s->win_cap = cap;
     return true;
@@ -61,7 +77,10 @@ static bool skip_to(tfs_src *s, uint64_t off) {
         uint64_t at = s->rd_pos;
         size_t got = rd_fill(s, at, scratch, n);
         if (got == SIZE_MAX) return false;
-        if (got < n) { short_read(s, at + got); return false; }
+        if (got < n) {
+            short_read(s, at + got);
+            return false;
+        }
     }
     return true;
 }
@@ -76,7 +95,10 @@ static bool load(tfs_src *s, uint64_t off, size_t n) {
         keep = (size_t)(win_end - off); /* still-useful tail of the window */
         memmove(s->win, s->win + (off - s->win_off), keep);
     } else if (s->forward) {
-        if (off < s->rd_pos) { s->io_errno = ESPIPE; return false; }
+        if (off < s->rd_pos) {
+            s->io_errno = ESPIPE;
+            return false;
+        }
         if (off > s->rd_pos && !skip_to(s, off)) return false;
     }
     s->win_off = off;
@@ -101,8 +123,7 @@ const uint8_t *tfs__src_get(tfs_src *s, uint64_t off, size_t n) {
     if (tfs_add_overflow_u64(off, n, &end)) return NULL;
     if (s->size_known && end > s->file_size) return NULL;
     if (s->buf) return s->buf + off;
-    if (off >= s->win_off && end <= s->win_off + s->win_len)
-        return n ? s->win + (off - s->win_off) : k_empty;
+    if (off >= s->win_off && end <= s->win_off + s->win_len) return n ? s->win + (off - s->win_off) : k_empty;
     if (n == 0) return tfs__src_has(s, off) ? k_empty : NULL;
     if (!load(s, off, n)) return NULL;
     return s->win;
@@ -147,7 +168,10 @@ const uint8_t *tfs__src_prefix(tfs_src *s, size_t n) {
     size_t got = rd_fill(s, s->win_len, s->win + s->win_len, n - s->win_len);
     if (got == SIZE_MAX) return NULL;
     s->win_len += got;
-    if (s->win_len < n) { short_read(s, s->win_len); return NULL; }
+    if (s->win_len < n) {
+        short_read(s, s->win_len);
+        return NULL;
+    }
     return s->win;
 }
 

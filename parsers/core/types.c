@@ -1,7 +1,11 @@
 /* types.c: safetensors dtype, ggml type and GGUF value type tables (st_dtypes.def, gg_types.def, gg_vtypes.def). */
 #include "internal.h"
 
-typedef struct st_dtype_row { const char *name; unsigned char len; unsigned char bits; } st_dtype_row;
+typedef struct st_dtype_row {
+    const char *name;
+    unsigned char len;
+    unsigned char bits;
+} st_dtype_row;
 static const st_dtype_row k_st[] = {
 #define TFS_ST_DTYPE(sym, name, bits) {name, (unsigned char)(sizeof(name) - 1), bits},
 #include "tfs/st_dtypes.def"
@@ -23,7 +27,11 @@ int tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out) {
     return -1;
 }
 
-typedef struct gg_type_row { const char *name; uint32_t blck; uint32_t size; } gg_type_row;
+typedef struct gg_type_row {
+    const char *name;
+    uint32_t blck;
+    uint32_t size;
+} gg_type_row;
 static const gg_type_row k_gg[TFS_GG_TYPE_COUNT] = {
 #define TFS_GG_TYPE(id, name, blck, size) [id] = {name, blck, size},
 #include "tfs/gg_types.def"

@@ -18,7 +18,10 @@ size_t tfs_utf8_decode(const uint8_t *p, size_t n, uint32_t *cp) {
     if (!cp) cp = &dummy;
     if (n == 0) return 0;
     uint8_t b = p[0];
-    if (b < 0x80u) { *cp = b; return 1; }
+    if (b < 0x80u) {
+        *cp = b;
+        return 1;
+    }
     if (b < 0xC2u) return 0; /* stray continuation, or overlong C0/C1 */
     if (b < 0xE0u) {
         if (n < 2 || !cont(p[1])) return 0;
@@ -49,7 +52,10 @@ size_t tfs_utf8_valid_up_to(const uint8_t *p, size_t n) {
         while (i + 16 <= n && ((load8(p + i) | load8(p + i + 8)) & 0x8080808080808080ull) == 0) i += 16;
         while (i + 8 <= n && (load8(p + i) & 0x8080808080808080ull) == 0) i += 8;
         if (i >= n) break;
-        if (p[i] < 0x80u) { i++; continue; }
+        if (p[i] < 0x80u) {
+            i++;
+            continue;
+        }
         size_t k = tfs_utf8_decode(p + i, n - i, NULL);
         if (k == 0) return i;
         i += k;

@@ -26,52 +26,53 @@
 /* Limits of gguf.cpp (64-bit build). */
 #define GG_MAX_STRING_LENGTH (UINT64_C(1) << 30)  /* GGUF_MAX_STRING_LENGTH */
 #define GG_MAX_ARRAY_ELEMENTS (UINT64_C(1) << 30) /* GGUF_MAX_ARRAY_ELEMENTS */
-#define GG_SIZEOF_TENSOR_INFO 344u /* sizeof(gguf_tensor_info) = sizeof(ggml_tensor) 336 + u64 offset */
-#define GG_SIZEOF_KV 88u           /* sizeof(gguf_kv): std::string, bool, enum, 2 x std::vector */
-#define GG_MAX_NAME 64u            /* GGML_MAX_NAME: names must be shorter */
-#define GG_MAX_DIMS 4u             /* GGML_MAX_DIMS */
-#define GG_DEFAULT_ALIGNMENT 32u   /* GGUF_DEFAULT_ALIGNMENT */
-#define GG_STR_KEEP 256u           /* string scalars up to this many bytes are kept
+#define GG_SIZEOF_TENSOR_INFO 344u                /* sizeof(gguf_tensor_info) = sizeof(ggml_tensor) 336 + u64 offset */
+#define GG_SIZEOF_KV 88u                          /* sizeof(gguf_kv): std::string, bool, enum, 2 x std::vector */
+#define GG_MAX_NAME 64u                           /* GGML_MAX_NAME: names must be shorter */
+#define GG_MAX_DIMS 4u                            /* GGML_MAX_DIMS */
+#define GG_DEFAULT_ALIGNMENT 32u                  /* GGUF_DEFAULT_ALIGNMENT */
+#define GG_STR_KEEP \
+    256u /* string scalars up to this many bytes are kept
                                       (readable from a stream; a few bytes per KV) */
 
 /* One KV pair as parsed (offsets are absolute file offsets, bytes;
  * GG_UNSET until read). */
 #define GG_UNSET UINT64_MAX
 typedef struct gg_kv_rec {
-    uint64_t field_off;  /* start of the KV (its key length field) */
-    uint64_t key_ref;    /* first key byte, relative to gg_kept() */
+    uint64_t field_off; /* start of the KV (its key length field) */
+    uint64_t key_ref;   /* first key byte, relative to gg_kept() */
     uint64_t key_len;
-    uint64_t key_kept;   /* key bytes kept at key_ref: key_len, or TFS_KEY_KEEP */
-    uint64_t key_hash;   /* tfs__hash_bytes of the whole key */
-    uint64_t key_bad;    /* long keys, TFS_STRICT: first non-UTF-8 byte (GG504), or GG_UNSET */
-    uint64_t type_off;   /* the i32 value type field */
-    uint64_t elem_off;   /* arrays: element type field */
-    uint64_t count_off;  /* arrays: count field */
-    uint64_t value_off;  /* value as stored (tfs_kv.value_offset) */
+    uint64_t key_kept;  /* key bytes kept at key_ref: key_len, or TFS_KEY_KEEP */
+    uint64_t key_hash;  /* tfs__hash_bytes of the whole key */
+    uint64_t key_bad;   /* long keys, TFS_STRICT: first non-UTF-8 byte (GG504), or GG_UNSET */
+    uint64_t type_off;  /* the i32 value type field */
+    uint64_t elem_off;  /* arrays: element type field */
+    uint64_t count_off; /* arrays: count field */
+    uint64_t value_off; /* value as stored (tfs_kv.value_offset) */
     uint64_t value_len;
-    uint64_t count;      /* array element count, 1 for a scalar */
-    uint64_t scalar;     /* fixed-size scalar: raw LE bytes; string: its length */
-    uint64_t str_ref;    /* string scalar <= GG_STR_KEEP bytes: its bytes, relative to gg_kept(); else GG_UNSET */
-    uint64_t *marks;     /* string arrays: offsets of every stride-th element */
+    uint64_t count;   /* array element count, 1 for a scalar */
+    uint64_t scalar;  /* fixed-size scalar: raw LE bytes; string: its length */
+    uint64_t str_ref; /* string scalar <= GG_STR_KEEP bytes: its bytes, relative to gg_kept(); else GG_UNSET */
+    uint64_t *marks;  /* string arrays: offsets of every stride-th element */
     size_t n_marks, cap_marks;
     uint64_t stride;
-    uint32_t type;       /* tfs_gg_vtype, TFS_GG_ARRAY for arrays */
-    uint32_t elem_type;  /* element type for arrays, else == type */
+    uint32_t type;      /* tfs_gg_vtype, TFS_GG_ARRAY for arrays */
+    uint32_t elem_type; /* element type for arrays, else == type */
 } gg_kv_rec;
 
 /* One tensor info as parsed. */
 typedef struct gg_ti_rec {
-    uint64_t field_off;   /* start of the info (its name length field) */
-    uint64_t name_ref;    /* first name byte, relative to gg_kept() */
+    uint64_t field_off; /* start of the info (its name length field) */
+    uint64_t name_ref;  /* first name byte, relative to gg_kept() */
     uint64_t name_len;
-    uint64_t ndims_off;   /* n_dims field, GG_UNSET until read */
+    uint64_t ndims_off; /* n_dims field, GG_UNSET until read */
     uint64_t ne_off[GG_MAX_DIMS];
     uint64_t type_off;
     uint64_t ne[GG_MAX_DIMS]; /* 1 beyond n_dims, as ggml */
     uint64_t n_elements;
     uint64_t n_bytes;
-    uint64_t offset;      /* as stored, relative to the data section */
-    uint64_t offset_off;  /* file offset of the u64 offset field */
+    uint64_t offset;     /* as stored, relative to the data section */
+    uint64_t offset_off; /* file offset of the u64 offset field */
     uint32_t n_dims;
     uint32_t type;
 } gg_ti_rec;
@@ -85,28 +86,28 @@ typedef struct gg_ctx {
     tfs_src *src;
     tfs_error *err;
     unsigned flags;
-    uint64_t off;         /* cursor: next byte to consume */
+    uint64_t off; /* cursor: next byte to consume */
 
     uint32_t version;
-    int64_t n_tensors;    /* as declared (checked against ggml's bound) */
+    int64_t n_tensors; /* as declared (checked against ggml's bound) */
     int64_t n_kv;
 
     gg_kv_rec *kv;
     size_t kv_len, kv_cap;
     gg_ti_rec *ti;
     size_t ti_len, ti_cap;
-    tfs_set keys, names;  /* duplicate detection (core/set.c) */
-    uint64_t hash_seed;   /* tfs__hash_seed(), drawn once per parse */
+    tfs_set keys, names; /* duplicate detection (core/set.c) */
+    uint64_t hash_seed;  /* tfs__hash_seed(), drawn once per parse */
 
-    uint32_t alignment;   /* general.alignment or 32 */
-    int64_t align_idx;    /* KV index of general.alignment, -1 if absent */
-    uint64_t info_end;    /* end of the tensor infos (bytes) */
-    uint64_t data_start;  /* start of the data section (bytes) */
-    uint64_t data_size;   /* sum of padded tensor sizes (bytes) */
+    uint32_t alignment;  /* general.alignment or 32 */
+    int64_t align_idx;   /* KV index of general.alignment, -1 if absent */
+    uint64_t info_end;   /* end of the tensor infos (bytes) */
+    uint64_t data_start; /* start of the data section (bytes) */
+    uint64_t data_size;  /* sum of padded tensor sizes (bytes) */
 
-    int stage;            /* GG_STAGE_*: the stage running (partial results) */
-    bool eq_failed;       /* re-reading a long key for a compare failed (I/O) */
-    uint8_t *arena;       /* reader mode: kept keys and names */
+    int stage;      /* GG_STAGE_*: the stage running (partial results) */
+    bool eq_failed; /* re-reading a long key for a compare failed (I/O) */
+    uint8_t *arena; /* reader mode: kept keys and names */
     size_t arena_len, arena_cap;
 
     /* First TFS_STRICT violation found while reading (GG501 bool values,
@@ -213,7 +214,7 @@ tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_
  * TFS_STRICT, its first non-UTF-8 byte (*bad, relative to the key, or
  * GG_UNSET).  GG102 as tfs__gg_string_keep. */
 tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
-                       uint64_t *bad);
+                            uint64_t *bad);
 /* Scan n bytes at file offset `off` through the window; the first byte
  * above `max` is stored in *bad (UINT64_MAX if none).  Returns false when
  * the bytes are not all in the file or the source failed. */
@@ -227,12 +228,12 @@ bool tfs__gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64
 bool tfs__gg_scan_utf8(gg_ctx *c, uint64_t off, uint64_t n, uint64_t *bad);
 
 /* Stages, in ggml's order.  Each returns TFS_OK or the first violation. */
-tfs_status tfs__gg_parse_kvs(gg_ctx *c);             /* kv.c: KV pairs, GG1xx */
-tfs_status tfs__gg_check_alignment(gg_ctx *c);       /* kv.c: GG140, GG141 */
-tfs_status tfs__gg_parse_tensor_infos(gg_ctx *c);    /* tensor_info.c: GG2xx */
-tfs_status tfs__gg_check_layout(gg_ctx *c);          /* layout.c: GG301..GG303, GG305 */
-tfs_status tfs__gg_check_data(gg_ctx *c);            /* layout.c: GG304 (default profile) */
-tfs_status tfs__gg_check_strict(gg_ctx *c);          /* strict.c: GG5xx */
+tfs_status tfs__gg_parse_kvs(gg_ctx *c);                    /* kv.c: KV pairs, GG1xx */
+tfs_status tfs__gg_check_alignment(gg_ctx *c);              /* kv.c: GG140, GG141 */
+tfs_status tfs__gg_parse_tensor_infos(gg_ctx *c);           /* tensor_info.c: GG2xx */
+tfs_status tfs__gg_check_layout(gg_ctx *c);                 /* layout.c: GG301..GG303, GG305 */
+tfs_status tfs__gg_check_data(gg_ctx *c);                   /* layout.c: GG304 (default profile) */
+tfs_status tfs__gg_check_strict(gg_ctx *c);                 /* strict.c: GG5xx */
 tfs_status tfs__gg_build_view(gg_ctx *c, tfs_header **out); /* view.c */
 /* TFS_PARTIAL: the header of what was read before the violation (view.c). */
 void tfs__gg_build_partial(gg_ctx *c, tfs_header **out);

@@ -144,9 +144,15 @@ static bool rest_eq(gg_ctx *c, uint64_t a_off, uint64_t b_off, uint64_t from, ui
     uint8_t piece[4096];
     for (uint64_t at = from; at < len;) {
         size_t k = len - at < sizeof piece ? (size_t)(len - at) : sizeof piece;
-        if (!tfs__src_copy(c->src, a_off + at, k, piece)) { c->eq_failed = true; return false; }
+        if (!tfs__src_copy(c->src, a_off + at, k, piece)) {
+            c->eq_failed = true;
+            return false;
+        }
         const uint8_t *q = tfs__src_get(c->src, b_off + at, k);
-        if (!q) { c->eq_failed = true; return false; }
+        if (!q) {
+            c->eq_failed = true;
+            return false;
+        }
         if (memcmp(piece, q, k) != 0) return false;
         at += k;
     }
@@ -187,7 +193,8 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
         if (st != TFS_OK) return st;
         r->key_kept = TFS_KEY_KEEP;
     }
-    if (TFS_RULE_HIT(TFS_GG110, TFS_BUG_CHECK(G6, r->key_len == 0, false))) return tfs__fail(c->err, TFS_GG110, r->field_off, i);
+    if (TFS_RULE_HIT(TFS_GG110, TFS_BUG_CHECK(G6, r->key_len == 0, false)))
+        return tfs__fail(c->err, TFS_GG110, r->field_off, i);
     if (!tfs__set_reserve(&c->keys, 0)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     key_cand k = {c, r};
     int64_t dup = tfs__set_find_or_add(&c->keys, r->key_hash, (uint64_t)i, key_eq, &k);
@@ -238,7 +245,8 @@ tfs_status tfs__gg_check_alignment(gg_ctx *c) {
     for (size_t i = 0; i < c->kv_len; i++) {
         const gg_kv_rec *r = &c->kv[i];
         if (!is_align_key(base + r->key_ref, r->key_len)) continue;
-        if (TFS_RULE_HIT(TFS_GG140, TFS_BUG_CHECK(G8, r->type != TFS_GG_U32, false))) return tfs__fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
+        if (TFS_RULE_HIT(TFS_GG140, TFS_BUG_CHECK(G8, r->type != TFS_GG_U32, false)))
+            return tfs__fail(c->err, TFS_GG140, r->type_off, (int64_t)i);
         uint32_t a = (uint32_t)r->scalar; /* GG140 off: the value's low 32 bits (0 for strings, arrays) */
         if (TFS_RULE_HIT(TFS_GG141, TFS_BUG_CHECK(G8b, a == 0 || (a & (a - 1u)) != 0, false)))
             return tfs__fail(c->err, TFS_GG141, r->value_off, (int64_t)i);

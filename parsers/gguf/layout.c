@@ -29,7 +29,8 @@ tfs_status tfs__gg_check_layout(gg_ctx *c) {
     uint64_t sum = 0;
     for (size_t i = 0; i < c->ti_len; i++) {
         const gg_ti_rec *r = &c->ti[i];
-        if (TFS_RULE_HIT(TFS_GG302, TFS_BUG_CHECK(G15, r->offset != sum, false))) return tfs__fail(c->err, TFS_GG302, r->offset_off, (int64_t)i);
+        if (TFS_RULE_HIT(TFS_GG302, TFS_BUG_CHECK(G15, r->offset != sum, false)))
+            return tfs__fail(c->err, TFS_GG302, r->offset_off, (int64_t)i);
         uint64_t padded;
         if (TFS_RULE_HIT(TFS_GG305, TFS_BUG_CHECK(G3, tfs_add_overflow_u64(r->n_bytes, a - 1u, &padded), false)))
             return tfs__fail(c->err, TFS_GG305, r->offset_off, (int64_t)i);
@@ -48,10 +49,11 @@ tfs_status tfs__gg_check_data(gg_ctx *c) {
     for (size_t i = 0; i < c->ti_len; i++) {
         const gg_ti_rec *r = &c->ti[i];
         uint64_t begin, end;
-        if (TFS_RULE_HIT(TFS_GG304, TFS_BUG_CHECK(G11, tfs_add_overflow_u64(c->data_start, r->offset, &begin) ||
-                                                           tfs_add_overflow_u64(begin, r->n_bytes, &end) ||
-                                                           end > c->src->file_size,
-                                                  false)))
+        if (TFS_RULE_HIT(TFS_GG304,
+                         TFS_BUG_CHECK(G11,
+                                       tfs_add_overflow_u64(c->data_start, r->offset, &begin) ||
+                                           tfs_add_overflow_u64(begin, r->n_bytes, &end) || end > c->src->file_size,
+                                       false)))
             return tfs__fail(c->err, TFS_GG304, r->offset_off, (int64_t)i);
     }
     return TFS_OK;

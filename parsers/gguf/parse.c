@@ -71,8 +71,8 @@ static void free_records(gg_ctx *c) {
  * GG207, GG212, GG305 (ggml wraps silently and accepts).
  */
 tfs_status tfs__gg_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_error *err) {
-    gg_ctx c = {.src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1,
-                .strict_index = -1};
+    gg_ctx c = {
+        .src = src, .err = err, .flags = flags, .alignment = GG_DEFAULT_ALIGNMENT, .align_idx = -1, .strict_index = -1};
     c.hash_seed = tfs__hash_seed();
     tfs_status st = run(&c, out);
     if (st == TFS_INVALID && out && (flags & TFS_PARTIAL)) tfs__gg_build_partial(&c, out);

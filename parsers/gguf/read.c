@@ -14,7 +14,8 @@ tfs_status tfs__gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uin
     /* planted G5: a KV key's length used unchecked (no cap, no bytes-left test) */
     TFS_BUG_CANARY(G5, c->stage == GG_STAGE_KVS && c->kv_len > 0 && c->kv[c->kv_len - 1u].field_off == at,
                    c->src->size_known && *len > c->src->file_size - c->off);
-    if (TFS_RULE_HIT(TFS_GG101, TFS_BUG_CHECK(G16, *len > GG_MAX_STRING_LENGTH, false))) return tfs__fail(c->err, TFS_GG101, at, index);
+    if (TFS_RULE_HIT(TFS_GG101, TFS_BUG_CHECK(G16, *len > GG_MAX_STRING_LENGTH, false)))
+        return tfs__fail(c->err, TFS_GG101, at, index);
     return TFS_OK;
 }
 
@@ -79,7 +80,7 @@ static size_t utf8_piece(const uint8_t *p, size_t k) {
 }
 
 tfs_status tfs__gg_key_long(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref, uint64_t *hash,
-                       uint64_t *bad) {
+                            uint64_t *bad) {
     if (c->src->size_known && !gg_has(c, len)) return gg_short(c, gg_str_rule(c), len_off, index);
     if (!arena_room(c, TFS_KEY_KEEP)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     tfs_hash_state hs;
@@ -136,7 +137,10 @@ bool tfs__gg_scan_above(gg_ctx *c, uint64_t off, uint64_t n, uint8_t max, uint64
         const uint8_t *p = tfs__src_get(c->src, off, k);
         if (!p) return false;
         for (size_t i = 0; i < k; i++)
-            if (p[i] > max) { *bad = off + i; return true; }
+            if (p[i] > max) {
+                *bad = off + i;
+                return true;
+            }
         off += k;
         n -= k;
     }

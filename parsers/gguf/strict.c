@@ -28,12 +28,14 @@ static tfs_status check_kv(gg_ctx *c, const uint8_t *kept, size_t i) {
     /* a long key (reader mode) was checked as it was read */
     uint64_t bad = r->key_kept < r->key_len ? (r->key_bad == GG_UNSET ? r->key_len : r->key_bad)
                                             : tfs_utf8_valid_up_to(kept + r->key_ref, (size_t)r->key_len);
-    if (TFS_RULE_HIT(TFS_GG504, bad < r->key_len)) return tfs__fail(c->err, TFS_GG504, r->field_off + 8u + bad, (int64_t)i);
+    if (TFS_RULE_HIT(TFS_GG504, bad < r->key_len))
+        return tfs__fail(c->err, TFS_GG504, r->field_off + 8u + bad, (int64_t)i);
     if (TFS_RULE_HIT(TFS_GG505, r->key_len > GG_MAX_KEY)) return tfs__fail(c->err, TFS_GG505, r->field_off, (int64_t)i);
     /* every key is kept whole up to TFS_KEY_KEEP (>= 65,535) bytes; with
      * GG505 off (TFS_RULE_OFF) a longer key is judged on its kept bytes */
     bad = snake_case_bad(kept + r->key_ref, r->key_kept);
-    if (TFS_RULE_HIT(TFS_GG506, bad < r->key_kept)) return tfs__fail(c->err, TFS_GG506, r->field_off + 8u + bad, (int64_t)i);
+    if (TFS_RULE_HIT(TFS_GG506, bad < r->key_kept))
+        return tfs__fail(c->err, TFS_GG506, r->field_off + 8u + bad, (int64_t)i);
     /* string values and elements (GG507), bool values (GG501): read by
      * kv.c, the first violation recorded */
     if (TFS_RULE_HIT(TFS_GG507, c->strict_rule == TFS_GG507 && c->strict_index == (int64_t)i))

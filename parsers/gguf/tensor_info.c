@@ -38,7 +38,8 @@ static bool name_eq(const void *ctx, uint64_t idx) {
 static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     tfs_status st = tfs__gg_string_len(c, TFS_GG201, i, &r->name_len);
     if (st != TFS_OK) return st;
-    if (TFS_RULE_HIT(TFS_GG202, TFS_BUG_CHECK(X1, r->name_len >= GG_MAX_NAME, r->name_len > GG_MAX_NAME))) { /* not kept: GG102 still comes first */
+    if (TFS_RULE_HIT(TFS_GG202, TFS_BUG_CHECK(X1, r->name_len >= GG_MAX_NAME,
+                                              r->name_len > GG_MAX_NAME))) { /* not kept: GG102 still comes first */
         if ((st = tfs__gg_string_skip(c, r->field_off, r->name_len, i)) != TFS_OK) return st;
         return tfs__fail(c->err, TFS_GG202, r->field_off, i);
     }
@@ -46,8 +47,8 @@ static tfs_status parse_name(gg_ctx *c, gg_ti_rec *r, int64_t i) {
     const uint8_t *name = gg_kept(c) + r->name_ref;
     name_cand n = {c, name, cstr_len(name, r->name_len)};
     if (!tfs__set_reserve(&c->names, 0)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
-    int64_t dup = tfs__set_find_or_add(&c->names, tfs__hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i,
-                                       name_eq, &n);
+    int64_t dup =
+        tfs__set_find_or_add(&c->names, tfs__hash_bytes(c->hash_seed, name, (size_t)n.len), (uint64_t)i, name_eq, &n);
     if (dup == -2) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     if (TFS_RULE_HIT(TFS_GG203, dup >= 0)) return tfs__fail(c->err, TFS_GG203, r->field_off, i);
     return TFS_OK;
@@ -96,7 +97,7 @@ static tfs_status parse_shape(gg_ctx *c, gg_ti_rec *r, int64_t i, gg_wrap *wrap)
     uint64_t prod = r->ne[0];
     for (uint32_t j = 1; j < GG_MAX_DIMS; j++) {
         if (TFS_BUG_CHECK(G12, (uint64_t)INT64_MAX / r->ne[j] <= prod, false)) { /* planted G12: unchecked product */
-            uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3]; /* unsigned: wraps */
+            uint64_t wrapped = r->ne[0] * r->ne[1] * r->ne[2] * r->ne[3];        /* unsigned: wraps */
             uint64_t off = ne_off[j < r->n_dims ? j : r->n_dims - 1u];
             if (TFS_RULE_HIT(TFS_GG206, wrapped != 0 && wrapped <= (uint64_t)INT64_MAX))
                 return tfs__fail(c->err, TFS_GG206, off, i);
@@ -137,12 +138,14 @@ static tfs_status parse_type(gg_ctx *c, gg_ti_rec *r, int64_t i, const gg_wrap *
     if (blck == 0) blck = ts = 1;
     if (TFS_RULE_HIT(TFS_GG210, r->ne[0] % blck != 0)) return tfs__fail(c->err, TFS_GG210, at, i);
     if (wrap->on) {
-        if (TFS_RULE_HIT(TFS_GG211, ggml_size_test_fires(wrap->count, blck, ts))) return tfs__fail(c->err, TFS_GG211, at, i);
+        if (TFS_RULE_HIT(TFS_GG211, ggml_size_test_fires(wrap->count, blck, ts)))
+            return tfs__fail(c->err, TFS_GG211, at, i);
         if (TFS_RULE_HIT(TFS_GG207, true)) return tfs__fail(c->err, TFS_GG207, wrap->off, i);
         /* GG207 or GG211 off (TFS_RULE_OFF): the wrapped count is taken as 0 elements */
     }
     uint64_t blocks = r->n_elements / blck;
-    if (TFS_RULE_HIT(TFS_GG211, TFS_BUG_CHECK(G4, blocks > UINT64_MAX / ts, false))) return tfs__fail(c->err, TFS_GG211, at, i);
+    if (TFS_RULE_HIT(TFS_GG211, TFS_BUG_CHECK(G4, blocks > UINT64_MAX / ts, false)))
+        return tfs__fail(c->err, TFS_GG211, at, i);
     if (TFS_RULE_HIT(TFS_GG212, blck > 1 && r->n_elements > 0 && r->ne[0] > UINT64_MAX / ts))
         return tfs__fail(c->err, TFS_GG212, at, i);
     r->n_bytes = blocks * ts;

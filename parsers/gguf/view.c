@@ -52,9 +52,12 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
             .value_offset = r->value_off,
             .value_len = r->value_len,
         };
-        kvx[i] = (tfs_kvx){.mem = buf ? buf + r->value_off : NULL, .scalar = r->scalar,
+        kvx[i] = (tfs_kvx){.mem = buf ? buf + r->value_off : NULL,
+                           .scalar = r->scalar,
                            .str = r->str_ref != GG_UNSET ? kept + r->str_ref : NULL,
-                           .marks = r->n_marks ? marks : NULL, .n_marks = r->n_marks, .stride = r->stride};
+                           .marks = r->n_marks ? marks : NULL,
+                           .n_marks = r->n_marks,
+                           .stride = r->stride};
         if (r->n_marks) {
             memcpy(marks, r->marks, r->n_marks * sizeof *marks);
             marks += r->n_marks; /* marks is NULL when no array has any */
@@ -114,7 +117,10 @@ void tfs__gg_build_partial(gg_ctx *c, tfs_header **out) {
     bool in_ti = c->stage == GG_STAGE_INFOS && c->ti_len > 0;
     size_t kv_len = in_kv ? c->kv_len - 1u : c->kv_len;
     size_t ti_len = in_ti ? c->ti_len - 1u : c->ti_len;
-    if (build(c, kv_len, ti_len, out) != TFS_OK) { *c->err = keep; return; }
+    if (build(c, kv_len, ti_len, out) != TFS_OK) {
+        *c->err = keep;
+        return;
+    }
     *c->err = keep;
     tfs_header *h = *out;
     tfs_priv *p = h->priv_;
@@ -135,7 +141,8 @@ void tfs__gg_build_partial(gg_ctx *c, tfs_header **out) {
     } else if (in_ti) {
         const gg_ti_rec *r = &c->ti[c->ti_len - 1u];
         int64_t i = (int64_t)c->ti_len - 1;
-        add(p, &n, c->off, TFS_FIELD_TENSOR_INFO, i, 0, r->field_off, c->off > r->field_off ? c->off - r->field_off : 0);
+        add(p, &n, c->off, TFS_FIELD_TENSOR_INFO, i, 0, r->field_off,
+            c->off > r->field_off ? c->off - r->field_off : 0);
         add(p, &n, c->off, TFS_FIELD_NAME_LEN, i, 0, r->field_off, 8);
         add(p, &n, c->off, TFS_FIELD_NAME, i, 0, r->name_ref == GG_UNSET ? GG_UNSET : r->field_off + 8u, r->name_len);
         add(p, &n, c->off, TFS_FIELD_N_DIMS, i, 0, r->ndims_off, 4);

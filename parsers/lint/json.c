@@ -20,8 +20,8 @@ typedef struct lj_ctx {
 } lj_ctx;
 
 static void ws(lj_ctx *c) {
-    while (c->pos < c->n && (c->p[c->pos] == ' ' || c->p[c->pos] == '\t' || c->p[c->pos] == '\n' ||
-                             c->p[c->pos] == '\r'))
+    while (c->pos < c->n &&
+           (c->p[c->pos] == ' ' || c->p[c->pos] == '\t' || c->p[c->pos] == '\n' || c->p[c->pos] == '\r'))
         c->pos++;
 }
 
@@ -55,8 +55,15 @@ static bool hex4(lj_ctx *c, size_t at, uint32_t *v) {
 }
 
 static size_t put_utf8(char *d, uint32_t cp) {
-    if (cp < 0x80u) { d[0] = (char)cp; return 1; }
-    if (cp < 0x800u) { d[0] = (char)(0xc0u | (cp >> 6)); d[1] = (char)(0x80u | (cp & 0x3fu)); return 2; }
+    if (cp < 0x80u) {
+        d[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800u) {
+        d[0] = (char)(0xc0u | (cp >> 6));
+        d[1] = (char)(0x80u | (cp & 0x3fu));
+        return 2;
+    }
     if (cp < 0x10000u) {
         d[0] = (char)(0xe0u | (cp >> 12));
         d[1] = (char)(0x80u | ((cp >> 6) & 0x3fu));

@@ -36,8 +36,10 @@ static const char *vt(uint32_t t) {
 
 /* The type of a KV as text: "u32", "array of f32". */
 static void type_text(const tfs_kv *kv, char *buf, size_t cap) {
-    if (kv->type == TFS_GG_ARRAY) snprintf(buf, cap, "array of %s", vt(kv->elem_type));
-    else snprintf(buf, cap, "%s", vt(kv->type));
+    if (kv->type == TFS_GG_ARRAY)
+        snprintf(buf, cap, "array of %s", vt(kv->elem_type));
+    else
+        snprintf(buf, cap, "%s", vt(kv->type));
 }
 
 /* Tokenizer arrays: llama-vocab.cpp reads tokens as strings, scores through
@@ -69,9 +71,9 @@ typedef struct hparam {
     int arr;
 } hparam;
 static const hparam hparams[] = {
-    {"block_count", 0},          {"context_length", 0},         {"embedding_length", 0},
-    {"feed_forward_length", 1},  {"attention.head_count", 1},   {"attention.head_count_kv", 1},
-    {"expert_count", 0},         {"expert_used_count", 0},      {"vocab_size", 0},
+    {"block_count", 0},         {"context_length", 0},       {"embedding_length", 0},
+    {"feed_forward_length", 1}, {"attention.head_count", 1}, {"attention.head_count_kv", 1},
+    {"expert_count", 0},        {"expert_used_count", 0},    {"vocab_size", 0},
 };
 
 static tfs_status tokenizer(const tfs_header *h, tfs_lint_report *r) {
@@ -85,8 +87,8 @@ static tfs_status tokenizer(const tfs_header *h, tfs_lint_report *r) {
         if (kv->type != TFS_GG_ARRAY || kv->elem_type != tok_arrays[i].elem) {
             char t[64];
             type_text(kv, t, sizeof t);
-            st |= tfs__lint_add(r, TFS_LT104, 0, -1, kv_index(h, kv), "%s: %s, expected array of %s",
-                                tok_arrays[i].key, t, vt(tok_arrays[i].elem));
+            st |= tfs__lint_add(r, TFS_LT104, 0, -1, kv_index(h, kv), "%s: %s, expected array of %s", tok_arrays[i].key,
+                                t, vt(tok_arrays[i].elem));
             continue;
         }
         if (kv == tokens) {
@@ -126,7 +128,8 @@ static int64_t block_of(const tfs_str *name) {
     if (name->len < 6 || memcmp(name->ptr, "blk.", 4) != 0) return -1;
     uint64_t n = 0;
     size_t i = 4;
-    while (i < name->len && name->ptr[i] >= '0' && name->ptr[i] <= '9' && i < 24) n = n * 10u + (uint64_t)(name->ptr[i++] - '0');
+    while (i < name->len && name->ptr[i] >= '0' && name->ptr[i] <= '9' && i < 24)
+        n = n * 10u + (uint64_t)(name->ptr[i++] - '0');
     if (i == 4 || i >= name->len || name->ptr[i] != '.') return -1;
     return (int64_t)n;
 }
@@ -168,9 +171,8 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
             const tfs_kv *kv = tfs_find_kv(h, key);
             if (!kv) continue;
             if (i == 0) blocks_key = 1;
-            int ok = kv->type == TFS_GG_U32 ||
-                     (hparams[i].arr && kv->type == TFS_GG_ARRAY &&
-                      (kv->elem_type == TFS_GG_U32 || kv->elem_type == TFS_GG_I32));
+            int ok = kv->type == TFS_GG_U32 || (hparams[i].arr && kv->type == TFS_GG_ARRAY &&
+                                                (kv->elem_type == TFS_GG_U32 || kv->elem_type == TFS_GG_I32));
             if (!ok) {
                 char t[64];
                 type_text(kv, t, sizeof t);
@@ -185,9 +187,10 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
                 block_count = v;
                 have_blocks = 1;
                 if (v == 0 || v > MAX_LAYERS)
-                    st |= tfs__lint_add(r, TFS_LT108, 0, -1, kv_index(h, kv),
-                                        "%s = %u: llama.cpp needs 1..%u (LLAMA_MAX_LAYERS; per-layer arrays overflow above)",
-                                        key, v, MAX_LAYERS);
+                    st |= tfs__lint_add(
+                        r, TFS_LT108, 0, -1, kv_index(h, kv),
+                        "%s = %u: llama.cpp needs 1..%u (LLAMA_MAX_LAYERS; per-layer arrays overflow above)", key, v,
+                        MAX_LAYERS);
             }
         }
     }
@@ -202,10 +205,10 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
             int64_t b = block_of(&hs[p]->tensors[i].name);
             if (b < 0) continue;
             if (have_blocks && (uint64_t)b >= block_count)
-                st |= tfs__lint_add(r, TFS_LT109, (int)p, (int64_t)i,
-                                    -1, "%.*s: block %lld, but %.*s.block_count = %llu",
-                                    (int)hs[p]->tensors[i].name.len, hs[p]->tensors[i].name.ptr, (long long)b,
-                                    (int)arch_s.len, arch_s.ptr, (unsigned long long)block_count);
+                st |=
+                    tfs__lint_add(r, TFS_LT109, (int)p, (int64_t)i, -1, "%.*s: block %lld, but %.*s.block_count = %llu",
+                                  (int)hs[p]->tensors[i].name.len, hs[p]->tensors[i].name.ptr, (long long)b,
+                                  (int)arch_s.len, arch_s.ptr, (unsigned long long)block_count);
             if (b > max_blk) {
                 max_blk = b;
                 max_part = (int)p;
@@ -235,8 +238,10 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
                 if (!hs[p]) continue;
                 for (size_t i = 0; i < hs[p]->n_tensors; i++) {
                     n_total++;
-                    if (row && hs[p]->tensors[i].type == row->type) n_match++;
-                    else if (hs[p]->tensors[i].type != 0) n_other_f32++;
+                    if (row && hs[p]->tensors[i].type == row->type)
+                        n_match++;
+                    else if (hs[p]->tensors[i].type != 0)
+                        n_other_f32++;
                 }
             }
             if (!row)
@@ -247,9 +252,10 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
                                     "general.file_type = %u (%s): %zu of %zu tensors are not f32", ftv, row->name,
                                     n_other_f32, n_total);
             else if (n_total > 0 && row->value != 0 && n_match == 0)
-                st |= tfs__lint_add(r, TFS_LT112, 0, -1, kv_index(h, ft),
-                                    "general.file_type = %u (%s), but none of the %zu tensors has type %s", ftv,
-                                    row->name, n_total, tfs_gg_type_name(row->type) ? tfs_gg_type_name(row->type) : "?");
+                st |=
+                    tfs__lint_add(r, TFS_LT112, 0, -1, kv_index(h, ft),
+                                  "general.file_type = %u (%s), but none of the %zu tensors has type %s", ftv,
+                                  row->name, n_total, tfs_gg_type_name(row->type) ? tfs_gg_type_name(row->type) : "?");
         }
     }
     return st;

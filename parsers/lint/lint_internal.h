@@ -21,8 +21,8 @@
 /* ---- report.c ---- */
 /* Append a finding (text formatted like printf; cut at 1 KiB).  Returns
  * TFS_OK or TFS_ENOMEM (the finding is lost, the report stays valid). */
-tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64_t tensor, int64_t kv,
-                         const char *fmt, ...)
+tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64_t tensor, int64_t kv, const char *fmt,
+                         ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 6, 7)))
 #endif
@@ -37,11 +37,11 @@ typedef enum lj_type { LJ_NULL, LJ_FALSE, LJ_TRUE, LJ_NUM, LJ_STR, LJ_ARR, LJ_OB
 typedef struct lj_node lj_node;
 struct lj_node {
     lj_type type;
-    char *s;          /* LJ_STR: decoded bytes (NUL added), LJ_NUM: the number text */
-    size_t len;       /* bytes of s */
-    size_t n;         /* LJ_ARR / LJ_OBJ: members */
-    lj_node *kids;    /* n values */
-    lj_node *keys;    /* LJ_OBJ: n keys (LJ_STR nodes) */
+    char *s;       /* LJ_STR: decoded bytes (NUL added), LJ_NUM: the number text */
+    size_t len;    /* bytes of s */
+    size_t n;      /* LJ_ARR / LJ_OBJ: members */
+    lj_node *kids; /* n values */
+    lj_node *keys; /* LJ_OBJ: n keys (LJ_STR nodes) */
 };
 /* Parse `len` bytes of JSON (one value, whitespace around it; nesting up
  * to 64; strings decoded, invalid UTF-8 kept as bytes).  Returns a tree to
@@ -61,8 +61,8 @@ bool tfs__lj_u64(const lj_node *n, uint64_t *out);
 typedef struct tn_entry {
     const char *name;
     size_t len;
-    uint32_t part;    /* index of the header */
-    uint32_t index;   /* tensor index in it */
+    uint32_t part;  /* index of the header */
+    uint32_t index; /* tensor index in it */
 } tn_entry;
 typedef struct tn_index {
     tn_entry *v;
@@ -99,8 +99,7 @@ char *tfs__lint_dirname(const char *path);
 /* dir + "/" + name, malloc'ed; NULL on no memory. */
 char *tfs__lint_join(const char *dir, const char *name);
 /* Set checks (set_st.c, set_gg.c): r->files, findings. */
-tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path,
-                       tfs_lint_report *r);
+tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r);
 tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lint_report *r);
 /* A GGUF split name: PREFIX-NNNNN-of-MMMMM.gguf; the part number (1-based),
  * the count and the prefix length.  false when the name is not one. */

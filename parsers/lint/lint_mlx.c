@@ -22,7 +22,7 @@ typedef enum qmode { Q_AFFINE, Q_MXFP4, Q_NVFP4, Q_MXFP8, Q_UNKNOWN } qmode;
 static const char *const mode_names[] = {"affine", "mxfp4", "nvfp4", "mxfp8"};
 
 typedef struct qparams {
-    int given;          /* from a config (else inferred per weight) */
+    int given; /* from a config (else inferred per weight) */
     uint64_t bits, group;
     qmode mode;
     char mode_text[32];
@@ -33,11 +33,11 @@ typedef struct mlx_ctx {
     size_t n;
     const tfs_header *meta; /* the first header present: its __metadata__ speaks for the set */
     tn_index names;
-    const lj_node *q;   /* the quantization object, or NULL */
-    qparams base;       /* its top-level parameters */
+    const lj_node *q; /* the quantization object, or NULL */
+    qparams base;     /* its top-level parameters */
     tfs_lint_report *r;
     tfs_status st;
-    int inferred;       /* a weight's parameters were inferred (LT210, once) */
+    int inferred; /* a weight's parameters were inferred (LT210, once) */
 } mlx_ctx;
 
 static int ends_with(const tfs_str *s, const char *suffix) {
@@ -151,8 +151,10 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
         mod[blen] = '\0';
         const lj_node *o = tfs__lj_get(c->q, mod);
         free(mod);
-        if (o && o->type == LJ_FALSE) excluded = 1;
-        else if (o && o->type == LJ_OBJ) read_params(o, &p), p.given = 1;
+        if (o && o->type == LJ_FALSE)
+            excluded = 1;
+        else if (o && o->type == LJ_OBJ)
+            read_params(o, &p), p.given = 1;
     }
     if (!s) {
         if (p.given && !excluded)
@@ -172,11 +174,14 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
     tfs__lint_shape(wshape, sizeof wshape, w->shape, w->n_dims);
     if (!p.given || excluded) {
         /* infer: the first (mode, bits, group) of MLX's table that fits */
-        static const struct { qmode m; uint64_t bits, group; } cands[] = {
-            {Q_AFFINE, 4, 64}, {Q_AFFINE, 4, 32}, {Q_AFFINE, 4, 128}, {Q_AFFINE, 8, 64}, {Q_AFFINE, 8, 32},
-            {Q_AFFINE, 8, 128}, {Q_AFFINE, 2, 64}, {Q_AFFINE, 2, 32}, {Q_AFFINE, 2, 128}, {Q_AFFINE, 3, 64},
-            {Q_AFFINE, 3, 32}, {Q_AFFINE, 3, 128}, {Q_AFFINE, 5, 64}, {Q_AFFINE, 5, 32}, {Q_AFFINE, 5, 128},
-            {Q_AFFINE, 6, 64}, {Q_AFFINE, 6, 32}, {Q_AFFINE, 6, 128}, {Q_MXFP4, 4, 32}, {Q_NVFP4, 4, 16},
+        static const struct {
+            qmode m;
+            uint64_t bits, group;
+        } cands[] = {
+            {Q_AFFINE, 4, 64},  {Q_AFFINE, 4, 32},  {Q_AFFINE, 4, 128}, {Q_AFFINE, 8, 64},  {Q_AFFINE, 8, 32},
+            {Q_AFFINE, 8, 128}, {Q_AFFINE, 2, 64},  {Q_AFFINE, 2, 32},  {Q_AFFINE, 2, 128}, {Q_AFFINE, 3, 64},
+            {Q_AFFINE, 3, 32},  {Q_AFFINE, 3, 128}, {Q_AFFINE, 5, 64},  {Q_AFFINE, 5, 32},  {Q_AFFINE, 5, 128},
+            {Q_AFFINE, 6, 64},  {Q_AFFINE, 6, 32},  {Q_AFFINE, 6, 128}, {Q_MXFP4, 4, 32},   {Q_NVFP4, 4, 16},
             {Q_MXFP8, 8, 32},
         };
         int found = 0;
@@ -207,19 +212,23 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
         }
         int e = expected_shape(w, p.bits, p.group, exp, &in);
         if (e == -1) {
-            add(c, TFS_LT209, wp, wi, "%.*s.weight: shape %s: a row of %llu u32 lanes does not hold a whole number of %llu-bit values",
+            add(c, TFS_LT209, wp, wi,
+                "%.*s.weight: shape %s: a row of %llu u32 lanes does not hold a whole number of %llu-bit values",
                 (int)blen, base, wshape, (unsigned long long)w->shape[w->n_dims - 1], (unsigned long long)p.bits);
             return;
         }
         if (e == -2) {
-            add(c, TFS_LT209, wp, wi, "%.*s.weight: shape %s: group size %llu does not divide the unpacked row of %llu values (%llu bits)",
-                (int)blen, base, wshape, (unsigned long long)p.group, (unsigned long long)in, (unsigned long long)p.bits);
+            add(c, TFS_LT209, wp, wi,
+                "%.*s.weight: shape %s: group size %llu does not divide the unpacked row of %llu values (%llu bits)",
+                (int)blen, base, wshape, (unsigned long long)p.group, (unsigned long long)in,
+                (unsigned long long)p.bits);
             return;
         }
         tfs__lint_shape(want, sizeof want, exp, w->n_dims);
         if (!same_shape(s, exp, w->n_dims))
             add(c, TFS_LT205, sp, si,
-                "%.*s.scales: shape %s, expected %s (weight %s U32 = rows of %llu values at %llu bits, group size %llu)",
+                "%.*s.scales: shape %s, expected %s (weight %s U32 = rows of %llu values at %llu bits, group size "
+                "%llu)",
                 (int)blen, base, got, want, wshape, (unsigned long long)in, (unsigned long long)p.bits,
                 (unsigned long long)p.group);
     }
@@ -260,8 +269,10 @@ static lj_node *config_of(mlx_ctx *c, const char *config, size_t len, const lj_n
     if (config) {
         root = tfs__lj_parse(config, len, &why, &oom);
         if (!root) {
-            if (oom) c->st = TFS_ENOMEM;
-            else add(c, TFS_LT201, 0, -1, "config.json is not JSON (%s)", why);
+            if (oom)
+                c->st = TFS_ENOMEM;
+            else
+                add(c, TFS_LT201, 0, -1, "config.json is not JSON (%s)", why);
             return NULL;
         }
         *q = tfs__lj_get(root, "quantization");
@@ -277,8 +288,10 @@ static lj_node *config_of(mlx_ctx *c, const char *config, size_t len, const lj_n
     if (kv && tfs_kv_get_string(h, kv, 0, &v, NULL, 0) == TFS_OK) {
         root = tfs__lj_parse(v.ptr, v.len, &why, &oom);
         if (!root) {
-            if (oom) c->st = TFS_ENOMEM;
-            else add(c, TFS_LT201, 0, -1, "__metadata__ quantization is not a JSON object (%s)", why);
+            if (oom)
+                c->st = TFS_ENOMEM;
+            else
+                add(c, TFS_LT201, 0, -1, "__metadata__ quantization is not a JSON object (%s)", why);
             return NULL;
         }
         if (root->type == LJ_OBJ) *q = root;
@@ -298,8 +311,10 @@ static void metadata_params(const tfs_header *h, qparams *p) {
         size_t i = 0;
         for (; i < v.len && i < 19 && v.ptr[i] >= '0' && v.ptr[i] <= '9'; i++) x = x * 10u + (uint64_t)(v.ptr[i] - '0');
         if (i == 0 || i != v.len) continue;
-        if (k == 0) p->group = x;
-        else p->bits = x;
+        if (k == 0)
+            p->group = x;
+        else
+            p->bits = x;
         p->given = 1;
     }
     const tfs_kv *kv = tfs_find_kv(h, "quantization.mode");
@@ -324,8 +339,10 @@ tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *conf
     mlx_ctx c = {.hs = hs, .n = n, .r = r, .meta = hs[first]};
     c.base.mode = Q_AFFINE;
     lj_node *root = config_of(&c, config, config_len, &c.q);
-    if (c.q) read_params(c.q, &c.base);
-    else metadata_params(c.meta, &c.base);
+    if (c.q)
+        read_params(c.q, &c.base);
+    else
+        metadata_params(c.meta, &c.base);
     int any_scales = 0;
     for (size_t p = 0; p < n && !any_scales; p++)
         for (size_t i = 0; hs[p] && i < hs[p]->n_tensors && !any_scales; i++)
@@ -354,7 +371,8 @@ tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *conf
         }
     }
     if (c.inferred)
-        add(&c, TFS_LT210, 0, -1, "no quantization in config.json or __metadata__; bits and group size inferred from the shapes");
+        add(&c, TFS_LT210, 0, -1,
+            "no quantization in config.json or __metadata__; bits and group size inferred from the shapes");
     tfs__tn_free(&c.names);
     tfs__lj_free(root);
     return c.st;

@@ -22,9 +22,10 @@ tfs_status tfs__lint_st(const tfs_header *h, int part, const uint8_t *head, size
         while (end > 8u && head[end - 1] != '}') end--;
         for (size_t i = end; i < (size_t)hdr; i++) {
             if (head[i] != ' ') {
-                st |= tfs__lint_add(r, TFS_LT302, part, -1, -1,
-                                    "byte 0x%02x at offset %zu in the padding after the JSON; the serializer pads with spaces",
-                                    head[i], i);
+                st |= tfs__lint_add(
+                    r, TFS_LT302, part, -1, -1,
+                    "byte 0x%02x at offset %zu in the padding after the JSON; the serializer pads with spaces", head[i],
+                    i);
                 break;
             }
         }

@@ -52,8 +52,10 @@ const tn_entry *tfs__tn_find(const tn_index *x, const char *name, size_t len, si
     size_t lo = 0, hi = x->n;
     while (lo < hi) { /* first entry >= name */
         size_t mid = lo + (hi - lo) / 2u;
-        if (cmp_name(x->v[mid].name, x->v[mid].len, name, len) < 0) lo = mid + 1u;
-        else hi = mid;
+        if (cmp_name(x->v[mid].name, x->v[mid].len, name, len) < 0)
+            lo = mid + 1u;
+        else
+            hi = mid;
     }
     size_t k = lo;
     while (k < x->n && cmp_name(x->v[k].name, x->v[k].len, name, len) == 0) k++;

@@ -73,8 +73,8 @@ void tfs_lint_report_free(tfs_lint_report *r) {
 
 #define TEXT_MAX 1024u
 
-tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64_t tensor, int64_t kv,
-                         const char *fmt, ...) {
+tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64_t tensor, int64_t kv, const char *fmt,
+                         ...) {
     if (r->n_findings == r->cap_findings_) {
         size_t cap = r->cap_findings_ ? r->cap_findings_ * 2u : 16u;
         tfs_lint_finding *v = realloc(r->findings, cap * sizeof *v);
@@ -95,8 +95,10 @@ tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64
     f->tensor = tensor;
     f->kv = kv;
     f->text = text;
-    if (f->severity == TFS_LINT_ERROR) r->n_errors++;
-    else r->n_warnings++;
+    if (f->severity == TFS_LINT_ERROR)
+        r->n_errors++;
+    else
+        r->n_warnings++;
     return TFS_OK;
 }
 

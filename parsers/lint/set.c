@@ -148,18 +148,24 @@ tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_err
         size_t pl;
         if (has_suffix(nm, ".safetensors.index.json")) {
             char *p = tfs__lint_join(dir, nm);
-            if (!p) rc = -1;
-            else if ((rc = index_shards(p, &named)) == 0) rc = push(&entries, p);
-            else free(p);
+            if (!p)
+                rc = -1;
+            else if ((rc = index_shards(p, &named)) == 0)
+                rc = push(&entries, p);
+            else
+                free(p);
         } else if (tfs__split_name(nm, &no, &count, &pl) && count > 1) {
             char first[4096];
             const char *of = strstr(nm + pl, "-of-");
             if (!of || pl >= 4000) continue;
             snprintf(first, sizeof first, "%.*s-%0*u%s", (int)pl, nm, (int)(of - (nm + pl) - 1), 1u, of);
             char *p = tfs__lint_join(dir, first);
-            if (!p) rc = -1;
-            else if (contains(&entries, p)) free(p);
-            else rc = push(&entries, p);
+            if (!p)
+                rc = -1;
+            else if (contains(&entries, p))
+                free(p);
+            else
+                rc = push(&entries, p);
         }
     }
     /* lone model files: not a shard an index names, not a split part */

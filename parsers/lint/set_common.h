@@ -60,8 +60,8 @@ static inline tfs_status set_duplicates(tfs_lint_report *r, const tn_index *x, t
             if (a->part == b->part) continue; /* within one file: the format rules' business */
             const tfs_tensor *ta = &hs[a->part]->tensors[a->index], *tb = &hs[b->part]->tensors[b->index];
             if (n5++ < SET_PER_RULE)
-                st |= tfs__lint_add(r, TFS_SET005, (int)b->part, b->index, -1, "%.*s: in %s and in %s",
-                                    (int)a->len, a->name, r->files[a->part].path, r->files[b->part].path);
+                st |= tfs__lint_add(r, TFS_SET005, (int)b->part, b->index, -1, "%.*s: in %s and in %s", (int)a->len,
+                                    a->name, r->files[a->part].path, r->files[b->part].path);
             int same = ta->type == tb->type && ta->n_dims == tb->n_dims;
             for (uint32_t d = 0; same && d < ta->n_dims; d++) same = ta->shape[d] == tb->shape[d];
             if (!same && n6++ < SET_PER_RULE) {

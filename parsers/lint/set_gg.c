@@ -20,9 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_split_key(const tfs_kv *kv) {
-    return kv->key.len >= 6 && memcmp(kv->key.ptr, "split.", 6) == 0;
-}
+static int is_split_key(const tfs_kv *kv) { return kv->key.len >= 6 && memcmp(kv->key.ptr, "split.", 6) == 0; }
 
 static tfs_status check_u16(tfs_lint_report *r, const tfs_header *h, int part, const char *key, uint64_t want,
                             tfs_lint_rule rule, const char *want_what) {
@@ -88,16 +86,18 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
             size_t extra = 0;
             int64_t first = -1;
             for (size_t i = 0; i < h->n_kv; i++) {
-                if (is_split_key(&h->kv[i]) || (h->kv[i].key.len == 17 && memcmp(h->kv[i].key.ptr, "general.alignment", 17) == 0))
+                if (is_split_key(&h->kv[i]) ||
+                    (h->kv[i].key.len == 17 && memcmp(h->kv[i].key.ptr, "general.alignment", 17) == 0))
                     continue;
                 if (first < 0) first = (int64_t)i;
                 extra++;
             }
             if (extra)
-                st |= tfs__lint_add(r, TFS_SET104, (int)k, -1, first,
-                                    "%s: %zu metadata key%s besides split.* (first: %.*s); llama.cpp reads the first part's",
-                                    r->files[k].path, extra, extra == 1 ? "" : "s",
-                                    (int)(h->kv[first].key.len > 100 ? 100 : h->kv[first].key.len), h->kv[first].key.ptr);
+                st |= tfs__lint_add(
+                    r, TFS_SET104, (int)k, -1, first,
+                    "%s: %zu metadata key%s besides split.* (first: %.*s); llama.cpp reads the first part's",
+                    r->files[k].path, extra, extra == 1 ? "" : "s",
+                    (int)(h->kv[first].key.len > 100 ? 100 : h->kv[first].key.len), h->kv[first].key.ptr);
         }
     }
     if (!tfs__tn_build(&x, (const tfs_header *const *)hs, count)) {

@@ -36,8 +36,7 @@ static int safe_shard_name(const char *s, size_t len) {
     return 1;
 }
 
-tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path,
-                       tfs_lint_report *r) {
+tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r) {
     char *text = NULL;
     size_t len = 0;
     int e = 0;
@@ -138,9 +137,9 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         st |= tfs__lint_add(r, TFS_SET009, -1, -1, -1, "%s: metadata.total_size %s", index_path,
                             ts ? "is not a non-negative integer" : "is missing");
     else if (all && total != r->tensor_bytes)
-        st |= tfs__lint_add(r, TFS_SET007, -1, -1, -1,
-                            "metadata.total_size = %llu, the shards' tensors hold %llu bytes", (unsigned long long)total,
-                            (unsigned long long)r->tensor_bytes);
+        st |=
+            tfs__lint_add(r, TFS_SET007, -1, -1, -1, "metadata.total_size = %llu, the shards' tensors hold %llu bytes",
+                          (unsigned long long)total, (unsigned long long)r->tensor_bytes);
     else if (!all && total < r->tensor_bytes)
         st |= tfs__lint_add(r, TFS_SET007, -1, -1, -1,
                             "metadata.total_size = %llu, less than the %llu bytes of the shards present",
@@ -158,7 +157,10 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         char *config = NULL;
         size_t clen = 0;
         char *cp = config_path ? NULL : tfs__lint_join(dir, "config.json");
-        tfs_status cs = tfs__lint_slurp(config_path ? config_path : cp ? cp : "", 16u * 1024u * 1024u, &config, &clen, NULL);
+        tfs_status cs = tfs__lint_slurp(config_path ? config_path
+                                        : cp        ? cp
+                                                    : "",
+                                        16u * 1024u * 1024u, &config, &clen, NULL);
         free(cp);
         if (config_path && cs != TFS_OK) {
             st = cs == TFS_ENOMEM ? cs : TFS_EIO;

@@ -71,9 +71,12 @@ tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_err
 #endif
     if (!p && (tfs_src_failed(src) || TFS_RULE_HIT(TFS_ST001, true)))
         st = tfs_src_failed(src) ? tfs__fail_src(err, src) : tfs__fail(err, TFS_ST001, 0, -1);
-    else if (TFS_RULE_HIT(TFS_ST002, TFS_BUG_CHECK(S3, n > ST_MAX_HEADER, n > ST_MAX_HEADER + 1u))) st = tfs__fail(err, TFS_ST002, 0, -1);
-    else if (TFS_RULE_HIT(TFS_ST003, src->size_known && 8u + n > src->file_size)) st = tfs__fail(err, TFS_ST003, 0, -1);
-    else st = TFS_OK;
+    else if (TFS_RULE_HIT(TFS_ST002, TFS_BUG_CHECK(S3, n > ST_MAX_HEADER, n > ST_MAX_HEADER + 1u)))
+        st = tfs__fail(err, TFS_ST002, 0, -1);
+    else if (TFS_RULE_HIT(TFS_ST003, src->size_known && 8u + n > src->file_size))
+        st = tfs__fail(err, TFS_ST003, 0, -1);
+    else
+        st = TFS_OK;
 #ifdef TFS_RULE_OFF
     /* ST003 off: the header is cut at the end of the file (ST001 passed: >= 8 bytes) */
     if (st == TFS_OK && src->size_known && 8u + n > src->file_size) n = src->file_size - 8u;
@@ -107,8 +110,10 @@ tfs_status tfs__st_parse(tfs_src *src, unsigned flags, tfs_header **out, tfs_err
     if (st == TFS_OK) st = tfs__st_validate(&c, src->file_size - 8u - n, &buffer_end);
     if (st == TFS_OK && c.strict_rule != TFS_RULE_NONE)
         st = tfs__fail(err, c.strict_rule, 8u + (uint64_t)c.strict_pos, c.strict_index);
-    if (st == TFS_OK && out) st = tfs__st_build_view(&c, base, src->file_size, buffer_end, out, err);
-    else if (st == TFS_INVALID && want_partial) partial(&c, base, src, n, out, err);
+    if (st == TFS_OK && out)
+        st = tfs__st_build_view(&c, base, src->file_size, buffer_end, out, err);
+    else if (st == TFS_INVALID && want_partial)
+        partial(&c, base, src, n, out, err);
     ctx_free(&c);
     return st;
 }

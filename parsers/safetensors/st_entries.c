@@ -101,7 +101,10 @@ static tfs_status make_sref(st_ctx *c, size_t start, size_t end, bool esc, bool 
  * NULL when it cannot be one of them (longer than 128 raw bytes, so more
  * than 21 decoded bytes). */
 static const uint8_t *short_str(const st_ctx *c, size_t start, size_t end, bool esc, uint8_t *buf, size_t *len) {
-    if (!esc) { *len = end - start - 2; return c->j + start + 1; }
+    if (!esc) {
+        *len = end - start - 2;
+        return c->j + start + 1;
+    }
     if (end - start - 2 > 128) return NULL;
     *len = tfs__st_decode(c->j, start, end, buf);
     return buf;
@@ -179,8 +182,9 @@ static size_t st_first_cap(size_t n) { return n < ((size_t)1 << 20) ? n : ((size
  * first overflow.  False on ENOMEM. */
 static inline bool push_dim(st_ctx *c, st_ent *e, uint64_t v) {
     if (c->n_shapes == c->cap_shapes) {
-        uint64_t *shapes_ = c->cap_shapes ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
-                                          : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
+        uint64_t *shapes_ = c->cap_shapes
+                                ? tfs__reserve(c->shapes, &c->cap_shapes, c->n_shapes, sizeof *c->shapes)
+                                : tfs__reserve_first(&c->cap_shapes, st_first_cap(c->n / 2u), sizeof *c->shapes);
         if (!shapes_) return false;
         c->shapes = shapes_;
     }
@@ -212,7 +216,10 @@ static tfs_status parse_shape(st_ctx *c, st_ent *e) {
         if (!u) return entry_err(c, TFS_ST222, npos);
         if (!push_dim(c, e, v)) return nomem(c);
         st_ws(c);
-        if (st_take(c, ',')) { st_ws(c); continue; }
+        if (st_take(c, ',')) {
+            st_ws(c);
+            continue;
+        }
         if (st_take(c, ']')) { return TFS_OK; }
         return tfs__st_unexpected(c);
     }
@@ -332,8 +339,8 @@ static bool fast_entry(st_ctx *c, st_ent *e) {
     /* into locals: an entry the generic parser takes over keeps no offset it
      * would not have stored (the TFS_PARTIAL view; test_st_fast_entry) */
     uint64_t start, end;
-    if (!st_take(c, '[') || !fast_uint(c, &start) || !st_take(c, ',') || !fast_uint(c, &end) ||
-        !st_take(c, ']') || !st_take(c, '}'))
+    if (!st_take(c, '[') || !fast_uint(c, &start) || !st_take(c, ',') || !fast_uint(c, &end) || !st_take(c, ']') ||
+        !st_take(c, '}'))
         goto undo;
     e->start = start;
     e->end = end;
@@ -374,7 +381,10 @@ static tfs_status object_entry(st_ctx *c, st_ent *e) {
         if (st != TFS_OK) return st;
         have |= (unsigned)f;
         st_ws(c);
-        if (st_take(c, ',')) { st_ws(c); continue; }
+        if (st_take(c, ',')) {
+            st_ws(c);
+            continue;
+        }
         if (st_take(c, '}')) { break; }
         return tfs__st_unexpected(c);
     }
@@ -389,9 +399,12 @@ static tfs_status array_entry(st_ctx *c, st_ent *e) {
     tfs_status st;
     for (int k = 0; k < 3; k++) {
         if (st_is(c, ']')) return entry_err(c, TFS_ST204, c->pos); /* too few */
-        if (k == 0) st = parse_dtype(c, e);
-        else if (k == 1) st = parse_shape(c, e);
-        else st = parse_offsets(c, e);
+        if (k == 0)
+            st = parse_dtype(c, e);
+        else if (k == 1)
+            st = parse_shape(c, e);
+        else
+            st = parse_offsets(c, e);
         if (st != TFS_OK) return st;
         st_ws(c);
         if (k < 2) {
@@ -428,9 +441,12 @@ static tfs_status tensor(st_ctx *c, size_t kpos, size_t kend, bool esc) {
     tfs_set_prefetch(&c->tnames, e->name.hash);
     c->cur_index = (int64_t)c->n_ents;
     e->val_pos = (uint32_t)c->pos;
-    if (st_is(c, '{')) st = object_entry(c, e);
-    else if (st_is(c, '[')) st = array_entry(c, e);
-    else st = wrong_type(c, TFS_ST201);
+    if (st_is(c, '{'))
+        st = object_entry(c, e);
+    else if (st_is(c, '['))
+        st = array_entry(c, e);
+    else
+        st = wrong_type(c, TFS_ST201);
     if (st != TFS_OK) {
         if (!c->deferred) return st;
         /* A held entry violation: the rest of the entry is still scanned
@@ -498,7 +514,10 @@ static tfs_status metadata(st_ctx *c) {
         if (dup < 0) c->n_kvs++;
         c->cur_index = -1;
         st_ws(c);
-        if (st_take(c, ',')) { st_ws(c); continue; }
+        if (st_take(c, ',')) {
+            st_ws(c);
+            continue;
+        }
         if (st_take(c, '}')) { return TFS_OK; }
         return tfs__st_unexpected(c);
     }
@@ -539,18 +558,25 @@ static tfs_status parse_document(st_ctx *c) {
             st = meta ? metadata(c) : tensor(c, kpos, kend, esc);
             if (st != TFS_OK) return st;
             st_ws(c);
-            if (st_take(c, ',')) { st_ws(c); continue; }
+            if (st_take(c, ',')) {
+                st_ws(c);
+                continue;
+            }
             if (st_take(c, '}')) { break; }
             return tfs__st_unexpected(c);
         }
     }
     /* the object is closed: now the crate deserializes the held entries */
-    if (c->pend_rule != TFS_RULE_NONE) return tfs__fail(c->err, c->pend_rule, 8u + (uint64_t)c->pend_pos, c->pend_index);
+    if (c->pend_rule != TFS_RULE_NONE)
+        return tfs__fail(c->err, c->pend_rule, 8u + (uint64_t)c->pend_pos, c->pend_index);
     /* after the object: JSON whitespace only (strict: spaces only) */
     for (; c->pos < c->n; c->pos++) {
         uint8_t b = c->j[c->pos];
         if (b == ' ') continue;
-        if (b == '\n' || b == '\r' || b == '\t') { tfs__st_strict(c, TFS_ST507, c->pos, -1); continue; }
+        if (b == '\n' || b == '\r' || b == '\t') {
+            tfs__st_strict(c, TFS_ST507, c->pos, -1);
+            continue;
+        }
         return tfs__st_err(c, TFS_ST112, c->pos);
     }
     return TFS_OK;

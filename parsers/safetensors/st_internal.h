@@ -29,8 +29,8 @@
 typedef struct st_sref {
     uint32_t off;
     uint32_t len;
-    uint32_t hash;      /* st_hash of the decoded bytes (names and keys only) */
-    uint8_t in_arena;   /* 1: off is an arena offset, 0: a JSON position */
+    uint32_t hash;    /* st_hash of the decoded bytes (names and keys only) */
+    uint8_t in_arena; /* 1: off is an arena offset, 0: a JSON position */
 } st_sref;
 
 /* One tensor entry as parsed (file order, duplicates already merged).
@@ -38,15 +38,15 @@ typedef struct st_sref {
  * so an st_ent must be at least as large as a tfs_tensor. */
 typedef struct st_ent {
     st_sref name;
-    uint64_t start, end;  /* data_offsets */
-    uint64_t n_elements;  /* product of the shape (valid unless shape_ovf) */
-    uint32_t shape_idx;   /* first dimension in the shape pool */
+    uint64_t start, end; /* data_offsets */
+    uint64_t n_elements; /* product of the shape (valid unless shape_ovf) */
+    uint32_t shape_idx;  /* first dimension in the shape pool */
     uint32_t n_dims;
-    uint32_t val_pos;     /* '{' or '[' of the entry */
-    uint32_t shape_pos;   /* '[' of shape */
-    uint32_t offs_pos;    /* '[' of data_offsets */
-    uint8_t dtype;        /* tfs_st_dtype */
-    uint8_t shape_ovf;    /* the shape product overflowed (ST303, reported by tfs__st_validate) */
+    uint32_t val_pos;   /* '{' or '[' of the entry */
+    uint32_t shape_pos; /* '[' of shape */
+    uint32_t offs_pos;  /* '[' of data_offsets */
+    uint8_t dtype;      /* tfs_st_dtype */
+    uint8_t shape_ovf;  /* the shape product overflowed (ST303, reported by tfs__st_validate) */
 } st_ent;
 
 /* One __metadata__ entry (string -> string), file order, duplicates merged. */
@@ -54,8 +54,8 @@ typedef struct st_kv {
     st_sref key;
     st_sref val;
     uint32_t key_pos;
-    uint32_t val_pos;     /* opening quote of the value */
-    uint32_t val_end;     /* just past its closing quote */
+    uint32_t val_pos; /* opening quote of the value */
+    uint32_t val_end; /* just past its closing quote */
 } st_kv;
 
 _Static_assert(sizeof(st_ent) >= sizeof(tfs_tensor), "st_view.c converts st_ent to tfs_tensor in place");
@@ -63,27 +63,31 @@ _Static_assert(sizeof(st_ent) >= sizeof(tfs_tensor), "st_view.c converts st_ent 
 
 /* Parser state for one header. */
 typedef struct st_ctx {
-    const uint8_t *j;     /* the JSON text (N bytes), valid during the parse */
-    size_t n;             /* N */
-    size_t pos;           /* cursor in j */
-    unsigned flags;       /* TFS_STRICT ... */
+    const uint8_t *j; /* the JSON text (N bytes), valid during the parse */
+    size_t n;         /* N */
+    size_t pos;       /* cursor in j */
+    unsigned flags;   /* TFS_STRICT ... */
     tfs_error *err;
-    int64_t cur_index;    /* tensor / KV index reported with JSON errors, -1 */
+    int64_t cur_index; /* tensor / KV index reported with JSON errors, -1 */
 
-    st_ent *ents; size_t n_ents, cap_ents;
-    uint64_t *shapes; size_t n_shapes, cap_shapes;
-    st_kv *kvs; size_t n_kvs, cap_kvs;
-    uint8_t *arena; size_t arena_len, arena_cap;  /* decoded strings */
-    tfs_set tnames, knames; /* duplicate names and keys (core/set.c) */
-    uint64_t hash_seed;   /* tfs__hash_seed(), drawn once per parse */
+    st_ent *ents;
+    size_t n_ents, cap_ents;
+    uint64_t *shapes;
+    size_t n_shapes, cap_shapes;
+    st_kv *kvs;
+    size_t n_kvs, cap_kvs;
+    uint8_t *arena;
+    size_t arena_len, arena_cap; /* decoded strings */
+    tfs_set tnames, knames;      /* duplicate names and keys (core/set.c) */
+    uint64_t hash_seed;          /* tfs__hash_seed(), drawn once per parse */
 
     /* fast_entry: the last dtype name seen and its id (runs of one dtype) */
     uint8_t last_dtype[16];
-    size_t last_dtype_len;  /* 0: none yet */
+    size_t last_dtype_len; /* 0: none yet */
     uint8_t last_dtype_id;
 
     bool seen_metadata;
-    bool has_metadata;    /* __metadata__ was an object */
+    bool has_metadata; /* __metadata__ was an object */
 
     /* The first tensor-entry violation (ST2xx) in document order, held until
      * the top-level object is closed.  The crate's HashMetadata collects the
@@ -95,7 +99,7 @@ typedef struct st_ctx {
     tfs_rule pend_rule;
     uint32_t pend_pos;
     int64_t pend_index;
-    bool deferred;        /* the entry being parsed stopped at a held violation */
+    bool deferred; /* the entry being parsed stopped at a held violation */
 
     /* First strict-profile violation in document order (lowest position);
      * reported only when the file passes every canonical rule, so a file's
@@ -142,8 +146,7 @@ static inline void st_ws(st_ctx *c) {
     c->pos = p;
 }
 static inline bool st_value_start(uint8_t b) {
-    return b == '{' || b == '[' || b == '"' || b == '-' || (b >= '0' && b <= '9') || b == 't' ||
-           b == 'f' || b == 'n';
+    return b == '{' || b == '[' || b == '"' || b == '-' || (b >= '0' && b <= '9') || b == 't' || b == 'f' || b == 'n';
 }
 
 /* Scan the string token at c->pos (which must be '"'): checks escapes,
@@ -295,7 +298,7 @@ tfs_status tfs__st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end);
 /* ---- st_view.c ---- */
 /* Build the public header from the parsed records; `base` is the file's
  * byte 0 (buffer or window).  Takes ownership of the pools in c. */
-tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
-                         tfs_header **out, tfs_error *err);
+tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end, tfs_header **out,
+                              tfs_error *err);
 
 #endif /* TFS_ST_INTERNAL_H */

@@ -60,26 +60,59 @@ static int32_t hex4(const st_ctx *c, size_t p) {
  * after it, or 0 after reporting an error (an escape never ends at 0). */
 static size_t check_escape(st_ctx *c, size_t i, tfs_status *st) {
     const uint8_t *j = c->j;
-    if (i + 1 >= c->n) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
+    if (i + 1 >= c->n) {
+        *st = tfs__st_err(c, TFS_ST111, c->n);
+        return 0;
+    }
     switch (j[i + 1]) {
-    case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
-        return i + 2;
+    case '"':
+    case '\\':
+    case '/':
+    case 'b':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't': return i + 2;
     case 'u': break;
     default: *st = tfs__st_err(c, TFS_ST115, i); return 0;
     }
     int32_t cp = hex4(c, i + 2);
-    if (cp == -2) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
-    if (cp < 0) { *st = tfs__st_err(c, TFS_ST115, i); return 0; }
-    if (cp >= 0xDC00 && cp <= 0xDFFF) { *st = tfs__st_err(c, TFS_ST116, i); return 0; }
+    if (cp == -2) {
+        *st = tfs__st_err(c, TFS_ST111, c->n);
+        return 0;
+    }
+    if (cp < 0) {
+        *st = tfs__st_err(c, TFS_ST115, i);
+        return 0;
+    }
+    if (cp >= 0xDC00 && cp <= 0xDFFF) {
+        *st = tfs__st_err(c, TFS_ST116, i);
+        return 0;
+    }
     if (cp < 0xD800 || cp > 0xDBFF) return i + 6;
     /* high surrogate: a \uDC00..DFFF escape must follow */
     size_t k = i + 6;
-    if (k >= c->n || (j[k] == '\\' && k + 1 >= c->n)) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
-    if (j[k] != '\\' || j[k + 1] != 'u') { *st = tfs__st_err(c, TFS_ST116, i); return 0; }
+    if (k >= c->n || (j[k] == '\\' && k + 1 >= c->n)) {
+        *st = tfs__st_err(c, TFS_ST111, c->n);
+        return 0;
+    }
+    if (j[k] != '\\' || j[k + 1] != 'u') {
+        *st = tfs__st_err(c, TFS_ST116, i);
+        return 0;
+    }
     int32_t lo = hex4(c, k + 2);
-    if (lo == -2) { *st = tfs__st_err(c, TFS_ST111, c->n); return 0; }
-    if (lo < 0) { *st = tfs__st_err(c, TFS_ST115, k); return 0; }
-    if (lo < 0xDC00 || lo > 0xDFFF) { *st = tfs__st_err(c, TFS_ST116, i); return 0; }
+    if (lo == -2) {
+        *st = tfs__st_err(c, TFS_ST111, c->n);
+        return 0;
+    }
+    if (lo < 0) {
+        *st = tfs__st_err(c, TFS_ST115, k);
+        return 0;
+    }
+    if (lo < 0xDC00 || lo > 0xDFFF) {
+        *st = tfs__st_err(c, TFS_ST116, i);
+        return 0;
+    }
     return k + 6;
 }
 
@@ -90,13 +123,19 @@ tfs_status tfs__st_scan_string(st_ctx *c, bool *esc) {
     for (;;) {
         while (i + 8 <= n) {
             uint64_t m = st_special_mask(st_load_le8(j + i));
-            if (m) { i += (size_t)__builtin_ctzll(m) >> 3; goto found; }
+            if (m) {
+                i += (size_t)__builtin_ctzll(m) >> 3;
+                goto found;
+            }
             i += 8;
         }
         while (i < n && !special(j[i])) i++;
         if (i >= n) return tfs__st_err(c, TFS_ST111, n);
     found:
-        if (j[i] == '"') { c->pos = i + 1; return TFS_OK; }
+        if (j[i] == '"') {
+            c->pos = i + 1;
+            return TFS_OK;
+        }
         if (j[i] != '\\') return tfs__st_err(c, TFS_ST114, i);
         *esc = true;
         tfs_status st = TFS_OK;
@@ -106,8 +145,15 @@ tfs_status tfs__st_scan_string(st_ctx *c, bool *esc) {
 }
 
 static size_t put_utf8(uint8_t *d, uint32_t cp) {
-    if (cp < 0x80u) { d[0] = (uint8_t)cp; return 1; }
-    if (cp < 0x800u) { d[0] = (uint8_t)(0xC0u | (cp >> 6)); d[1] = (uint8_t)(0x80u | (cp & 0x3Fu)); return 2; }
+    if (cp < 0x80u) {
+        d[0] = (uint8_t)cp;
+        return 1;
+    }
+    if (cp < 0x800u) {
+        d[0] = (uint8_t)(0xC0u | (cp >> 6));
+        d[1] = (uint8_t)(0x80u | (cp & 0x3Fu));
+        return 2;
+    }
     if (cp < 0x10000u) {
         d[0] = (uint8_t)(0xE0u | (cp >> 12));
         d[1] = (uint8_t)(0x80u | ((cp >> 6) & 0x3Fu));
@@ -131,7 +177,11 @@ size_t tfs__st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst) 
     size_t o = 0;
     for (size_t i = start + 1; i + 1 < end;) {
         uint8_t b = j[i];
-        if (b != '\\') { dst[o++] = b; i++; continue; }
+        if (b != '\\') {
+            dst[o++] = b;
+            i++;
+            continue;
+        }
         uint8_t e = j[i + 1];
         i += 2;
         switch (e) {
@@ -186,7 +236,10 @@ tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
     bool neg = false;
     *is_u64 = false;
     *val = 0;
-    if (j[p] == '-') { neg = true; p++; }
+    if (j[p] == '-') {
+        neg = true;
+        p++;
+    }
     if (p >= n) return tfs__st_err(c, TFS_ST111, n);
     uint64_t sig = 0;
     int32_t exp = 0;
@@ -200,7 +253,10 @@ tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
             uint64_t d = (uint64_t)(j[p] - '0');
             if (ST_OVERFLOW10(sig, d, UINT64_MAX)) { /* parse_long_integer */
                 is_float = true;
-                while (p < n && digit(j[p])) { p++; exp++; }
+                while (p < n && digit(j[p])) {
+                    p++;
+                    exp++;
+                }
                 break;
             }
             sig = sig * 10u + d;
@@ -232,7 +288,10 @@ tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
         is_float = true;
         p++;
         bool pos_exp = true;
-        if (p < n && (j[p] == '+' || j[p] == '-')) { pos_exp = j[p] == '+'; p++; }
+        if (p < n && (j[p] == '+' || j[p] == '-')) {
+            pos_exp = j[p] == '+';
+            p++;
+        }
         if (p >= n) return tfs__st_err(c, TFS_ST111, n);
         if (!digit(j[p])) return tfs__st_err(c, TFS_ST110, p);
         int32_t e = j[p++] - '0';
@@ -258,7 +317,10 @@ tfs_status tfs__st_scan_number(st_ctx *c, uint64_t *val, bool *is_u64) {
         return tfs__st_err(c, TFS_ST117, start);
     }
     c->pos = p;
-    if (!neg && !is_float) { *is_u64 = true; *val = sig; }
+    if (!neg && !is_float) {
+        *is_u64 = true;
+        *val = sig;
+    }
     return TFS_OK;
 }
 
@@ -280,15 +342,25 @@ value:
         stack[sp++] = j[c->pos] == '{';
         c->pos++;
         st_ws(c);
-        if (c->pos < c->n && j[c->pos] == (stack[sp - 1] ? '}' : ']')) { c->pos++; sp--; goto after; }
+        if (c->pos < c->n && j[c->pos] == (stack[sp - 1] ? '}' : ']')) {
+            c->pos++;
+            sp--;
+            goto after;
+        }
         if (stack[sp - 1]) goto key;
         goto value;
     case '"':
         if ((st = st_string(c, &esc)) != TFS_OK) return st;
         goto after;
-    case 't': if ((st = tfs__st_literal(c, "true", 4)) != TFS_OK) return st; goto after;
-    case 'f': if ((st = tfs__st_literal(c, "false", 5)) != TFS_OK) return st; goto after;
-    case 'n': if ((st = tfs__st_literal(c, "null", 4)) != TFS_OK) return st; goto after;
+    case 't':
+        if ((st = tfs__st_literal(c, "true", 4)) != TFS_OK) return st;
+        goto after;
+    case 'f':
+        if ((st = tfs__st_literal(c, "false", 5)) != TFS_OK) return st;
+        goto after;
+    case 'n':
+        if ((st = tfs__st_literal(c, "null", 4)) != TFS_OK) return st;
+        goto after;
     default:
         if (j[c->pos] == '-' || digit(j[c->pos])) {
             uint64_t v;
@@ -316,6 +388,10 @@ after:
         if (stack[sp - 1]) goto key;
         goto value;
     }
-    if (j[c->pos] == (stack[sp - 1] ? '}' : ']')) { c->pos++; sp--; goto after; }
+    if (j[c->pos] == (stack[sp - 1] ? '}' : ']')) {
+        c->pos++;
+        sp--;
+        goto after;
+    }
     return tfs__st_err(c, TFS_ST110, c->pos);
 }

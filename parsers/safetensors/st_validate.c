@@ -35,14 +35,19 @@ static tfs_status fail_at(st_ctx *c, tfs_rule rule, uint32_t pos, uint32_t index
 }
 
 static tfs_status check(st_ctx *c, const st_rec *r, uint64_t *running) {
-    if (TFS_RULE_HIT(TFS_ST301, TFS_BUG_CHECK(S2, r->start != *running, r->start > *running))) return fail_at(c, TFS_ST301, c->ents[r->index].offs_pos, r->index);
-    if (TFS_RULE_HIT(TFS_ST302, TFS_BUG_CHECK(S5, r->end < r->start, false))) return fail_at(c, TFS_ST302, c->ents[r->index].offs_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST301, TFS_BUG_CHECK(S2, r->start != *running, r->start > *running)))
+        return fail_at(c, TFS_ST301, c->ents[r->index].offs_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST302, TFS_BUG_CHECK(S5, r->end < r->start, false)))
+        return fail_at(c, TFS_ST302, c->ents[r->index].offs_pos, r->index);
     *running = r->end;
-    if (TFS_RULE_HIT(TFS_ST303, TFS_BUG_CHECK(S8, r->shape_ovf != 0, false))) return fail_at(c, TFS_ST303, c->ents[r->index].shape_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST303, TFS_BUG_CHECK(S8, r->shape_ovf != 0, false)))
+        return fail_at(c, TFS_ST303, c->ents[r->index].shape_pos, r->index);
     uint64_t nbits;
-    if (TFS_RULE_HIT(TFS_ST304, tfs_mul_overflow_u64(r->n_elements, r->bits, &nbits))) return fail_at(c, TFS_ST304, c->ents[r->index].val_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST304, tfs_mul_overflow_u64(r->n_elements, r->bits, &nbits)))
+        return fail_at(c, TFS_ST304, c->ents[r->index].val_pos, r->index);
     if (TFS_RULE_HIT(TFS_ST305, nbits % 8u != 0)) return fail_at(c, TFS_ST305, c->ents[r->index].val_pos, r->index);
-    if (TFS_RULE_HIT(TFS_ST306, r->end - r->start != nbits / 8u)) return fail_at(c, TFS_ST306, c->ents[r->index].offs_pos, r->index);
+    if (TFS_RULE_HIT(TFS_ST306, r->end - r->start != nbits / 8u))
+        return fail_at(c, TFS_ST306, c->ents[r->index].offs_pos, r->index);
     return TFS_OK;
 }
 
@@ -78,7 +83,7 @@ static st_rec *insertion_sort(st_rec *a, size_t n) {
 static st_rec *radix_sort(st_rec *a, st_rec *tmp, size_t n) {
     if (n <= ST_INSERTION_SORT_MAX) return insertion_sort(a, n);
     static const unsigned n_bytes = 16;
-    size_t (*count)[256] = calloc(n_bytes, sizeof *count);
+    size_t(*count)[256] = calloc(n_bytes, sizeof *count);
     if (!count) return NULL;
     for (size_t i = 0; i < n; i++)
         for (unsigned b = 0; b < n_bytes; b++) count[b][key_byte(&a[i], b)]++;
@@ -86,9 +91,14 @@ static st_rec *radix_sort(st_rec *a, st_rec *tmp, size_t n) {
     for (unsigned b = 0; b < n_bytes; b++) {
         if (count[b][key_byte(&src[0], b)] == n) continue; /* every key has this byte */
         size_t pos[256], sum = 0;
-        for (unsigned v = 0; v < 256; v++) { pos[v] = sum; sum += count[b][v]; }
+        for (unsigned v = 0; v < 256; v++) {
+            pos[v] = sum;
+            sum += count[b][v];
+        }
         for (size_t i = 0; i < n; i++) dst[pos[key_byte(&src[i], b)]++] = src[i];
-        st_rec *t = src; src = dst; dst = t;
+        st_rec *t = src;
+        src = dst;
+        dst = t;
     }
     free(count);
     return src;
@@ -99,7 +109,8 @@ tfs_status tfs__st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) 
     const st_ent *ents = c->ents;
     bool sorted = true;
     for (size_t i = 1; i < n && sorted; i++)
-        sorted = ents[i - 1].start < ents[i].start || (ents[i - 1].start == ents[i].start && ents[i - 1].end <= ents[i].end);
+        sorted =
+            ents[i - 1].start < ents[i].start || (ents[i - 1].start == ents[i].start && ents[i - 1].end <= ents[i].end);
     uint64_t running = 0;
     uint32_t last = 0;
     tfs_status st = TFS_OK;
@@ -114,14 +125,19 @@ tfs_status tfs__st_validate(st_ctx *c, uint64_t data_len, uint64_t *buffer_end) 
         if (!a) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
         for (size_t i = 0; i < n; i++) a[i] = rec_of(&ents[i], (uint32_t)i);
         const st_rec *order = radix_sort(a, a + n, n);
-        if (!order) { free(a); return tfs__fail_status(c->err, TFS_ENOMEM, 0); }
+        if (!order) {
+            free(a);
+            return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+        }
         for (size_t k = 0; k < n && st == TFS_OK; k++) st = check(c, &order[k], &running);
         last = n ? order[n - 1].index : 0;
         free(a);
     }
     if (st != TFS_OK) return st;
     *buffer_end = running;
-    if (TFS_RULE_HIT(TFS_ST307, TFS_BUG_CHECK(S6, running < data_len, false))) return tfs__fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);
-    if (TFS_RULE_HIT(TFS_ST308, TFS_BUG_CHECK(S5b, running > data_len, false))) return fail_at(c, TFS_ST308, c->ents[last].offs_pos, last);
+    if (TFS_RULE_HIT(TFS_ST307, TFS_BUG_CHECK(S6, running < data_len, false)))
+        return tfs__fail(c->err, TFS_ST307, 8u + (uint64_t)c->n + running, -1);
+    if (TFS_RULE_HIT(TFS_ST308, TFS_BUG_CHECK(S5b, running > data_len, false)))
+        return fail_at(c, TFS_ST308, c->ents[last].offs_pos, last);
     return TFS_OK;
 }

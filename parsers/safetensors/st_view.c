@@ -13,8 +13,8 @@ static tfs_str str_of(const st_ctx *c, const uint8_t *json, const st_sref *s) {
     return (tfs_str){(const char *)p, s->len};
 }
 
-tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end,
-                         tfs_header **out, tfs_error *err) {
+tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size, uint64_t buffer_end, tfs_header **out,
+                              tfs_error *err) {
     tfs_header *h = tfs__header_new(TFS_FORMAT_SAFETENSORS, file_size);
     tfs_kv *kv = c->n_kvs ? calloc(c->n_kvs, sizeof *kv) : NULL;
     tfs_kvx *kvx = c->n_kvs ? calloc(c->n_kvs, sizeof *kvx) : NULL;
@@ -39,9 +39,8 @@ tfs_status tfs__st_build_view(st_ctx *c, const uint8_t *base, uint64_t file_size
         v.n_elements = e.n_elements;
         /* checked by tfs__st_validate; saturates in a TFS_PARTIAL view */
         uint64_t bits;
-        v.n_bytes = e.shape_ovf || tfs_mul_overflow_u64(e.n_elements, tfs_st_dtype_bits(e.dtype), &bits)
-                        ? UINT64_MAX
-                        : bits / 8u;
+        v.n_bytes = e.shape_ovf || tfs_mul_overflow_u64(e.n_elements, tfs_st_dtype_bits(e.dtype), &bits) ? UINT64_MAX
+                                                                                                         : bits / 8u;
         v.offset = e.start;
         v.file_offset = e.start > UINT64_MAX - data_offset ? UINT64_MAX : data_offset + e.start;
         t[i] = v;

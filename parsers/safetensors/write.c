@@ -17,19 +17,16 @@
 typedef struct stw {
     tfs_wbuf *w;
     const tfs_st_model *m;
-    size_t n;            /* bytes staged */
+    size_t n; /* bytes staged */
     uint8_t stage[512];
 } stw;
 
-static void flush(stw *s)
-{
-    if (s->n)
-        tfs_wbuf_bytes(s->w, s->stage, s->n);
+static void flush(stw *s) {
+    if (s->n) tfs_wbuf_bytes(s->w, s->stage, s->n);
     s->n = 0;
 }
 
-static void emit(stw *s, const void *p, size_t len)
-{
+static void emit(stw *s, const void *p, size_t len) {
     if (len > sizeof s->stage - s->n) {
         flush(s);
         if (len >= sizeof s->stage) {
@@ -41,19 +38,15 @@ static void emit(stw *s, const void *p, size_t len)
     s->n += len;
 }
 
-static void emit1(stw *s, uint8_t c)
-{
-    if (s->n == sizeof s->stage)
-        flush(s);
+static void emit1(stw *s, uint8_t c) {
+    if (s->n == sizeof s->stage) flush(s);
     s->stage[s->n++] = c;
 }
 
 static uint64_t pos(const stw *s) { return s->w->size + s->n; }
 
-static tfs_status earg(tfs_wbuf *w)
-{
-    if (w->err == TFS_OK)
-        w->err = TFS_EARG;
+static tfs_status earg(tfs_wbuf *w) {
+    if (w->err == TFS_OK) w->err = TFS_EARG;
     return w->err;
 }
 
@@ -61,35 +54,27 @@ static void text(stw *s, const char *t) { emit(s, t, strlen(t)); }
 
 /* Open a field whose width is known only later; returns its index or
  * SIZE_MAX when the map could not grow (the error is sticky). */
-static size_t open_field(stw *s, uint32_t kind, int32_t record, uint32_t sub)
-{
-    if (tfs_wbuf_field(s->w, kind, record, sub, pos(s), 0) != TFS_OK)
-        return SIZE_MAX;
+static size_t open_field(stw *s, uint32_t kind, int32_t record, uint32_t sub) {
+    if (tfs_wbuf_field(s->w, kind, record, sub, pos(s), 0) != TFS_OK) return SIZE_MAX;
     return s->w->n_fields - 1u;
 }
 
-static void close_field(stw *s, size_t idx)
-{
-    if (idx != SIZE_MAX && s->w->err == TFS_OK)
-        s->w->fields[idx].width = pos(s) - s->w->fields[idx].offset;
+static void close_field(stw *s, size_t idx) {
+    if (idx != SIZE_MAX && s->w->err == TFS_OK) s->w->fields[idx].width = pos(s) - s->w->fields[idx].offset;
 }
 
 /* Newline and indentation before a member at nesting `level` (indent > 0). */
-static void newline(stw *s, unsigned level)
-{
-    if (!s->m->indent)
-        return;
+static void newline(stw *s, unsigned level) {
+    if (!s->m->indent) return;
     emit1(s, '\n');
-    for (size_t k = (size_t)s->m->indent * level; k > 0; k--)
-        emit1(s, ' ');
+    for (size_t k = (size_t)s->m->indent * level; k > 0; k--) emit1(s, ' ');
 }
 
 static void colon(stw *s) { text(s, s->m->indent ? ": " : ":"); }
 static void comma_in_array(stw *s) { text(s, s->m->indent ? ", " : ","); }
 
 
-static void u_escape(stw *s, uint32_t u)
-{
+static void u_escape(stw *s, uint32_t u) {
     static const char hex[] = "0123456789abcdef"; /* lower case, as serde_json */
     char e[6] = {'\\', 'u', hex[(u >> 12) & 15u], hex[(u >> 8) & 15u], hex[(u >> 4) & 15u], hex[u & 15u]};
     emit(s, e, sizeof e); /* callers pass UTF-16 units */
@@ -99,8 +84,7 @@ static void u_escape(stw *s, uint32_t u)
  * (", \, and control characters; \uXXXX for the others below 0x20), and
  * with ascii every non-ASCII character as \uXXXX (surrogate pairs above
  * U+FFFF).  Invalid UTF-8 is copied as is (a knob for wrong files). */
-static void jstring(stw *s, const tfs_wstr *str)
-{
+static void jstring(stw *s, const tfs_wstr *str) {
     const uint8_t *p = str->ptr;
     size_t n = str->len;
     emit1(s, '"');
@@ -108,8 +92,7 @@ static void jstring(stw *s, const tfs_wstr *str)
     for (size_t i = 0; i < n;) {
         uint8_t c = p[i];
         if (c >= 0x20 && c != '"' && c != '\\' && (c < 0x80 || !s->m->ascii)) { /* verbatim */
-            if (run == 0)
-                run = i + 1;
+            if (run == 0) run = i + 1;
             i++;
             continue;
         }
@@ -127,13 +110,10 @@ static void jstring(stw *s, const tfs_wstr *str)
         uint32_t cp = 0;
         size_t k = 1;
         int special = esc != NULL || c < 0x20;
-        if (!special && c >= 0x80 && s->m->ascii && (k = tfs_utf8_decode(p + i, n - i, &cp)) != 0)
-            special = 1;
-        if (k == 0)
-            k = 1;
+        if (!special && c >= 0x80 && s->m->ascii && (k = tfs_utf8_decode(p + i, n - i, &cp)) != 0) special = 1;
+        if (k == 0) k = 1;
         if (!special) {
-            if (run == 0)
-                run = i + 1; /* store start + 1 */
+            if (run == 0) run = i + 1; /* store start + 1 */
             i += k;
             continue;
         }
@@ -154,14 +134,12 @@ static void jstring(stw *s, const tfs_wstr *str)
         }
         i += k;
     }
-    if (run)
-        emit(s, p + run - 1, n - (run - 1));
+    if (run) emit(s, p + run - 1, n - (run - 1));
     emit1(s, '"');
 }
 
 /* A token: the raw text when given, else the string `str`, as one field. */
-static void token_str(stw *s, uint32_t kind, int32_t record, uint32_t sub, const char *raw, const tfs_wstr *str)
-{
+static void token_str(stw *s, uint32_t kind, int32_t record, uint32_t sub, const char *raw, const tfs_wstr *str) {
     size_t f = open_field(s, kind, record, sub);
     if (raw)
         text(s, raw);
@@ -172,8 +150,7 @@ static void token_str(stw *s, uint32_t kind, int32_t record, uint32_t sub, const
 
 /* v in decimal, no leading zeros (as serde_json's u64); returns the digits'
  * start in buf[24]. */
-static const char *decimal(char buf[24], uint64_t v)
-{
+static const char *decimal(char buf[24], uint64_t v) {
     char *p = buf + 23;
     *p = 0;
     do {
@@ -183,16 +160,14 @@ static const char *decimal(char buf[24], uint64_t v)
     return p;
 }
 
-static void token_u64(stw *s, uint32_t kind, int32_t record, uint32_t sub, const char *raw, uint64_t v)
-{
+static void token_u64(stw *s, uint32_t kind, int32_t record, uint32_t sub, const char *raw, uint64_t v) {
     char num[24];
     size_t f = open_field(s, kind, record, sub);
     text(s, raw ? raw : decimal(num, v));
     close_field(s, f);
 }
 
-static void member_key(stw *s, int32_t record, uint32_t pos, const char *key)
-{
+static void member_key(stw *s, int32_t record, uint32_t pos, const char *key) {
     size_t f = open_field(s, TFS_FIELD_MEMBER_KEY, record, pos);
     emit1(s, '"');
     text(s, key);
@@ -201,23 +176,20 @@ static void member_key(stw *s, int32_t record, uint32_t pos, const char *key)
     colon(s);
 }
 
-static void dtype_tok(stw *s, int32_t r, const tfs_st_wentry *e)
-{
+static void dtype_tok(stw *s, int32_t r, const tfs_st_wentry *e) {
     const char *name = tfs_st_dtype_name(e->dtype);
     tfs_wstr ds = tfs_wstr_c(name ? name : "");
     token_str(s, TFS_FIELD_DTYPE, r, 0, e->dtype_raw, &ds);
 }
 
-static void shape_tok(stw *s, int32_t r, const tfs_st_wentry *e)
-{
+static void shape_tok(stw *s, int32_t r, const tfs_st_wentry *e) {
     size_t f = open_field(s, TFS_FIELD_SHAPE, r, 0);
     if (e->shape_raw) {
         text(s, e->shape_raw);
     } else {
         emit1(s, '[');
         for (uint32_t j = 0; j < e->n_dims; j++) {
-            if (j)
-                comma_in_array(s);
+            if (j) comma_in_array(s);
             token_u64(s, TFS_FIELD_DIM, r, j, NULL, e->shape[j]);
         }
         emit1(s, ']');
@@ -225,8 +197,7 @@ static void shape_tok(stw *s, int32_t r, const tfs_st_wentry *e)
     close_field(s, f);
 }
 
-static void offsets_tok(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uint64_t end)
-{
+static void offsets_tok(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uint64_t end) {
     size_t f = open_field(s, TFS_FIELD_DATA_OFFSETS, r, 0);
     if (e->offsets_raw) {
         text(s, e->offsets_raw);
@@ -243,12 +214,10 @@ static void offsets_tok(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begi
 /* One member letter of tfs_st_wentry.members: its value token, or the extra
  * text for any other letter; in object form (pos != UINT32_MAX) d, s and o get
  * their key first. */
-static void member(stw *s, int32_t r, const tfs_st_wentry *e, char m, uint32_t pos, uint64_t begin, uint64_t end)
-{
+static void member(stw *s, int32_t r, const tfs_st_wentry *e, char m, uint32_t pos, uint64_t begin, uint64_t end) {
     static const char *const keys[] = {"dtype", "shape", "data_offsets"};
     int k = m == 'd' ? 0 : m == 's' ? 1 : m == 'o' ? 2 : -1;
-    if (k >= 0 && pos != UINT32_MAX)
-        member_key(s, r, pos, keys[k]);
+    if (k >= 0 && pos != UINT32_MAX) member_key(s, r, pos, keys[k]);
     switch (k) {
     case 0: dtype_tok(s, r, e); break;
     case 1: shape_tok(s, r, e); break;
@@ -257,8 +226,7 @@ static void member(stw *s, int32_t r, const tfs_st_wentry *e, char m, uint32_t p
     }
 }
 
-static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uint64_t end)
-{
+static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uint64_t end) {
     size_t f = open_field(s, TFS_FIELD_ENTRY, r, 0);
     token_str(s, TFS_FIELD_NAME, r, 0, e->name_raw, &e->name);
     colon(s);
@@ -267,8 +235,7 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
         /* elements in member order: "ds" or "dsox" give the wrong arity (ST204) */
         emit1(s, '[');
         for (const char *c = order; *c; c++) {
-            if (c != order)
-                comma_in_array(s);
+            if (c != order) comma_in_array(s);
             member(s, r, e, *c, UINT32_MAX, begin, end);
         }
         emit1(s, ']');
@@ -278,19 +245,16 @@ static void entry(stw *s, int32_t r, const tfs_st_wentry *e, uint64_t begin, uin
     emit1(s, '{');
     uint32_t pos = 0;
     for (const char *c = order; *c; c++, pos++) {
-        if (pos)
-            emit1(s, ',');
+        if (pos) emit1(s, ',');
         newline(s, 2);
         member(s, r, e, *c, pos, begin, end);
     }
-    if (pos)
-        newline(s, 1);
+    if (pos) newline(s, 1);
     emit1(s, '}');
     close_field(s, f);
 }
 
-static void metadata(stw *s)
-{
+static void metadata(stw *s) {
     const tfs_st_model *m = s->m;
     size_t f = open_field(s, TFS_FIELD_METADATA, -1, 0);
     text(s, "\"__metadata__\"");
@@ -301,85 +265,66 @@ static void metadata(stw *s)
         emit1(s, '{');
         for (size_t i = 0; i < m->n_meta; i++) {
             const tfs_st_wmeta *kv = &m->meta[i];
-            if (i)
-                emit1(s, ',');
+            if (i) emit1(s, ',');
             newline(s, 2);
             token_str(s, TFS_FIELD_META_KEY, (int32_t)i, 0, kv->key_raw, &kv->key);
             colon(s);
             token_str(s, TFS_FIELD_META_VALUE, (int32_t)i, 0, kv->value_raw, &kv->value);
         }
-        if (m->n_meta)
-            newline(s, 1);
+        if (m->n_meta) newline(s, 1);
         emit1(s, '}');
     }
     close_field(s, f);
 }
 
 /* Byte size of an entry (n_elements * bits / 8; 0 on overflow). */
-static uint64_t entry_size(const tfs_st_wentry *e)
-{
+static uint64_t entry_size(const tfs_st_wentry *e) {
     uint64_t n = 1;
     for (uint32_t j = 0; j < e->n_dims; j++)
-        if (tfs_mul_overflow_u64(n, e->shape[j], &n))
-            return 0;
-    if (tfs_mul_overflow_u64(n, tfs_st_dtype_bits(e->dtype), &n))
-        return 0;
+        if (tfs_mul_overflow_u64(n, e->shape[j], &n)) return 0;
+    if (tfs_mul_overflow_u64(n, tfs_st_dtype_bits(e->dtype), &n)) return 0;
     return n / 8u;
 }
 
-static void json(stw *s, const uint64_t *begin, const uint64_t *end)
-{
+static void json(stw *s, const uint64_t *begin, const uint64_t *end) {
     const tfs_st_model *m = s->m;
-    if (m->leading_ws)
-        text(s, m->leading_ws);
+    if (m->leading_ws) text(s, m->leading_ws);
     emit1(s, '{');
     size_t meta_at = m->meta_pos < m->n_entries ? m->meta_pos : m->n_entries;
     int any = 0;
     for (size_t i = 0; i <= m->n_entries; i++) {
         if (i == meta_at && m->metadata != TFS_STW_META_ABSENT) {
-            if (any)
-                emit1(s, ',');
+            if (any) emit1(s, ',');
             newline(s, 1);
             metadata(s);
             any = 1;
         }
-        if (i == m->n_entries)
-            break;
-        if (any)
-            emit1(s, ',');
+        if (i == m->n_entries) break;
+        if (any) emit1(s, ',');
         newline(s, 1);
         entry(s, (int32_t)i, &m->entries[i], begin[i], end[i]);
         any = 1;
     }
-    if (any && m->indent)
-        emit1(s, '\n');
+    if (any && m->indent) emit1(s, '\n');
     emit1(s, '}');
-    if (m->trailing_ws)
-        text(s, m->trailing_ws);
+    if (m->trailing_ws) text(s, m->trailing_ws);
 }
 
-static tfs_status data(stw *s, uint64_t size, const uint64_t *begin, const uint64_t *end)
-{
+static tfs_status data(stw *s, uint64_t size, const uint64_t *begin, const uint64_t *end) {
     const tfs_st_model *m = s->m;
     tfs_wbuf *w = s->w;
     uint64_t start = w->size;
     int any_data = 0;
     for (size_t i = 0; i < m->n_entries; i++) {
-        if (m->entries[i].data)
-            any_data = 1;
-        if (begin[i] <= end[i])
-            tfs_wbuf_field(w, TFS_FIELD_DATA, (int32_t)i, 0, start + begin[i], end[i] - begin[i]);
+        if (m->entries[i].data) any_data = 1;
+        if (begin[i] <= end[i]) tfs_wbuf_field(w, TFS_FIELD_DATA, (int32_t)i, 0, start + begin[i], end[i] - begin[i]);
     }
-    if (!any_data && m->data_fill == 0)
-        return tfs_wbuf_hole(w, size);
-    if (size > SIZE_MAX)
-        return earg(w);
-    if (tfs_wbuf_fill(w, m->data_fill, (size_t)size) != TFS_OK)
-        return w->err;
+    if (!any_data && m->data_fill == 0) return tfs_wbuf_hole(w, size);
+    if (size > SIZE_MAX) return earg(w);
+    if (tfs_wbuf_fill(w, m->data_fill, (size_t)size) != TFS_OK) return w->err;
     for (size_t i = 0; i < m->n_entries; i++) {
         const tfs_st_wentry *e = &m->entries[i];
-        if (!e->data || begin[i] >= size || begin[i] >= end[i])
-            continue;
+        if (!e->data || begin[i] >= size || begin[i] >= end[i]) continue;
         uint64_t n = (end[i] < size ? end[i] : size) - begin[i];
         memcpy(tfs_wbuf_at(w, start + begin[i], (size_t)n), e->data, (size_t)n);
     }
@@ -389,26 +334,20 @@ static tfs_status data(stw *s, uint64_t size, const uint64_t *begin, const uint6
 /* Bytes of the header as written compactly, roughly (a reservation hint;
  * escapes, indentation and raw tokens may need more): 0 when it would
  * overflow. */
-static size_t header_estimate(const tfs_st_model *m)
-{
+static size_t header_estimate(const tfs_st_model *m) {
     size_t n = 64u + m->raw_json_len;
-    if (m->raw_json)
-        return n;
+    if (m->raw_json) return n;
     for (size_t i = 0; i < m->n_entries; i++) {
         const tfs_st_wentry *e = &m->entries[i];
-        if (__builtin_add_overflow(n, e->name.len + 80u + 21u * (size_t)e->n_dims, &n))
-            return 0;
+        if (__builtin_add_overflow(n, e->name.len + 80u + 21u * (size_t)e->n_dims, &n)) return 0;
     }
     for (size_t i = 0; i < m->n_meta; i++)
-        if (__builtin_add_overflow(n, m->meta[i].key.len + m->meta[i].value.len + 8u, &n))
-            return 0;
+        if (__builtin_add_overflow(n, m->meta[i].key.len + m->meta[i].value.len + 8u, &n)) return 0;
     return n;
 }
 
-tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
-{
-    if (!w)
-        return TFS_EARG;
+tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w) {
+    if (!w) return TFS_EARG;
     if (!m || (m->n_entries && !m->entries) || (m->n_meta && !m->meta) || (m->raw_json_len && !m->raw_json) ||
         m->n_entries > INT32_MAX || m->n_meta > INT32_MAX)
         return earg(w);
@@ -423,8 +362,7 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
             return earg(w);
     uint64_t *begin = malloc((m->n_entries ? m->n_entries : 1) * 2 * sizeof *begin);
     if (!begin) {
-        if (w->err == TFS_OK)
-            w->err = TFS_ENOMEM;
+        if (w->err == TFS_OK) w->err = TFS_ENOMEM;
         return w->err;
     }
     uint64_t *end = begin + m->n_entries;
@@ -436,12 +374,10 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
             end[i] = e->end;
         } else {
             begin[i] = running;
-            if (tfs_add_overflow_u64(running, entry_size(e), &end[i]))
-                end[i] = UINT64_MAX;
+            if (tfs_add_overflow_u64(running, entry_size(e), &end[i])) end[i] = UINT64_MAX;
             running = end[i];
         }
-        if (end[i] > max_end)
-            max_end = end[i];
+        if (end[i] > max_end) max_end = end[i];
     }
 
     stw s = {.w = w, .m = m};
@@ -465,8 +401,7 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w)
     if (w->err == TFS_OK) {
         uint64_t nf = m->header_size_set ? m->header_size : n + pad;
         uint8_t *at = tfs_wbuf_at(w, base, 8);
-        for (int i = 0; i < 8; i++)
-            at[i] = (uint8_t)(nf >> (8 * i));
+        for (int i = 0; i < 8; i++) at[i] = (uint8_t)(nf >> (8 * i));
         data(&s, m->data_len_set ? m->data_len : max_end, begin, end);
     }
     free(begin);
@@ -481,25 +416,19 @@ typedef struct st_model_box {
     tfs_st_wmeta *meta;
 } st_model_box;
 
-void tfs_st_model_free(tfs_st_model *m)
-{
+void tfs_st_model_free(tfs_st_model *m) {
     st_model_box *b = (st_model_box *)m;
-    if (!b)
-        return;
+    if (!b) return;
     free(b->e);
     free(b->meta);
     free(b);
 }
 
-tfs_status tfs_st_model_from_view(const tfs_header *h, tfs_st_model **out)
-{
-    if (out)
-        *out = NULL;
-    if (!h || !out || h->format != TFS_FORMAT_SAFETENSORS)
-        return TFS_EARG;
+tfs_status tfs_st_model_from_view(const tfs_header *h, tfs_st_model **out) {
+    if (out) *out = NULL;
+    if (!h || !out || h->format != TFS_FORMAT_SAFETENSORS) return TFS_EARG;
     st_model_box *b = calloc(1, sizeof *b);
-    if (!b)
-        return TFS_ENOMEM;
+    if (!b) return TFS_ENOMEM;
     b->e = h->n_tensors ? calloc(h->n_tensors, sizeof *b->e) : NULL;
     b->meta = h->n_kv ? calloc(h->n_kv, sizeof *b->meta) : NULL;
     if ((h->n_tensors && !b->e) || (h->n_kv && !b->meta)) {
@@ -517,12 +446,10 @@ tfs_status tfs_st_model_from_view(const tfs_header *h, tfs_st_model **out)
         e->shape = t->shape;
         e->begin = t->offset;
         e->end = t->offset + t->n_bytes; /* no overflow: the parser checked it */
-        if (t->offset != running)
-            packed = 0;
+        if (t->offset != running) packed = 0;
         running = e->end;
     }
-    for (size_t i = 0; i < h->n_tensors && !packed; i++)
-        b->e[i].offsets_set = 1;
+    for (size_t i = 0; i < h->n_tensors && !packed; i++) b->e[i].offsets_set = 1;
     for (size_t i = 0; i < h->n_kv; i++) {
         const tfs_kv *kv = &h->kv[i];
         b->meta[i].key = tfs_wstr_n(kv->key.ptr, kv->key.len);

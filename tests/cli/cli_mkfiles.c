@@ -49,8 +49,15 @@ int main(int argc, char **argv) {
     int rc = 0;
 
     /* ---- c1.gguf */
-    static const char nel[] = "a\xc2\x85" "b", csi[] = "x\xc2\x9b" "31mRED", raw[] = "y\x9b" "31mRED",
-                      bs[] = "c:\\new", rlo[] = "abc\xe2\x80\xae" "fed";
+    static const char nel[] = "a\xc2\x85"
+                              "b",
+                      csi[] = "x\xc2\x9b"
+                              "31mRED",
+                      raw[] = "y\x9b"
+                              "31mRED",
+                      bs[] = "c:\\new",
+                      rlo[] = "abc\xe2\x80\xae"
+                              "fed";
     tfs_wstr s_nel = tfs_wstr_c(nel), s_csi = tfs_wstr_c(csi), s_raw = tfs_wstr_c(raw), s_bs = tfs_wstr_c(bs),
              s_rlo = tfs_wstr_c(rlo);
     tfs_wstr arr[3] = {s_nel, s_csi, s_raw};

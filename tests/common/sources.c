@@ -89,9 +89,7 @@ typedef struct mem_reader {
 static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
     mem_reader *r = ctx;
     assert_true(len > 0);
-    if (r->forward) {
-        assert_int_equal(off, r->next); /* never seeks */
-    }
+    if (r->forward) { assert_int_equal(off, r->next); /* never seeks */ }
     size_t k = 0;
     if (off < r->n) {
         k = r->n - (size_t)off;
@@ -112,16 +110,15 @@ void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsig
     for (int forward = 0; forward <= 1; forward++) {
         for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
             mem_reader r = {.p = p, .n = n, .step = steps[k], .forward = forward};
-            tfs_source src = {.read = mem_read, .ctx = &r, .size = forward ? TFS_SIZE_UNKNOWN : n,
-                              .forward = forward};
+            tfs_source src = {.read = mem_read, .ctx = &r, .size = forward ? TFS_SIZE_UNKNOWN : n, .forward = forward};
             tfs_header *h = NULL;
             tfs_error e;
             tfs_status s = tfs_parse_source(&src, NULL, format, flags, &h, &e);
             if (s != s0 || e.rule != e0.rule || e.offset != e0.offset || e.index != e0.index)
                 print_error("reader (%s, %zu-byte reads): %s %s@%llu #%lld; buffer: %s %s@%llu #%lld\n",
                             forward ? "stream" : "random", steps[k], tfs_status_name(s), tfs_rule_id(e.rule),
-                            (unsigned long long)e.offset, (long long)e.index, tfs_status_name(s0),
-                            tfs_rule_id(e0.rule), (unsigned long long)e0.offset, (long long)e0.index);
+                            (unsigned long long)e.offset, (long long)e.index, tfs_status_name(s0), tfs_rule_id(e0.rule),
+                            (unsigned long long)e0.offset, (long long)e0.index);
             assert_int_equal(s, s0);
             assert_int_equal(e.rule, e0.rule);
             assert_int_equal(e.offset, e0.offset);

@@ -59,7 +59,8 @@ int main(int argc, char **argv) {
     const char *m = argv[1], *file = argv[2];
     if (!strcmp(m, "truth")) return truth(file, 0, 0);
     if (!strcmp(m, "crash")) abort();
-    if (!strcmp(m, "hang")) for (;;) pause();
+    if (!strcmp(m, "hang"))
+        for (;;) pause();
     if (!strcmp(m, "orphan") || !strcmp(m, "escape")) {
         fflush(stdout);
         pid_t pid = fork();
@@ -127,7 +128,8 @@ int main(int argc, char **argv) {
     }
     if (!strcmp(m, "noload")) {
         fputs("\n./reader: error while loading shared libraries: libnosuch.so.1: cannot open shared object file: "
-              "No such file or directory\n", stderr);
+              "No such file or directory\n",
+              stderr);
         return 127;
     }
     fprintf(stderr, "hostile: unknown mode %s\n", m);

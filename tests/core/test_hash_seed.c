@@ -67,7 +67,8 @@ static const struct {
     {"corpus/gguf/GG111-duplicate-key.gguf", TFS_FORMAT_GGUF, 0, TFS_INVALID, TFS_GG111},
     {"corpus/gguf/valid-every-type.gguf", TFS_FORMAT_GGUF, 0, TFS_OK, TFS_RULE_NONE},
     {"corpus/real/gguf/ratchet-dummy.gguf", TFS_FORMAT_GGUF, 0, TFS_OK, TFS_RULE_NONE},
-    {"corpus/safetensors/ST501-duplicate-last-wins.safetensors", TFS_FORMAT_SAFETENSORS, TFS_STRICT, TFS_INVALID, TFS_ST501},
+    {"corpus/safetensors/ST501-duplicate-last-wins.safetensors", TFS_FORMAT_SAFETENSORS, TFS_STRICT, TFS_INVALID,
+     TFS_ST501},
     {"corpus/safetensors/valid-1000-tensors.safetensors", TFS_FORMAT_SAFETENSORS, 0, TFS_OK, TFS_RULE_NONE},
 };
 

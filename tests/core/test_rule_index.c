@@ -67,7 +67,11 @@ static uint8_t *slurp(const char *path, size_t *len) {
         if (n == cap) {
             cap *= 2;
             uint8_t *b = realloc(buf, cap);
-            if (!b) { free(buf); fclose(f); return NULL; }
+            if (!b) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
             buf = b;
         }
         size_t r = fread(buf + n, 1, cap - n, f);
@@ -87,9 +91,9 @@ static uint64_t le64(const uint8_t *p) {
 
 /* Counts over one corpus folder. */
 typedef struct tally {
-    size_t invalid;        /* fixtures the parser rejected */
-    size_t by_kind[6];     /* ... by the index kind of their rule */
-    size_t with_index[6];  /* ... of which reported an index >= 0 */
+    size_t invalid;       /* fixtures the parser rejected */
+    size_t by_kind[6];    /* ... by the index kind of their rule */
+    size_t with_index[6]; /* ... of which reported an index >= 0 */
 } tally;
 
 /* Every invalid fixture of corpus/<part>/MANIFEST.tsv: the rule's format is
@@ -111,7 +115,9 @@ static void check_corpus(const char *part, tfs_format fmt, tally *t) {
         }
         assert_true(nc >= 9);
         const char *mode = col[8];
-        unsigned flags = strcmp(mode, "strict") == 0 ? TFS_STRICT : strcmp(mode, "header-only") == 0 ? TFS_HEADER_ONLY : 0;
+        unsigned flags = strcmp(mode, "strict") == 0        ? TFS_STRICT
+                         : strcmp(mode, "header-only") == 0 ? TFS_HEADER_ONLY
+                                                            : 0;
         snprintf(path, sizeof path, "%s/corpus/%s/%s", TFS_SOURCE_DIR, part, col[1]);
         size_t len = 0;
         uint8_t *buf = slurp(path, &len);
@@ -128,16 +134,18 @@ static void check_corpus(const char *part, tfs_format fmt, tally *t) {
             if (e.index >= 0) t->with_index[k]++;
             switch (k) {
             case TFS_INDEX_NONE:
-                if (e.index != -1) fail_msg("%s: %s has INDEX NONE but reports index %lld", col[0], tfs_rule_id(e.rule), (long long)e.index);
+                if (e.index != -1)
+                    fail_msg("%s: %s has INDEX NONE but reports index %lld", col[0], tfs_rule_id(e.rule),
+                             (long long)e.index);
                 break;
             case TFS_INDEX_KV:
             case TFS_INDEX_TENSOR:
             case TFS_INDEX_METADATA:
             case TFS_INDEX_KV_OR_TENSOR:
-                if (e.index < 0) fail_msg("%s: %s (%s) reports no index", col[0], tfs_rule_id(e.rule), tfs_index_kind_name(k));
+                if (e.index < 0)
+                    fail_msg("%s: %s (%s) reports no index", col[0], tfs_rule_id(e.rule), tfs_index_kind_name(k));
                 break;
-            case TFS_INDEX_TENSOR_OR_METADATA:
-                break;
+            case TFS_INDEX_TENSOR_OR_METADATA: break;
             }
             /* GGUF: the index lies below the count the header declares */
             if (fmt == TFS_FORMAT_GGUF && len >= 24 && e.index >= 0) {
@@ -145,7 +153,8 @@ static void check_corpus(const char *part, tfs_format fmt, tally *t) {
                 if (k == TFS_INDEX_KV && (uint64_t)e.index >= n_kv)
                     fail_msg("%s: KV index %lld >= n_kv %llu", col[0], (long long)e.index, (unsigned long long)n_kv);
                 if (k == TFS_INDEX_TENSOR && (uint64_t)e.index >= n_tensors)
-                    fail_msg("%s: tensor index %lld >= n_tensors %llu", col[0], (long long)e.index, (unsigned long long)n_tensors);
+                    fail_msg("%s: tensor index %lld >= n_tensors %llu", col[0], (long long)e.index,
+                             (unsigned long long)n_tensors);
             }
         }
         free(buf);
@@ -165,7 +174,8 @@ static void test_corpus_indexes(void **state) {
     /* the corpus exercises every kind it can (not vacuous) */
     assert_true(st.invalid > 100 && gg.invalid > 80);
     assert_true(st.by_kind[TFS_INDEX_NONE] > 0 && gg.by_kind[TFS_INDEX_NONE] > 0);
-    assert_true(gg.by_kind[TFS_INDEX_KV] > 0 && gg.by_kind[TFS_INDEX_TENSOR] > 0 && gg.by_kind[TFS_INDEX_KV_OR_TENSOR] > 0);
+    assert_true(gg.by_kind[TFS_INDEX_KV] > 0 && gg.by_kind[TFS_INDEX_TENSOR] > 0 &&
+                gg.by_kind[TFS_INDEX_KV_OR_TENSOR] > 0);
     assert_true(st.by_kind[TFS_INDEX_TENSOR] > 0 && st.by_kind[TFS_INDEX_METADATA] > 0);
     assert_true(st.with_index[TFS_INDEX_TENSOR_OR_METADATA] > 0);
 }

@@ -13,17 +13,38 @@
 #include "tfs/tfs.h"
 
 static const char *const k_st_categories[] = {
-    "HeaderTooSmall", "HeaderTooLarge", "InvalidHeaderLength", "InvalidHeader", "InvalidHeaderStart",
-    "InvalidHeaderDeserialization", "InvalidOffset", "ValidationOverflow", "MisalignedSlice",
+    "HeaderTooSmall",    "HeaderTooLarge",           "InvalidHeaderLength",
+    "InvalidHeader",     "InvalidHeaderStart",       "InvalidHeaderDeserialization",
+    "InvalidOffset",     "ValidationOverflow",       "MisalignedSlice",
     "TensorInvalidInfo", "MetadataIncompleteBuffer",
 };
 static const char *const k_gg_categories[] = {
-    "BAD_MAGIC", "BAD_VERSION", "BAD_N_TENSORS", "BAD_N_KV", "STRING_TOO_LONG", "EMPTY_KEY",
-    "DUPLICATE_KEY", "BAD_KV_TYPE", "BAD_ALIGN_TYPE", "BAD_ALIGN", "NAME_TOO_LONG", "DUPLICATE_NAME",
-    "BAD_N_DIMS", "NEGATIVE_DIM", "NE_TOO_BIG", "BAD_TYPE", "BLOCK_SIZE", "NBYTES_TOO_BIG",
-    "DATA_START_PAST_EOF", "BAD_OFFSET", "SIZE_OVERFLOW", "DATA_MISSING", "TRUNCATED",
+    "BAD_MAGIC",
+    "BAD_VERSION",
+    "BAD_N_TENSORS",
+    "BAD_N_KV",
+    "STRING_TOO_LONG",
+    "EMPTY_KEY",
+    "DUPLICATE_KEY",
+    "BAD_KV_TYPE",
+    "BAD_ALIGN_TYPE",
+    "BAD_ALIGN",
+    "NAME_TOO_LONG",
+    "DUPLICATE_NAME",
+    "BAD_N_DIMS",
+    "NEGATIVE_DIM",
+    "NE_TOO_BIG",
+    "BAD_TYPE",
+    "BLOCK_SIZE",
+    "NBYTES_TOO_BIG",
+    "DATA_START_PAST_EOF",
+    "BAD_OFFSET",
+    "SIZE_OVERFLOW",
+    "DATA_MISSING",
+    "TRUNCATED",
     /* strict rules ggml never checks: categories of their own (issue 18) */
-    "BAD_KEY_UTF8", "BAD_NAME_UTF8",
+    "BAD_KEY_UTF8",
+    "BAD_NAME_UTF8",
 };
 
 static int in_list(const char *s, const char *const *list, size_t n) {

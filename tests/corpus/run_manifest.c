@@ -40,8 +40,11 @@ static const char *verdict(const char *path, tfs_format fmt, unsigned flags, tfs
     tfs_status st;
     char why[400];
     if (cf_parse_all_paths(path, fmt, flags, &st, err, why, sizeof why) != 0) {
-        printf("FAIL %s: byte paths disagree (%s): %s\n", current_id, flags & TFS_STRICT ? "strict"
-               : flags & TFS_HEADER_ONLY ? "header-only" : "default", why);
+        printf("FAIL %s: byte paths disagree (%s): %s\n", current_id,
+               flags & TFS_STRICT        ? "strict"
+               : flags & TFS_HEADER_ONLY ? "header-only"
+                                         : "default",
+               why);
         return "paths-differ";
     }
     return st == TFS_OK ? "valid" : st == TFS_INVALID ? "parser_error" : "error";
@@ -51,28 +54,51 @@ static const char *verdict(const char *path, tfs_format fmt, unsigned flags, tfs
 static void check(const char *id, const char *path, tfs_format fmt, const char *mode, const char *expect,
                   const char *rule, const char *category) {
     unsigned flags = 0;
-    if (strcmp(mode, "header-only") == 0) flags = TFS_HEADER_ONLY;
-    else if (strcmp(mode, "strict") == 0) flags = TFS_STRICT;
-    else if (strcmp(mode, "default") != 0) { fail(id, "unknown mode '%s'%s", mode, ""); return; }
+    if (strcmp(mode, "header-only") == 0)
+        flags = TFS_HEADER_ONLY;
+    else if (strcmp(mode, "strict") == 0)
+        flags = TFS_STRICT;
+    else if (strcmp(mode, "default") != 0) {
+        fail(id, "unknown mode '%s'%s", mode, "");
+        return;
+    }
 
     tfs_error err;
     current_id = id;
     if (strcmp(expect, "implementation_defined") == 0) {
         /* default profile: either verdict, never an error status */
         const char *v = verdict(path, fmt, flags, &err);
-        if (strcmp(v, "paths-differ") == 0) { failed++; return; }
-        if (strcmp(v, "error") == 0) { fail(id, "status error: %s%s", err.message, ""); return; }
+        if (strcmp(v, "paths-differ") == 0) {
+            failed++;
+            return;
+        }
+        if (strcmp(v, "error") == 0) {
+            fail(id, "status error: %s%s", err.message, "");
+            return;
+        }
         if (strcmp(rule, "-") != 0) { /* strict must reject with the rule */
             v = verdict(path, fmt, flags | TFS_STRICT, &err);
-            if (strcmp(v, "paths-differ") == 0) { failed++; return; }
-            if (strcmp(v, "parser_error") != 0) { fail(id, "strict verdict %s, want parser_error%s", v, ""); return; }
-            if (!cf_in_alternatives(tfs_rule_id(err.rule), rule)) { fail(id, "strict rule %s, want %s", tfs_rule_id(err.rule), rule); return; }
+            if (strcmp(v, "paths-differ") == 0) {
+                failed++;
+                return;
+            }
+            if (strcmp(v, "parser_error") != 0) {
+                fail(id, "strict verdict %s, want parser_error%s", v, "");
+                return;
+            }
+            if (!cf_in_alternatives(tfs_rule_id(err.rule), rule)) {
+                fail(id, "strict rule %s, want %s", tfs_rule_id(err.rule), rule);
+                return;
+            }
         }
         passed++;
         return;
     }
     const char *v = verdict(path, fmt, flags, &err);
-    if (strcmp(v, "paths-differ") == 0) { failed++; return; }
+    if (strcmp(v, "paths-differ") == 0) {
+        failed++;
+        return;
+    }
     if (strcmp(v, expect) != 0) {
         char got[96];
         snprintf(got, sizeof got, "%s %s", v, tfs_rule_id(err.rule));
@@ -96,16 +122,24 @@ int main(int argc, char **argv) {
     int shared = 0;
     const char *manifest = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--shared-real") == 0) shared = 1;
-        else manifest = argv[i];
+        if (strcmp(argv[i], "--shared-real") == 0)
+            shared = 1;
+        else
+            manifest = argv[i];
     }
-    if (!manifest) { fprintf(stderr, "usage: run_manifest [--shared-real] MANIFEST.tsv\n"); return 2; }
+    if (!manifest) {
+        fprintf(stderr, "usage: run_manifest [--shared-real] MANIFEST.tsv\n");
+        return 2;
+    }
     char err[1024];
     int lines = 0;
     if (shared) {
         cf_tsv t;
         if (cf_tsv_read(manifest, &t, err, sizeof err) != 0) {
-            if (errno == ENOENT) { printf("SKIP: %s not found\n", manifest); return 77; }
+            if (errno == ENOENT) {
+                printf("SKIP: %s not found\n", manifest);
+                return 77;
+            }
             fprintf(stderr, "%s\n", err);
             return 2;
         }
@@ -120,7 +154,10 @@ int main(int argc, char **argv) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s", manifest);
         char *slash = strrchr(dir, '/');
-        if (slash) *slash = '\0'; else snprintf(dir, sizeof dir, ".");
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
         for (size_t r = 0; r < t.n_rows; r++) {
             char **row = t.rows[r];
             const char *file = row[idx[0]];
@@ -130,7 +167,10 @@ int main(int argc, char **argv) {
             /* the same integrity check as a fixture line */
             cf_line l = {.id = file, .sha256 = row[idx[2]], .path = path, .manifest = manifest};
             l.size = strtoull(row[idx[1]], NULL, 10);
-            if (cf_verify_line(&l, err, sizeof err) != 0) { fail(file, "%s%s", err, ""); continue; }
+            if (cf_verify_line(&l, err, sizeof err) != 0) {
+                fail(file, "%s%s", err, "");
+                continue;
+            }
             tfs_format fmt = strncmp(file, "safetensors/", 12) == 0 ? TFS_FORMAT_SAFETENSORS : TFS_FORMAT_GGUF;
             const char *canon = row[idx[3]], *data = row[idx[4]];
             snprintf(id, sizeof id, "%s [default]", file);
@@ -148,20 +188,29 @@ int main(int argc, char **argv) {
     } else {
         cf_manifest m;
         if (cf_manifest_read(manifest, &m, err, sizeof err) != 0) {
-            if (errno == ENOENT) { printf("SKIP: %s not found\n", manifest); return 77; }
+            if (errno == ENOENT) {
+                printf("SKIP: %s not found\n", manifest);
+                return 77;
+            }
             fprintf(stderr, "%s\n", err);
             return 2;
         }
         for (size_t i = 0; i < m.n; i++) {
             const cf_line *l = &m.lines[i];
             lines++;
-            if (cf_verify_line(l, err, sizeof err) != 0) { fail(l->id, "%s%s", err, ""); continue; }
+            if (cf_verify_line(l, err, sizeof err) != 0) {
+                fail(l->id, "%s%s", err, "");
+                continue;
+            }
             tfs_format fmt = strcmp(l->format, "gguf") == 0 ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
             check(l->id, l->path, fmt, l->mode, l->expect, l->rule, l->category);
         }
         cf_manifest_free(&m);
     }
-    if (lines == 0) { printf("FAIL: %s has no fixture lines\n", manifest); failed++; }
+    if (lines == 0) {
+        printf("FAIL: %s has no fixture lines\n", manifest);
+        failed++;
+    }
     printf("%s: %d passed, %d failed\n", manifest, passed, failed);
     return failed ? 1 : 0;
 }

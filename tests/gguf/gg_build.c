@@ -142,8 +142,8 @@ tfs_header *gg_expect_ok(const gb *b, unsigned flags) {
     tfs_error e, f;
     tfs_status st = tfs_parse_buffer(b->p, b->len, TFS_FORMAT_GGUF, flags, &h, &e);
     if (st != TFS_OK)
-        print_error("buffer API: status %s rule %s offset %llu index %lld\n", tfs_status_name(st),
-                    tfs_rule_id(e.rule), (unsigned long long)e.offset, (long long)e.index);
+        print_error("buffer API: status %s rule %s offset %llu index %lld\n", tfs_status_name(st), tfs_rule_id(e.rule),
+                    (unsigned long long)e.offset, (long long)e.index);
     assert_int_equal(st, TFS_OK);
     assert_int_equal(e.rule, TFS_RULE_NONE);
     assert_non_null(h);

@@ -72,8 +72,7 @@ gb_ti_at gb_tin(gb *b, const void *name, size_t name_len, uint32_t n_dims, const
  * given rule, byte offset and index from both. */
 void gg_expect_invalid(const gb *b, unsigned flags, tfs_rule rule, uint64_t offset, int64_t index);
 /* Same on raw bytes. */
-void gg_expect_invalid_bytes(const uint8_t *p, size_t n, unsigned flags, tfs_rule rule, uint64_t offset,
-                             int64_t index);
+void gg_expect_invalid_bytes(const uint8_t *p, size_t n, unsigned flags, tfs_rule rule, uint64_t offset, int64_t index);
 /* Assert TFS_OK through both APIs with identical views; returns the buffer
  * API's header (views point into b->p: keep b alive), caller frees. */
 tfs_header *gg_expect_ok(const gb *b, unsigned flags);

@@ -374,8 +374,10 @@ static void test_GG140_alignment_wrong_type(void **state) {
         gb_header(&b, 3, 0, 2);
         gb_kv_u32(&b, "x", 0);
         gb_kv_at at = gb_kv(&b, "general.alignment", types[i]);
-        if (types[i] == TFS_GG_STRING) gb_str(&b, "32");
-        else gb_zeros(&b, tfs_gg_vtype_size(types[i]));
+        if (types[i] == TFS_GG_STRING)
+            gb_str(&b, "32");
+        else
+            gb_zeros(&b, tfs_gg_vtype_size(types[i]));
         b.p[b.len - (types[i] == TFS_GG_STRING ? 2u : tfs_gg_vtype_size(types[i]))] = 32;
         gg_expect_invalid(&b, 0, TFS_GG140, at.type, 1);
         gb_free(&b);
@@ -451,8 +453,17 @@ static void test_valid_alignment_powers_of_two(void **state) {
  * getter returns TFS_ETYPE. */
 static void assert_gg_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint64_t raw) {
     uint32_t t = kv->elem_type;
-    uint8_t u8; int8_t i8; uint16_t u16; int16_t i16; uint32_t u32; int32_t i32;
-    uint64_t u64; int64_t i64; float f32; double f64; int bo;
+    uint8_t u8;
+    int8_t i8;
+    uint16_t u16;
+    int16_t i16;
+    uint32_t u32;
+    int32_t i32;
+    uint64_t u64;
+    int64_t i64;
+    float f32;
+    double f64;
+    int bo;
     assert_int_equal(tfs_kv_get_u8(h, kv, i, &u8), t == TFS_GG_U8 ? TFS_OK : TFS_ETYPE);
     assert_int_equal(tfs_kv_get_i8(h, kv, i, &i8), t == TFS_GG_I8 ? TFS_OK : TFS_ETYPE);
     assert_int_equal(tfs_kv_get_u16(h, kv, i, &u16), t == TFS_GG_U16 ? TFS_OK : TFS_ETYPE);
@@ -473,8 +484,19 @@ static void assert_gg_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, u
     case TFS_GG_I32: assert_int_equal(i32, (int32_t)raw); break;
     case TFS_GG_U64: assert_int_equal(u64, raw); break;
     case TFS_GG_I64: assert_int_equal(i64, (int64_t)raw); break;
-    case TFS_GG_F32: { uint32_t bits = (uint32_t)raw; float w; memcpy(&w, &bits, 4); assert_memory_equal(&f32, &w, 4); break; }
-    case TFS_GG_F64: { double w; memcpy(&w, &raw, 8); assert_memory_equal(&f64, &w, 8); break; }
+    case TFS_GG_F32: {
+        uint32_t bits = (uint32_t)raw;
+        float w;
+        memcpy(&w, &bits, 4);
+        assert_memory_equal(&f32, &w, 4);
+        break;
+    }
+    case TFS_GG_F64: {
+        double w;
+        memcpy(&w, &raw, 8);
+        assert_memory_equal(&f64, &w, 8);
+        break;
+    }
     case TFS_GG_BOOL: assert_int_equal(bo, raw != 0); break;
     default: fail();
     }
@@ -490,8 +512,10 @@ static void test_valid_every_scalar_type(void **state) {
         if (t == TFS_GG_ARRAY) continue;
         snprintf(key, sizeof key, "scalar.%u", t);
         at[t] = gb_kv(&b, key, t);
-        if (t == TFS_GG_STRING) gb_str(&b, "h\xC3\xA9llo");
-        else for (size_t k = 0; k < tfs_gg_vtype_size(t); k++) gb_u8(&b, (uint8_t)(0x10 * t + k + 1));
+        if (t == TFS_GG_STRING)
+            gb_str(&b, "h\xC3\xA9llo");
+        else
+            for (size_t k = 0; k < tfs_gg_vtype_size(t); k++) gb_u8(&b, (uint8_t)(0x10 * t + k + 1));
     }
     tfs_header *h = gg_expect_ok(&b, 0);
     assert_int_equal(h->n_kv, 12);

@@ -90,13 +90,17 @@ static void test_GG503_nonzero_padding(void **state) {
 
 static void test_GG504_key_not_utf8(void **state) {
     (void)state;
-    const struct { const char *key; size_t len; size_t bad_at; } cases[] = {
-        {"ab\xFF", 3, 2},          /* invalid byte */
-        {"a\xC0\x80", 3, 1},       /* overlong NUL */
-        {"\xED\xA0\x80x", 4, 0},   /* UTF-16 surrogate */
-        {"k\xE2\x82", 3, 1},       /* cut sequence */
+    const struct {
+        const char *key;
+        size_t len;
+        size_t bad_at;
+    } cases[] = {
+        {"ab\xFF", 3, 2},           /* invalid byte */
+        {"a\xC0\x80", 3, 1},        /* overlong NUL */
+        {"\xED\xA0\x80x", 4, 0},    /* UTF-16 surrogate */
+        {"k\xE2\x82", 3, 1},        /* cut sequence */
         {"\xF4\x90\x80\x80", 4, 0}, /* above U+10FFFF */
-        {"x\x80", 2, 1},           /* lone continuation byte */
+        {"x\x80", 2, 1},            /* lone continuation byte */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gb b = {0};
@@ -157,17 +161,20 @@ static void test_GG505_key_longer_than_65535(void **state) {
 
 static void test_GG506_key_not_snake_case(void **state) {
     (void)state;
-    const struct { const char *key; size_t bad_at; } cases[] = {
-        {"General.name", 0},       /* capital */
+    const struct {
+        const char *key;
+        size_t bad_at;
+    } cases[] = {
+        {"General.name", 0}, /* capital */
         {"general.Name", 8},
-        {"general name", 7},       /* space */
-        {"tokenizer-ggml", 9},     /* dash */
-        {".general", 0},           /* empty first segment */
-        {"general..name", 8},      /* empty segment */
-        {"general.", 7},           /* empty last segment */
+        {"general name", 7},   /* space */
+        {"tokenizer-ggml", 9}, /* dash */
+        {".general", 0},       /* empty first segment */
+        {"general..name", 8},  /* empty segment */
+        {"general.", 7},       /* empty last segment */
         {".", 0},
-        {"caf\xC3\xA9", 3},        /* UTF-8, not ASCII */
-        {"a\x7F", 1},              /* DEL */
+        {"caf\xC3\xA9", 3}, /* UTF-8, not ASCII */
+        {"a\x7F", 1},       /* DEL */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gb b = {0};
@@ -200,12 +207,17 @@ static void test_GG507_string_value_not_utf8(void **state) {
     (void)state;
     /* short (kept) and long (read through the window) values, a sequence
      * across the 64 KiB window */
-    const struct { size_t n, at; const char *bad; size_t len; size_t bad_at; } cases[] = {
+    const struct {
+        size_t n, at;
+        const char *bad;
+        size_t len;
+        size_t bad_at;
+    } cases[] = {
         {5, 2, "\xFF", 1, 2},
-        {3, 1, "\xC0\x80", 2, 1},               /* overlong NUL */
-        {300, 297, "\xED\xA0\x80", 3, 297},     /* encoded surrogate */
-        {70000, 65535, "\xE2\x82", 2, 65535},   /* cut sequence across the window */
-        {70000, 69999, "\xF0", 1, 69999},        /* cut at the end */
+        {3, 1, "\xC0\x80", 2, 1},             /* overlong NUL */
+        {300, 297, "\xED\xA0\x80", 3, 297},   /* encoded surrogate */
+        {70000, 65535, "\xE2\x82", 2, 65535}, /* cut sequence across the window */
+        {70000, 69999, "\xF0", 1, 69999},     /* cut at the end */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gb b = {0};

@@ -16,8 +16,7 @@
 
 /* A file with one tensor info; `at` receives the offsets of its fields; the
  * file ends after the infos, padded, plus `data` zero bytes. */
-static gb one_tensor(gb_ti_at *at, const char *name, uint32_t n_dims, const int64_t *ne, int32_t type,
-                     size_t data) {
+static gb one_tensor(gb_ti_at *at, const char *name, uint32_t n_dims, const int64_t *ne, int32_t type, size_t data) {
     gb b = {0};
     gb_header(&b, 3, 1, 0);
     *at = gb_ti(&b, name, n_dims, ne, type, 0);
@@ -240,7 +239,10 @@ static void test_GG206_fires_on_ne3(void **state) {
 
 static void test_GG207_wrapped_count_divergence(void **state) {
     (void)state; /* spec/gguf.md known defect: ggml accepts these shapes */
-    const struct { int64_t ne[2]; int32_t type; } cases[] = {
+    const struct {
+        int64_t ne[2];
+        int32_t type;
+    } cases[] = {
         {{P2(32), P2(32)}, 0}, /* (2^32, 2^32) f32: wraps to 0 */
         {{P2(62), 2}, 24},     /* (2^62, 2) i8: wraps to INT64_MIN */
         {{P2(32), P2(31)}, 24} /* (2^32, 2^31) i8 */

@@ -72,7 +72,7 @@ typedef struct st_opts {
     const char *const *meta; /* key, value, ..., NULL */
     unsigned pad_to;         /* 0: 8 */
     const char *trailing_ws;
-    int corrupt;             /* write a wrong header size (an invalid file) */
+    int corrupt; /* write a wrong header size (an invalid file) */
 } st_opts;
 
 static void write_st(const char *rel, const st_t *ts, size_t n, const st_opts *o) {
@@ -91,9 +91,14 @@ static void write_st(const char *rel, const st_t *ts, size_t n, const st_opts *o
         m[nm].key = tfs_wstr_c(o->meta[2 * nm]);
         m[nm].value = tfs_wstr_c(o->meta[2 * nm + 1]);
     }
-    tfs_st_model model = {.n_entries = n, .entries = e, .metadata = nm ? TFS_STW_META_OBJECT : TFS_STW_META_ABSENT,
-                          .n_meta = nm, .meta = m, .pad_to = o ? o->pad_to : 0,
-                          .trailing_ws = o ? o->trailing_ws : NULL, .data_fill = 0x11};
+    tfs_st_model model = {.n_entries = n,
+                          .entries = e,
+                          .metadata = nm ? TFS_STW_META_OBJECT : TFS_STW_META_ABSENT,
+                          .n_meta = nm,
+                          .meta = m,
+                          .pad_to = o ? o->pad_to : 0,
+                          .trailing_ws = o ? o->trailing_ws : NULL,
+                          .data_fill = 0x11};
     if (o && o->corrupt) {
         model.header_size_set = 1;
         model.header_size = 1u << 20;
@@ -219,11 +224,11 @@ enum {
 static const char *const toks[N_TOK] = {"<unk>", "<s>", "</s>", "a", "b", "ab"};
 
 typedef struct split_kv {
-    int part;       /* 0-based part, -1: not a split */
-    int count_kv;   /* split.count written */
-    int no_kv;      /* split.no written */
-    int tcount_kv;  /* split.tensors.count written */
-    int meta;       /* model metadata in this part */
+    int part;      /* 0-based part, -1: not a split */
+    int count_kv;  /* split.count written */
+    int no_kv;     /* split.no written */
+    int tcount_kv; /* split.tensors.count written */
+    int meta;      /* model metadata in this part */
 } split_kv;
 
 /* Tensors of the model: token_embd q8_0 [64, 6], blk.0/1 attn_q q4_0 [64, 64],
@@ -241,16 +246,23 @@ static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsi
     for (int i = 0; i < N_TOK; i++) {
         uint32_t b;
         memcpy(&b, &scores[i], 4);
-        for (int k = 0; k < 4; k++) scores_le[4 * i + k] = (uint8_t)(b >> (8 * k)), ttype_le[4 * i + k] = (uint8_t)((uint32_t)ttype[i] >> (8 * k));
+        for (int k = 0; k < 4; k++)
+            scores_le[4 * i + k] = (uint8_t)(b >> (8 * k)),
+                              ttype_le[4 * i + k] = (uint8_t)((uint32_t)ttype[i] >> (8 * k));
     }
     int meta = !sp || sp->meta;
     if (meta) {
-        if (flags & GF_ARCH_U32) kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.architecture"), tfs_gg_wval_scalar(TFS_GG_U32, 1)};
-        else if (!(flags & GF_NO_ARCH)) kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.architecture"), tfs_gg_wval_str(&s_arch)};
+        if (flags & GF_ARCH_U32)
+            kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.architecture"), tfs_gg_wval_scalar(TFS_GG_U32, 1)};
+        else if (!(flags & GF_NO_ARCH))
+            kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.architecture"), tfs_gg_wval_str(&s_arch)};
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.name"), tfs_gg_wval_str(&s_name)};
-        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.file_type"),
-                               tfs_gg_wval_scalar(TFS_GG_U32, flags & GF_FTYPE_99 ? 99 : flags & GF_FTYPE_Q6K ? 18 : 2)};
-        if (flags & GF_ALIGN_4) kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.alignment"), tfs_gg_wval_scalar(TFS_GG_U32, 4)};
+        kv[n++] =
+            (tfs_gg_wkv){tfs_wstr_c("general.file_type"), tfs_gg_wval_scalar(TFS_GG_U32, flags & GF_FTYPE_99    ? 99
+                                                                                         : flags & GF_FTYPE_Q6K ? 18
+                                                                                                                : 2)};
+        if (flags & GF_ALIGN_4)
+            kv[n++] = (tfs_gg_wkv){tfs_wstr_c("general.alignment"), tfs_gg_wval_scalar(TFS_GG_U32, 4)};
         if (flags & GF_BLOCKS_U64)
             kv[n++] = (tfs_gg_wkv){tfs_wstr_c("llama.block_count"), tfs_gg_wval_scalar(TFS_GG_U64, 2)};
         else if (!(flags & GF_NO_BLOCKS))
@@ -262,24 +274,31 @@ static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsi
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.model"), tfs_gg_wval_str(&s_model)};
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.tokens"), tfs_gg_wval_str_array(tok, N_TOK)};
         if (flags & GF_SCORES_U8)
-            kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.scores"), tfs_gg_wval_array(TFS_GG_U8, N_TOK, scores_u8, N_TOK)};
+            kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.scores"),
+                                   tfs_gg_wval_array(TFS_GG_U8, N_TOK, scores_u8, N_TOK)};
         else
             kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.scores"),
                                    tfs_gg_wval_array(TFS_GG_F32, flags & GF_SCORES_SHORT ? N_TOK - 2 : N_TOK, scores_le,
                                                      flags & GF_SCORES_SHORT ? 4 * (N_TOK - 2) : 4 * N_TOK)};
-        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.token_type"), tfs_gg_wval_array(TFS_GG_I32, N_TOK, ttype_le, 4 * N_TOK)};
-        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.bos_token_id"), tfs_gg_wval_scalar(TFS_GG_U32, flags & GF_BOS_99 ? 99 : 1)};
+        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.token_type"),
+                               tfs_gg_wval_array(TFS_GG_I32, N_TOK, ttype_le, 4 * N_TOK)};
+        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.bos_token_id"),
+                               tfs_gg_wval_scalar(TFS_GG_U32, flags & GF_BOS_99 ? 99 : 1)};
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c("tokenizer.ggml.eos_token_id"), tfs_gg_wval_scalar(TFS_GG_U32, 2)};
     }
     if (sp && sp->part >= 0) {
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c("split.no"), tfs_gg_wval_scalar(TFS_GG_U16, (uint64_t)sp->no_kv)};
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c("split.count"), tfs_gg_wval_scalar(TFS_GG_U16, (uint64_t)sp->count_kv)};
-        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("split.tensors.count"), tfs_gg_wval_scalar(TFS_GG_I32, (uint64_t)(uint32_t)sp->tcount_kv)};
+        kv[n++] = (tfs_gg_wkv){tfs_wstr_c("split.tensors.count"),
+                               tfs_gg_wval_scalar(TFS_GG_I32, (uint64_t)(uint32_t)sp->tcount_kv)};
     }
     tfs_gg_wtensor all[4] = {
         {.name = tfs_wstr_c("token_embd.weight"), .n_dims = 2, .ne = {64, N_TOK}, .type = 8},
         {.name = tfs_wstr_c("blk.0.attn_q.weight"), .n_dims = 2, .ne = {64, 64}, .type = 2},
-        {.name = tfs_wstr_c(flags & GF_BLK_5 ? "blk.5.attn_q.weight" : "blk.1.attn_q.weight"), .n_dims = 2, .ne = {64, 64}, .type = 2},
+        {.name = tfs_wstr_c(flags & GF_BLK_5 ? "blk.5.attn_q.weight" : "blk.1.attn_q.weight"),
+         .n_dims = 2,
+         .ne = {64, 64},
+         .type = 2},
         {.name = tfs_wstr_c("output_norm.weight"), .n_dims = 1, .ne = {64}, .type = 0},
     };
     tfs_gg_wtensor t[4];
@@ -325,13 +344,13 @@ static void gg_files(void) {
  * from `map` (name -> shard number 1..3), total_size given. */
 typedef struct st_set {
     const char *id, *expect, *desc;
-    int missing;            /* shard number not written (0: none) */
-    int corrupt;            /* shard number written invalid */
-    int wrong;              /* tensor "c" written in shard 3, the index says 2 */
-    int twice;              /* tensor "b" also in shard 2 */
-    int twice_f32;          /* ... as F32 */
-    int extra;              /* shard 3 holds "z", not in the index */
-    long long total;        /* metadata.total_size; -1: no metadata; -2: the right value */
+    int missing;     /* shard number not written (0: none) */
+    int corrupt;     /* shard number written invalid */
+    int wrong;       /* tensor "c" written in shard 3, the index says 2 */
+    int twice;       /* tensor "b" also in shard 2 */
+    int twice_f32;   /* ... as F32 */
+    int extra;       /* shard 3 holds "z", not in the index */
+    long long total; /* metadata.total_size; -1: no metadata; -2: the right value */
     int no_weight_map;
 } st_set;
 
@@ -364,7 +383,8 @@ static void st_set_write(const st_set *s) {
     }
     char idx[2048];
     size_t o = 0;
-    if (s->total == -1) o += (size_t)snprintf(idx + o, sizeof idx - o, "{\n");
+    if (s->total == -1)
+        o += (size_t)snprintf(idx + o, sizeof idx - o, "{\n");
     else
         o += (size_t)snprintf(idx + o, sizeof idx - o, "{\n  \"metadata\": {\n    \"total_size\": %llu\n  },\n",
                               s->total == -2 ? (unsigned long long)total : (unsigned long long)s->total);
@@ -424,7 +444,8 @@ static void mlx_set(const char *id, const char *expect, const char *desc, uint64
             uint64_t ne = parts[k][i].nd == 1 ? parts[k][i].shape[0] : parts[k][i].shape[0] * parts[k][i].shape[1];
             total += ne * (tfs_st_dtype_bits(parts[k][i].dtype) / 8u);
         }
-    o += (size_t)snprintf(idx + o, sizeof idx - o, "{\n  \"metadata\": {\n    \"total_size\": %llu\n  },\n  \"weight_map\": {\n",
+    o += (size_t)snprintf(idx + o, sizeof idx - o,
+                          "{\n  \"metadata\": {\n    \"total_size\": %llu\n  },\n  \"weight_map\": {\n",
                           (unsigned long long)total);
     for (int k = 0; k < 3; k++) {
         st_opts so = {.meta = meta};
@@ -441,7 +462,9 @@ static void mlx_set(const char *id, const char *expect, const char *desc, uint64
     snprintf(rel, sizeof rel, "%s/model.safetensors.index.json", dir);
     save_text(rel, idx);
     snprintf(rel, sizeof rel, "%s/config.json", dir);
-    save_text(rel, "{\n  \"model_type\": \"llama\",\n  \"quantization\": {\n    \"group_size\": 32,\n    \"bits\": 4\n  }\n}\n");
+    save_text(
+        rel,
+        "{\n  \"model_type\": \"llama\",\n  \"quantization\": {\n    \"group_size\": 32,\n    \"bits\": 4\n  }\n}\n");
     char pid[300];
     snprintf(pid, sizeof pid, "%s/config", id);
     out_case(pid, rel, "part", "-", "config.json of the set");
@@ -453,12 +476,12 @@ static void mlx_set(const char *id, const char *expect, const char *desc, uint64
  * blk.1, part 3 output_norm. */
 typedef struct gg_set {
     const char *id, *expect, *desc;
-    int missing;    /* part number not written */
-    int bad_count;  /* part number with split.count 4 */
-    int bad_no;     /* part number with split.no off by one */
-    int bad_total;  /* split.tensors.count 5 in every part */
-    int meta_in;    /* part number (> 1) that also carries the metadata */
-    int dup;        /* output_norm also in part 2 */
+    int missing;   /* part number not written */
+    int bad_count; /* part number with split.count 4 */
+    int bad_no;    /* part number with split.no off by one */
+    int bad_total; /* split.tensors.count 5 in every part */
+    int meta_in;   /* part number (> 1) that also carries the metadata */
+    int dup;       /* output_norm also in part 2 */
 } gg_set;
 
 static void gg_set_write(const gg_set *s) {
@@ -468,8 +491,11 @@ static void gg_set_write(const gg_set *s) {
     static const unsigned pick[3] = {0x1, 0x6, 0x8};
     for (int k = 0; k < 3; k++) {
         if (s->missing == k + 1) continue;
-        split_kv sp = {.part = k, .count_kv = s->bad_count == k + 1 ? 4 : 3, .no_kv = s->bad_no == k + 1 ? k + 1 : k,
-                       .tcount_kv = s->bad_total ? 5 : 4 + (s->dup ? 1 : 0), .meta = k == 0 || s->meta_in == k + 1};
+        split_kv sp = {.part = k,
+                       .count_kv = s->bad_count == k + 1 ? 4 : 3,
+                       .no_kv = s->bad_no == k + 1 ? k + 1 : k,
+                       .tcount_kv = s->bad_total ? 5 : 4 + (s->dup ? 1 : 0),
+                       .meta = k == 0 || s->meta_in == k + 1};
         snprintf(rel, sizeof rel, "%s/model-%05d-of-00003.gguf", dir, k + 1);
         write_gguf(rel, 0, &sp, pick[k] | (s->dup && k == 1 ? 0x8u : 0u));
         char pid[300];
@@ -483,8 +509,7 @@ static void gg_set_write(const gg_set *s) {
 static void gg_sets(void) {
     static const gg_set sets[] = {
         {"gg-split-ok", "none", "quantized GGUF split in 3 parts, split.* right, metadata in part 1", .missing = 0},
-        {"SET002-gg-part-missing", "SET002", "part 2 of 3 missing",
-         .missing = 2},
+        {"SET002-gg-part-missing", "SET002", "part 2 of 3 missing", .missing = 2},
         {"SET101-gg-split-count", "SET101", "part 2 says split.count 4", .bad_count = 2},
         {"SET102-gg-split-no", "SET102", "part 3 says split.no 3 (expected 2)", .bad_no = 3},
         {"SET103-gg-tensors-count", "SET103", "split.tensors.count 5, the parts hold 4", .bad_total = 1},

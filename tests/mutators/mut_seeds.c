@@ -9,8 +9,7 @@
 
 static char names[2][3][32];
 
-uint8_t *mut_seed_gguf(const char *tag, size_t *len)
-{
+uint8_t *mut_seed_gguf(const char *tag, size_t *len) {
     int slot = tag[0] == 'b';
     static const tfs_wstr arch = {"llama", 5, 0, 0, 0};
     static const tfs_wstr toks[3] = {{"<s>", 3, 0, 0, 0}, {"a", 1, 0, 0, 0}, {"bb", 2, 0, 0, 0}};
@@ -46,14 +45,12 @@ uint8_t *mut_seed_gguf(const char *tag, size_t *len)
     m.n_tensors = 3;
     tfs_wbuf w = {0};
     uint8_t *out = NULL;
-    if (tfs_gg_write(&m, &w) != TFS_OK || tfs_wbuf_flatten(&w, 1u << 20, &out, len) != TFS_OK)
-        out = NULL;
+    if (tfs_gg_write(&m, &w) != TFS_OK || tfs_wbuf_flatten(&w, 1u << 20, &out, len) != TFS_OK) out = NULL;
     tfs_wbuf_free(&w);
     return out;
 }
 
-uint8_t *mut_seed_st(const char *tag, size_t *len)
-{
+uint8_t *mut_seed_st(const char *tag, size_t *len) {
     int slot = tag[0] == 'b';
     static const uint64_t s0[2] = {2, 2}, s1[1] = {3}, s2[1] = {4};
     tfs_st_wentry e[3];
@@ -81,8 +78,7 @@ uint8_t *mut_seed_st(const char *tag, size_t *len)
     m.metadata = TFS_STW_META_OBJECT;
     tfs_wbuf w = {0};
     uint8_t *out = NULL;
-    if (tfs_st_write(&m, &w) != TFS_OK || tfs_wbuf_flatten(&w, 1u << 20, &out, len) != TFS_OK)
-        out = NULL;
+    if (tfs_st_write(&m, &w) != TFS_OK || tfs_wbuf_flatten(&w, 1u << 20, &out, len) != TFS_OK) out = NULL;
     tfs_wbuf_free(&w);
     return out;
 }

@@ -24,20 +24,16 @@ typedef size_t (*trim_fn)(void *, uint8_t **);
 typedef int32_t (*post_trim_fn)(void *, uint8_t);
 typedef void (*deinit_fn)(void *);
 
-static void *sym(void *h, const char *name)
-{
+static void *sym(void *h, const char *name) {
     void *p = dlsym(h, name);
-    if (!p)
-        fail_msg("%s missing: %s", name, dlerror());
+    if (!p) fail_msg("%s missing: %s", name, dlerror());
     return p;
 }
 
-static void test_afl_protocol(void **state)
-{
+static void test_afl_protocol(void **state) {
     (void)state;
     void *h = dlopen(TFS_AFL_MUTATOR_SO, RTLD_NOW | RTLD_LOCAL);
-    if (!h)
-        fail_msg("dlopen: %s", dlerror());
+    if (!h) fail_msg("dlopen: %s", dlerror());
     init_fn init = (init_fn)sym(h, "afl_custom_init");
     fuzz_fn fuzz = (fuzz_fn)sym(h, "afl_custom_fuzz");
     describe_fn describe = (describe_fn)sym(h, "afl_custom_describe");
@@ -93,8 +89,7 @@ static void test_afl_protocol(void **state)
                 keep |= hd->tensors[i].name.len == 3 && memcmp(hd->tensors[i].name.ptr, "a.0", 3) == 0;
             tfs_header_free(hd);
         }
-        if (keep)
-            last = n;
+        if (keep) last = n;
         int32_t next = post_trim(m, (uint8_t)keep);
         assert_true(next > k);
         k = next;
@@ -108,8 +103,7 @@ static void test_afl_protocol(void **state)
     dlclose(h);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_afl_protocol)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,8 +40,7 @@ typedef struct u128 {
     uint64_t hi, lo;
 } u128;
 
-static u128 mul64(uint64_t a, uint64_t b)
-{
+static u128 mul64(uint64_t a, uint64_t b) {
     uint64_t a0 = a & 0xffffffffu, a1 = a >> 32, b0 = b & 0xffffffffu, b1 = b >> 32;
     uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
     uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
@@ -58,15 +57,13 @@ static u128 mul128(u128 a, uint64_t b) /* a * b, a.hi * b must stay small */
     return r;
 }
 
-static u128 add128(u128 a, uint64_t b)
-{
+static u128 add128(u128 a, uint64_t b) {
     u128 r = {a.hi + (a.lo + b < a.lo), a.lo + b};
     return r;
 }
 
 /* distance of v from T in {2^32, 2^63, 2^64}: the smallest |v - T| */
-static uint64_t dist_to_boundary(u128 v)
-{
+static uint64_t dist_to_boundary(u128 v) {
     const u128 t[3] = {{0, (uint64_t)1 << 32}, {0, (uint64_t)1 << 63}, {1, 0}};
     uint64_t best = UINT64_MAX;
     for (int i = 0; i < 3; i++) {
@@ -79,8 +76,7 @@ static uint64_t dist_to_boundary(u128 v)
             d = 0 - v.lo; /* just under 2^64 */
         else
             continue;
-        if (d < best)
-            best = d;
+        if (d < best) best = d;
     }
     return best;
 }
@@ -100,10 +96,8 @@ typedef struct gfile {
     int ok;
 } gfile;
 
-static int rd(const uint8_t *d, size_t n, size_t *at, void *out, size_t w)
-{
-    if (*at > n || n - *at < w)
-        return -1;
+static int rd(const uint8_t *d, size_t n, size_t *at, void *out, size_t w) {
+    if (*at > n || n - *at < w) return -1;
     memcpy(out, d + *at, w);
     *at += w;
     return 0;
@@ -111,74 +105,58 @@ static int rd(const uint8_t *d, size_t n, size_t *at, void *out, size_t w)
 
 static const size_t vsize[13] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
 
-static int skip_value(const uint8_t *d, size_t n, size_t *at, uint32_t type, int depth)
-{
+static int skip_value(const uint8_t *d, size_t n, size_t *at, uint32_t type, int depth) {
     if (type == 8) {
         uint64_t len;
-        if (rd(d, n, at, &len, 8) || len > n - *at)
-            return -1;
+        if (rd(d, n, at, &len, 8) || len > n - *at) return -1;
         *at += len;
         return 0;
     }
     if (type == 9 && depth == 0) {
         uint32_t et;
         uint64_t cnt;
-        if (rd(d, n, at, &et, 4) || rd(d, n, at, &cnt, 8) || et > 12 || cnt > n)
-            return -1;
+        if (rd(d, n, at, &et, 4) || rd(d, n, at, &cnt, 8) || et > 12 || cnt > n) return -1;
         for (uint64_t i = 0; i < cnt; i++)
-            if (skip_value(d, n, at, et, 1))
-                return -1;
+            if (skip_value(d, n, at, et, 1)) return -1;
         return 0;
     }
-    if (type > 12 || vsize[type] == 0 || *at + vsize[type] > n)
-        return -1;
+    if (type > 12 || vsize[type] == 0 || *at + vsize[type] > n) return -1;
     *at += vsize[type];
     return 0;
 }
 
-static gfile gdecode(const uint8_t *d, size_t n)
-{
+static gfile gdecode(const uint8_t *d, size_t n) {
     gfile g;
     memset(&g, 0, sizeof g);
     g.alignment = 32;
     size_t at = 8;
-    if (n < 24 || memcmp(d, "GGUF", 4) || rd(d, n, &at, &g.n_tensors, 8) || rd(d, n, &at, &g.n_kv, 8))
-        return g;
+    if (n < 24 || memcmp(d, "GGUF", 4) || rd(d, n, &at, &g.n_tensors, 8) || rd(d, n, &at, &g.n_kv, 8)) return g;
     for (uint64_t k = 0; k < g.n_kv; k++) {
         uint64_t klen;
         uint32_t type;
-        if (k == 0)
-            g.key_len_at = at;
-        if (rd(d, n, &at, &klen, 8) || klen > n - at)
-            return g;
-        if (k == 0)
-            g.key_len = klen;
+        if (k == 0) g.key_len_at = at;
+        if (rd(d, n, &at, &klen, 8) || klen > n - at) return g;
+        if (k == 0) g.key_len = klen;
         int is_align = klen == 17 && memcmp(d + at, "general.alignment", 17) == 0;
         at += klen;
-        if (rd(d, n, &at, &type, 4))
-            return g;
+        if (rd(d, n, &at, &type, 4)) return g;
         if (is_align && type == 4) {
             uint32_t a;
             memcpy(&a, d + at, 4);
             g.alignment = a;
         }
-        if (skip_value(d, n, &at, type, 0))
-            return g;
+        if (skip_value(d, n, &at, type, 0)) return g;
     }
     for (uint64_t i = 0; i < g.n_tensors && g.nt < 16; i++) {
         gti *t = &g.t[g.nt];
         uint64_t nlen;
         t->name_len_at = at;
-        if (rd(d, n, &at, &nlen, 8) || nlen > n - at)
-            return g;
+        if (rd(d, n, &at, &nlen, 8) || nlen > n - at) return g;
         at += nlen;
-        if (rd(d, n, &at, &t->n_dims, 4) || t->n_dims > 8)
-            return g;
+        if (rd(d, n, &at, &t->n_dims, 4) || t->n_dims > 8) return g;
         for (uint32_t j = 0; j < t->n_dims; j++)
-            if (rd(d, n, &at, &t->ne[j], 8))
-                return g;
-        if (rd(d, n, &at, &t->type, 4) || rd(d, n, &at, &t->offset, 8))
-            return g;
+            if (rd(d, n, &at, &t->ne[j], 8)) return g;
+        if (rd(d, n, &at, &t->type, 4) || rd(d, n, &at, &t->offset, 8)) return g;
         g.nt++;
     }
     g.ok = 1;
@@ -187,8 +165,7 @@ static gfile gdecode(const uint8_t *d, size_t n)
 
 /* ggml block size and type size of the types the mutations use (ggml's
  * table, typed here independently: f32, f16, q4_0, q8_0, i8, bf16) */
-static int ggml_sizes(uint32_t type, uint64_t *bs, uint64_t *ts)
-{
+static int ggml_sizes(uint32_t type, uint64_t *bs, uint64_t *ts) {
     switch (type) {
     case 0: *bs = 1, *ts = 4; return 1;
     case 1: *bs = 1, *ts = 2; return 1;
@@ -200,26 +177,17 @@ static int ggml_sizes(uint32_t type, uint64_t *bs, uint64_t *ts)
     }
 }
 
-static u128 elements(const gti *t)
-{
+static u128 elements(const gti *t) {
     u128 p = {0, 1};
-    for (uint32_t j = 0; j < t->n_dims; j++)
-        p = mul128(p, t->ne[j]);
+    for (uint32_t j = 0; j < t->n_dims; j++) p = mul128(p, t->ne[j]);
     return p;
 }
 
 /* ----------------------------------------------------------------- seeds */
-static uint8_t *seed_gg(size_t *len)
-{
-    return mut_seed_gguf("a", len);
-}
-static uint8_t *seed_st(size_t *len)
-{
-    return mut_seed_st("a", len);
-}
+static uint8_t *seed_gg(size_t *len) { return mut_seed_gguf("a", len); }
+static uint8_t *seed_st(size_t *len) { return mut_seed_st("a", len); }
 
-static size_t run(const char *name, uint8_t *buf, const uint8_t *seed, size_t len, uint64_t s)
-{
+static size_t run(const char *name, uint8_t *buf, const uint8_t *seed, size_t len, uint64_t s) {
     int i = tfs_mutation_find(name);
     assert_true(i >= 0);
     memcpy(buf, seed, len);
@@ -227,8 +195,7 @@ static size_t run(const char *name, uint8_t *buf, const uint8_t *seed, size_t le
 }
 
 /* ----------------------------------------------------------------- tests */
-static void test_elements(void **state)
-{
+static void test_elements(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = seed_gg(&len), *buf = malloc(CAP);
@@ -238,8 +205,7 @@ static void test_elements(void **state)
         gfile g = gdecode(buf, n);
         assert_true(g.ok);
         for (size_t i = 0; i < g.nt; i++) {
-            if (g.t[i].n_dims != 2)
-                continue;
+            if (g.t[i].n_dims != 2) continue;
             u128 e = elements(&g.t[i]);
             if (dist_to_boundary(e) <= 1) {
                 hit++;
@@ -252,8 +218,7 @@ static void test_elements(void **state)
     free(buf);
 }
 
-static void test_nbytes_padded_sum(void **state)
-{
+static void test_nbytes_padded_sum(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = seed_gg(&len), *buf = malloc(CAP);
@@ -269,48 +234,40 @@ static void test_nbytes_padded_sum(void **state)
             int found = 0;
             for (size_t i = 0; i < g.nt && !found; i++) {
                 uint64_t bs, ts;
-                if (!ggml_sizes(g.t[i].type, &bs, &ts))
-                    break;
+                if (!ggml_sizes(g.t[i].type, &bs, &ts)) break;
                 u128 e = elements(&g.t[i]);
                 /* bytes = e / bs * ts; e is a multiple of bs here */
                 u128 blocks = e;
                 if (bs > 1) {
                     assert_int_equal(g.t[i].ne[0] % bs, 0);
                     blocks = mul128(elements(&(gti){.n_dims = 1, .ne = {g.t[i].ne[0] / bs}}), 1);
-                    for (uint32_t j = 1; j < g.t[i].n_dims; j++)
-                        blocks = mul128(blocks, g.t[i].ne[j]);
+                    for (uint32_t j = 1; j < g.t[i].n_dims; j++) blocks = mul128(blocks, g.t[i].ne[j]);
                 }
                 u128 bytes = mul128(blocks, ts);
                 /* padded: bytes rounded up to a (a power of two) */
                 u128 padded = add128(bytes, (a - bytes.lo % a) % a);
-                if (m == 0 && dist_to_boundary(bytes) <= ts)
-                    found = 1;
-                if (m == 1 && dist_to_boundary(padded) <= a && dist_to_boundary(bytes) < a + ts)
-                    found = 1;
+                if (m == 0 && dist_to_boundary(bytes) <= ts) found = 1;
+                if (m == 1 && dist_to_boundary(padded) <= a && dist_to_boundary(bytes) < a + ts) found = 1;
                 u128 after = {sum.hi + padded.hi + (sum.lo + padded.lo < sum.lo), sum.lo + padded.lo};
-                if (m == 2 && i + 1 == g.nt && dist_to_boundary(after) <= a + ts)
-                    found = 1;
+                if (m == 2 && i + 1 == g.nt && dist_to_boundary(after) <= a + ts) found = 1;
                 sum = after;
             }
             hit += found;
         }
-        if (hit < 20)
-            fail_msg("%s: %d of 24 seeds landed on a boundary", names[m], hit);
+        if (hit < 20) fail_msg("%s: %d of 24 seeds landed on a boundary", names[m], hit);
     }
     free(seed);
     free(buf);
 }
 
-static void test_count_elem_and_len_left(void **state)
-{
+static void test_count_elem_and_len_left(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = seed_gg(&len), *buf = malloc(CAP);
     int changed = 0, left_hits = 0;
     for (uint64_t s = 1; s <= 24; s++) {
         size_t n = run("calc.count_elem", buf, seed, len, s);
-        if (n != len || memcmp(buf, seed, len) != 0)
-            changed++;
+        if (n != len || memcmp(buf, seed, len) != 0) changed++;
         /* n_kv or n_tensors changed: count x some record size >= 2^32 */
         uint64_t nt, nk;
         memcpy(&nt, buf + 8, 8);
@@ -326,13 +283,11 @@ static void test_count_elem_and_len_left(void **state)
         uint64_t v;
         memcpy(&v, buf + g.key_len_at, 8);
         uint64_t left = n - (g.key_len_at + 8);
-        if (v != g.key_len && v + 1 >= left && v <= left + 1)
-            left_hits++;
+        if (v != g.key_len && v + 1 >= left && v <= left + 1) left_hits++;
         for (size_t i = 0; i < g.nt; i++) {
             memcpy(&v, buf + g.t[i].name_len_at, 8);
             uint64_t l2 = n - (g.t[i].name_len_at + 8);
-            if (v + 1 >= l2 && v <= l2 + 1)
-                left_hits++;
+            if (v + 1 >= l2 && v <= l2 + 1) left_hits++;
         }
     }
     assert_true(changed >= 22);
@@ -342,14 +297,11 @@ static void test_count_elem_and_len_left(void **state)
 }
 
 /* safetensors: "name":{"dtype":..,"shape":[..],"data_offsets":[b,e]} */
-static int st_numbers(const uint8_t *d, size_t n, const char *member, size_t which, uint64_t *out, size_t max)
-{
-    if (n < 8)
-        return -1;
+static int st_numbers(const uint8_t *d, size_t n, const char *member, size_t which, uint64_t *out, size_t max) {
+    if (n < 8) return -1;
     uint64_t hl;
     memcpy(&hl, d, 8);
-    if (hl > n - 8)
-        return -1;
+    if (hl > n - 8) return -1;
     char *j = malloc(hl + 1);
     memcpy(j, d + 8, hl);
     j[hl] = '\0';
@@ -358,8 +310,7 @@ static int st_numbers(const uint8_t *d, size_t n, const char *member, size_t whi
     char *p = j;
     for (size_t k = 0; p && k <= which; k++) {
         p = strstr(p, key);
-        if (p && k < which)
-            p += strlen(key);
+        if (p && k < which) p += strlen(key);
     }
     int cnt = -1;
     if (p && (p = strchr(p, '[')) != NULL) {
@@ -369,25 +320,21 @@ static int st_numbers(const uint8_t *d, size_t n, const char *member, size_t whi
             char *e;
             out[cnt++] = strtoull(p, &e, 10);
             p = e;
-            while (*p == ',' || *p == ' ')
-                p++;
+            while (*p == ',' || *p == ' ') p++;
         }
     }
     free(j);
     return cnt;
 }
 
-static int has(const uint8_t *d, size_t n, const char *s)
-{
+static int has(const uint8_t *d, size_t n, const char *s) {
     size_t k = strlen(s);
     for (size_t i = 0; i + k <= n; i++)
-        if (memcmp(d + i, s, k) == 0)
-            return 1;
+        if (memcmp(d + i, s, k) == 0) return 1;
     return 0;
 }
 
-static void test_st_calc(void **state)
-{
+static void test_st_calc(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = seed_st(&len), *buf = malloc(CAP);
@@ -397,8 +344,7 @@ static void test_st_calc(void **state)
         for (size_t w = 0; w < 8; w++) {
             uint64_t sh[8];
             int k = st_numbers(buf, n, "shape", w, sh, 8);
-            if (k == 2 && dist_to_boundary(mul64(sh[0], sh[1])) <= 1)
-                el++;
+            if (k == 2 && dist_to_boundary(mul64(sh[0], sh[1])) <= 1) el++;
         }
         n = run("calc.end_wrap", buf, seed, len, s);
         /* entries chain (begin = the previous end) until one's end is
@@ -414,8 +360,7 @@ static void test_st_calc(void **state)
             prev_end = o[1];
         }
         n = run("calc.surrogate", buf, seed, len, s);
-        if (has(buf, n, "\\uD800") || has(buf, n, "\\uDBFF"))
-            sur++;
+        if (has(buf, n, "\\uD800") || has(buf, n, "\\uDBFF")) sur++;
     }
     assert_int_equal(el >= 16, 1);
     assert_int_equal(wrap, 16);
@@ -424,8 +369,7 @@ static void test_st_calc(void **state)
     free(buf);
 }
 
-static void test_gg_end_wrap(void **state)
-{
+static void test_gg_end_wrap(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = seed_gg(&len), *buf = malloc(CAP);
@@ -437,11 +381,9 @@ static void test_gg_end_wrap(void **state)
          * 2^64), and some end (offset + size) is past 2^64 */
         int wrapped = 0;
         for (size_t i = 0; i < g.nt; i++) {
-            if (g.t[i].type != 0 || g.t[i].ne[0] < ((uint64_t)1 << 60))
-                continue;
+            if (g.t[i].type != 0 || g.t[i].ne[0] < ((uint64_t)1 << 60)) continue;
             uint64_t bytes = g.t[i].ne[0] * 4;
-            if (g.t[i].offset + bytes < g.t[i].offset)
-                wrapped++;
+            if (g.t[i].offset + bytes < g.t[i].offset) wrapped++;
             if (i + 1 < g.nt && g.t[i + 1].ne[0] == g.t[i].ne[0]) {
                 uint64_t pad = (bytes + g.alignment - 1) / g.alignment * g.alignment;
                 assert_true(g.t[i + 1].offset == g.t[i].offset + pad);
@@ -453,8 +395,7 @@ static void test_gg_end_wrap(void **state)
     free(buf);
 }
 
-static void test_options(void **state)
-{
+static void test_options(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = seed_gg(&len), *buf = malloc(CAP);
@@ -469,11 +410,9 @@ static void test_options(void **state)
         memcpy(buf, seed, len);
         tfs_mutate(buf, len, CAP, s, &o);
         assert_true(strncmp(chain, "calc.", 5) == 0);
-        for (char *p = strchr(chain, '+'); p; p = strchr(p + 1, '+'))
-            assert_true(strncmp(p + 1, "calc.", 5) == 0);
+        for (char *p = strchr(chain, '+'); p; p = strchr(p + 1, '+')) assert_true(strncmp(p + 1, "calc.", 5) == 0);
         int parts = 1;
-        for (char *p = chain; *p; p++)
-            parts += *p == '+';
+        for (char *p = chain; *p; p++) parts += *p == '+';
         assert_true(parts <= 5);
     }
     /* the chain of an explicit mutation is its name; a cut chain stays terminated */
@@ -533,8 +472,7 @@ static void test_options(void **state)
 
 /* the libFuzzer front end keeps the chain of the current input in
  * TFS_MUTATOR_TRACE; an input equal to the last output continues it */
-static void test_trace_file(void **state)
-{
+static void test_trace_file(void **state) {
     (void)state;
     char path[] = "/tmp/tfs-trace-XXXXXX";
     int fd = mkstemp(path);
@@ -552,8 +490,7 @@ static void test_trace_file(void **state)
     line[strcspn(line, "\n")] = '\0';
     /* one to three names of the table */
     size_t parts = 1;
-    for (char *p = line; *p; p++)
-        parts += *p == '+';
+    for (char *p = line; *p; p++) parts += *p == '+';
     assert_true(parts >= 1 && parts <= 3);
     char first[128];
     snprintf(first, sizeof first, "%.*s", (int)strcspn(line, "+"), line);
@@ -573,8 +510,7 @@ static void test_trace_file(void **state)
     assert_non_null(fgets(line2, sizeof line2, f));
     fclose(f);
     parts = 1;
-    for (char *p = line2; *p && *p != '\n'; p++)
-        parts += *p == '+';
+    for (char *p = line2; *p && *p != '\n'; p++) parts += *p == '+';
     assert_true(parts <= 3);
     close(fd);
     unlink(path);
@@ -582,12 +518,14 @@ static void test_trace_file(void **state)
     free(buf);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_elements),          cmocka_unit_test(test_nbytes_padded_sum),
-        cmocka_unit_test(test_count_elem_and_len_left), cmocka_unit_test(test_st_calc),
-        cmocka_unit_test(test_gg_end_wrap),       cmocka_unit_test(test_options),
+        cmocka_unit_test(test_elements),
+        cmocka_unit_test(test_nbytes_padded_sum),
+        cmocka_unit_test(test_count_elem_and_len_left),
+        cmocka_unit_test(test_st_calc),
+        cmocka_unit_test(test_gg_end_wrap),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_trace_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

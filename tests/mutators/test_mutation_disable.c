@@ -14,8 +14,8 @@
 #include "mutators/mut_seeds.h"
 #include "tfs_mutate.h"
 
-static const char *const k_families[] = {"offset", "trunc", "align", "hdr", "count", "strlen", "type",
-                                         "shape",  "dup",   "kv",    "json", "bug", "byte", "calc"};
+static const char *const k_families[] = {"offset", "trunc", "align", "hdr",  "count", "strlen", "type",
+                                         "shape",  "dup",   "kv",    "json", "bug",   "byte",   "calc"};
 #define N_FAMILIES (sizeof k_families / sizeof k_families[0])
 
 /* mutations whose name starts with "<family>." */
@@ -39,7 +39,7 @@ static void test_counts(void **state) {
     assert_int_equal(total, tfs_mutation_count()); /* the families cover the table */
     assert_int_equal(tfs_mutation_disable("bug,json"), count_family("bug") + count_family("json"));
     assert_int_equal(tfs_mutation_disable(" bug , bug "), count_family("bug"));
-    assert_int_equal(tfs_mutation_disable("bu"), 0);     /* whole family names only */
+    assert_int_equal(tfs_mutation_disable("bu"), 0); /* whole family names only */
     assert_int_equal(tfs_mutation_disable("nosuch"), 0);
     assert_int_equal(tfs_mutation_disable(""), 0);
     assert_int_equal(tfs_mutation_disable(NULL), 0);

@@ -26,8 +26,8 @@
 #include "tfs_mutate.h"
 
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
-size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
-                                 uint8_t *out, size_t max_out_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2, uint8_t *out,
+                                 size_t max_out_size, unsigned int seed);
 
 #define GG_BIT (1u << TFS_FORMAT_GGUF)
 #define ST_BIT (1u << TFS_FORMAT_SAFETENSORS)
@@ -160,17 +160,14 @@ static const claim claims[] = {
 };
 #define N_CLAIMS (sizeof claims / sizeof claims[0])
 
-static const claim *claim_of(const char *name)
-{
+static const claim *claim_of(const char *name) {
     for (size_t i = 0; i < N_CLAIMS; i++)
-        if (strcmp(claims[i].name, name) == 0)
-            return &claims[i];
+        if (strcmp(claims[i].name, name) == 0) return &claims[i];
     return NULL;
 }
 
 /* "GG302", "valid", "strict:ST501" */
-static void outcome(const uint8_t *p, size_t n, tfs_format f, char *out, size_t cap)
-{
+static void outcome(const uint8_t *p, size_t n, tfs_format f, char *out, size_t cap) {
     tfs_error e;
     tfs_status st = tfs_parse_buffer(p, n, f, 0, NULL, &e);
     if (st == TFS_INVALID) {
@@ -185,8 +182,7 @@ static void outcome(const uint8_t *p, size_t n, tfs_format f, char *out, size_t 
         snprintf(out, cap, "valid");
 }
 
-static int matches(const char *alts, const char *got, size_t in_len, size_t out_len)
-{
+static int matches(const char *alts, const char *got, size_t in_len, size_t out_len) {
     const char *p = alts;
     while (*p) {
         const char *bar = strchr(p, '|');
@@ -199,13 +195,11 @@ static int matches(const char *alts, const char *got, size_t in_len, size_t out_
     return 0;
 }
 
-static uint8_t *seed_of(unsigned fbit, size_t *len)
-{
+static uint8_t *seed_of(unsigned fbit, size_t *len) {
     return fbit == GG_BIT ? mut_seed_gguf("a", len) : mut_seed_st("a", len);
 }
 
-static void test_names(void **state)
-{
+static void test_names(void **state) {
     (void)state;
     int n = tfs_mutation_count();
     assert_true(n >= 100);
@@ -218,8 +212,7 @@ static void test_names(void **state)
         unsigned f = tfs_mutation_formats(i);
         assert_true(f != 0 && (f & ~(GG_BIT | ST_BIT)) == 0);
         const claim *c = claim_of(name);
-        if (!c)
-            fail_msg("mutation %s has no claim in this test", name);
+        if (!c) fail_msg("mutation %s has no claim in this test", name);
         assert_int_equal(c->gguf != NULL, (f & GG_BIT) != 0);
         assert_int_equal(c->st != NULL, (f & ST_BIT) != 0);
     }
@@ -229,8 +222,7 @@ static void test_names(void **state)
     assert_int_equal(tfs_mutation_formats(n), 0);
 }
 
-static void test_determinism(void **state)
-{
+static void test_determinism(void **state) {
     (void)state;
     unsigned bits[2] = {GG_BIT, ST_BIT};
     for (int b = 0; b < 2; b++) {
@@ -264,8 +256,7 @@ static void test_determinism(void **state)
     }
 }
 
-static void test_claims(void **state)
-{
+static void test_claims(void **state) {
     (void)state;
     int dump = getenv("TFS_MUT_TEST_DUMP") != NULL;
     unsigned bits[2] = {GG_BIT, ST_BIT};
@@ -279,8 +270,7 @@ static void test_claims(void **state)
         outcome(seed, len, f, got, sizeof got);
         assert_string_equal(got, "valid");
         for (int i = 0; i < tfs_mutation_count(); i++) {
-            if (!(tfs_mutation_formats(i) & bits[b]))
-                continue;
+            if (!(tfs_mutation_formats(i) & bits[b])) continue;
             const claim *c = claim_of(tfs_mutation_name(i));
             assert_non_null(c);
             const char *want = b == 0 ? c->gguf : c->st;
@@ -295,8 +285,7 @@ static void test_claims(void **state)
                     continue;
                 }
                 outcome(buf, n, f, got, sizeof got);
-                if (dump)
-                    printf("%-20s %s s%u %s (%zu -> %zu)\n", c->name, b ? "st" : "gg", (unsigned)s, got, len, n);
+                if (dump) printf("%-20s %s s%u %s (%zu -> %zu)\n", c->name, b ? "st" : "gg", (unsigned)s, got, len, n);
                 if (!matches(want, got, len, n)) {
                     printf("%s on %s seed %u: got %s (%zu -> %zu bytes), claimed %s\n", c->name,
                            b ? "safetensors" : "gguf", (unsigned)s, got, len, n, want);
@@ -315,8 +304,7 @@ static void test_claims(void **state)
     assert_int_equal(failures, 0);
 }
 
-static void test_max_size(void **state)
-{
+static void test_max_size(void **state) {
     (void)state;
     unsigned bits[2] = {GG_BIT, ST_BIT};
     uint8_t *buf = malloc(CAP);
@@ -346,14 +334,12 @@ static void test_max_size(void **state)
     free(buf);
 }
 
-static uint64_t rnd(uint64_t *s)
-{
+static uint64_t rnd(uint64_t *s) {
     *s = *s * 6364136223846793005u + 1442695040888963407u;
     return *s >> 33;
 }
 
-static void test_random_inputs(void **state)
-{
+static void test_random_inputs(void **state) {
     (void)state;
     uint8_t *buf = malloc(CAP);
     uint64_t r = 12345;
@@ -365,10 +351,8 @@ static void test_random_inputs(void **state)
         int kind = (int)(rnd(&r) % 3);
         if (kind == 2) { /* random bytes, sometimes with a GGUF magic */
             len = rnd(&r) % cap;
-            for (size_t i = 0; i < len; i++)
-                buf[i] = (uint8_t)rnd(&r);
-            if (len >= 4 && rnd(&r) % 2)
-                memcpy(buf, "GGUF", 4);
+            for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)rnd(&r);
+            if (len >= 4 && rnd(&r) % 2) memcpy(buf, "GGUF", 4);
         } else { /* a damaged seed: cut and bit-flipped */
             const uint8_t *s = seeds[kind];
             len = lens[kind] < cap ? lens[kind] : cap;
@@ -390,22 +374,18 @@ static void test_random_inputs(void **state)
 }
 
 /* names of the tensors of a parsed file that start with tag */
-static int has_tensor_of(const uint8_t *p, size_t n, char tag)
-{
+static int has_tensor_of(const uint8_t *p, size_t n, char tag) {
     tfs_header *h = NULL;
     tfs_error e;
-    if (tfs_parse_buffer(p, n, TFS_FORMAT_UNKNOWN, TFS_PARTIAL, &h, &e) != TFS_OK && !h)
-        return 0;
+    if (tfs_parse_buffer(p, n, TFS_FORMAT_UNKNOWN, TFS_PARTIAL, &h, &e) != TFS_OK && !h) return 0;
     int found = 0;
     for (size_t i = 0; h && i < h->n_tensors; i++)
-        if (h->tensors[i].name.len > 0 && h->tensors[i].name.ptr[0] == tag)
-            found = 1;
+        if (h->tensors[i].name.len > 0 && h->tensors[i].name.ptr[0] == tag) found = 1;
     tfs_header_free(h);
     return found;
 }
 
-static void test_crossover(void **state)
-{
+static void test_crossover(void **state) {
     (void)state;
     uint8_t *out = malloc(CAP);
     for (int fmt = 0; fmt < 2; fmt++) {
@@ -446,8 +426,7 @@ static void test_crossover(void **state)
 /* Length control (mutators/libfuzzer.c): from a small input, outputs stay
  * within 4 KiB (1.5 x the input when that is more), except the calls whose
  * seed lets them use all of max_size (one in 16: (seed >> 8) % 16 == 0). */
-static void test_libfuzzer_length_control(void **state)
-{
+static void test_libfuzzer_length_control(void **state) {
     (void)state;
     uint8_t *buf = malloc(CAP), *out = malloc(CAP);
     for (int fmt = 0; fmt < 2; fmt++) {
@@ -471,16 +450,14 @@ static void test_libfuzzer_length_control(void **state)
         /* the cap binds: without it, outputs get larger (safetensors: bug.S4,
          * a header of max_size / 2) */
         assert_true(longest > len);
-        if (fmt == 0)
-            assert_true(longest_free > budget);
+        if (fmt == 0) assert_true(longest_free > budget);
         free(seed);
     }
     free(buf);
     free(out);
 }
 
-static void test_libfuzzer_front_end(void **state)
-{
+static void test_libfuzzer_front_end(void **state) {
     (void)state;
     size_t len;
     uint8_t *seed = mut_seed_gguf("a", &len);
@@ -500,12 +477,14 @@ static void test_libfuzzer_front_end(void **state)
     free(out);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names),         cmocka_unit_test(test_determinism),
-        cmocka_unit_test(test_claims),        cmocka_unit_test(test_max_size),
-        cmocka_unit_test(test_random_inputs), cmocka_unit_test(test_crossover),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_claims),
+        cmocka_unit_test(test_max_size),
+        cmocka_unit_test(test_random_inputs),
+        cmocka_unit_test(test_crossover),
         cmocka_unit_test(test_libfuzzer_front_end),
         cmocka_unit_test(test_libfuzzer_length_control),
     };

@@ -54,12 +54,12 @@ static int probe(const char *path) {
         tfs_header *h = NULL;
         tfs_error e;
         tfs_status st = tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, profiles[k], &h, &e);
-        printf("%s\t%s\t%s\t%s\t%llu\t%lld", path, k ? "strict" : "default", tfs_status_name(st),
-               tfs_rule_id(e.rule), (unsigned long long)e.offset, (long long)e.index);
+        printf("%s\t%s\t%s\t%s\t%llu\t%lld", path, k ? "strict" : "default", tfs_status_name(st), tfs_rule_id(e.rule),
+               (unsigned long long)e.offset, (long long)e.index);
         if (h) {
             printf("\th %llu %llu %llu %d %d %zu %zu %zu", (unsigned long long)h->header_size,
-                   (unsigned long long)h->data_offset, (unsigned long long)h->data_size, h->has_metadata,
-                   h->complete, h->n_tensors, h->n_kv, h->n_fail_fields);
+                   (unsigned long long)h->data_offset, (unsigned long long)h->data_size, h->has_metadata, h->complete,
+                   h->n_tensors, h->n_kv, h->n_fail_fields);
             for (size_t i = 0; i < h->n_tensors; i++) {
                 const tfs_tensor *t = &h->tensors[i];
                 printf("\tt ");

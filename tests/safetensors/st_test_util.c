@@ -5,8 +5,14 @@
 
 stt_buf stt_make(const void *hdr, size_t hlen, uint64_t n_field, size_t data_len) {
     /* the writer with a verbatim header: no padding, N as given, data 0xA5 */
-    tfs_st_model m = {.raw_json = hlen ? hdr : "", .raw_json_len = hlen, .pad_to = 1, .header_size_set = 1,
-                      .header_size = n_field, .data_len_set = 1, .data_len = data_len, .data_fill = 0xA5};
+    tfs_st_model m = {.raw_json = hlen ? hdr : "",
+                      .raw_json_len = hlen,
+                      .pad_to = 1,
+                      .header_size_set = 1,
+                      .header_size = n_field,
+                      .data_len_set = 1,
+                      .data_len = data_len,
+                      .data_fill = 0xA5};
     tfs_wbuf w = {0};
     assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
     stt_buf b;
@@ -16,9 +22,7 @@ stt_buf stt_make(const void *hdr, size_t hlen, uint64_t n_field, size_t data_len
     return b;
 }
 
-stt_buf stt_json(const char *json, size_t data_len) {
-    return stt_make(json, strlen(json), strlen(json), data_len);
-}
+stt_buf stt_json(const char *json, size_t data_len) { return stt_make(json, strlen(json), strlen(json), data_len); }
 
 stt_buf stt_crate(const char *json, const void *data, size_t data_len) {
     /* the writer with the crate's layout: JSON padded with spaces to 8 */
@@ -63,9 +67,9 @@ tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_err
     tfs_test_sources_agree(b->p, b->len, TFS_FORMAT_SAFETENSORS, flags);
 
     if (s1 != s2 || e1.rule != e2.rule || e1.offset != e2.offset || e1.index != e2.index)
-        fail_msg("buffer API %s %s@%llu[%lld] != file API %s %s@%llu[%lld]", tfs_status_name(s1),
-                 tfs_rule_id(e1.rule), (unsigned long long)e1.offset, (long long)e1.index, tfs_status_name(s2),
-                 tfs_rule_id(e2.rule), (unsigned long long)e2.offset, (long long)e2.index);
+        fail_msg("buffer API %s %s@%llu[%lld] != file API %s %s@%llu[%lld]", tfs_status_name(s1), tfs_rule_id(e1.rule),
+                 (unsigned long long)e1.offset, (long long)e1.index, tfs_status_name(s2), tfs_rule_id(e2.rule),
+                 (unsigned long long)e2.offset, (long long)e2.index);
     if (s1 == TFS_OK) {
         assert_non_null(h1);
         assert_non_null(h2);
@@ -77,7 +81,10 @@ tfs_status stt_parse(const stt_buf *b, unsigned flags, tfs_header **out, tfs_err
         assert_null(h2);
     }
     tfs_header_free(h2);
-    if (out) *out = h1; else tfs_header_free(h1);
+    if (out)
+        *out = h1;
+    else
+        tfs_header_free(h1);
     if (err) *err = e1;
     return s1;
 }
@@ -106,7 +113,10 @@ tfs_header *stt_expect_ok(const stt_buf *b, unsigned flags, int want) {
     if (st != TFS_OK)
         fail_msg("expected ok, got %s %s@%llu[%lld]", tfs_status_name(st), tfs_rule_id(e.rule),
                  (unsigned long long)e.offset, (long long)e.index);
-    if (!want) { tfs_header_free(h); return NULL; }
+    if (!want) {
+        tfs_header_free(h);
+        return NULL;
+    }
     return h;
 }
 

@@ -12,7 +12,7 @@ typedef struct row {
     const char *category; /* spec verdict for invalid rows */
     const char *needle;   /* offending token: offset = 8 + its position */
     int occurrence;
-    int delta;            /* added to the needle's offset */
+    int delta; /* added to the needle's offset */
 } row;
 
 /* 8 + position of the k-th occurrence of needle in hay[0, len) */
@@ -70,7 +70,8 @@ static void test_spec_edge_table(void **state) {
         {deep129, 0, TFS_ST113, IHD, "[", 2 + 125, 0}, /* E holds 2 brackets */
         {deep127, 0, TFS_RULE_NONE, NULL, NULL, 0, 0},
         {"{\"a\":{\"dtype\":\"U8\",\"shape\":[1e0],\"data_offsets\":[0,1]}}", 0, TFS_ST222, IHD, "1e0", 0, 0},
-        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":{\"0\":0,\"1\":1}}}", 0, TFS_ST221, IHD, "{\"0\"", 0, 0},
+        {"{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":{\"0\":0,\"1\":1}}}", 0, TFS_ST221, IHD, "{\"0\"", 0,
+         0},
         {"{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1,2]}}", 0, TFS_ST221, IHD, ",2]", 0, 0},
         {"{\"a\":{\"dtype\":\"U8\",\"shape\":[18446744073709551615],\"data_offsets\":[0,1]}}", 0, TFS_ST304,
          "ValidationOverflow", "{\"dtype", 0, 0},
@@ -115,9 +116,21 @@ static void test_trailing_nul_offset(void **state) {
 static void test_numbers_in_ignored_fields(void **state) {
     (void)state;
     static const char *const ok[] = {
-        "0", "-0", "0.5", "-1.5e-3", "1E+2", "1e-400", "0e400", "1.7e308", "-1.7e308",
-        "0e99999999999", "1e-99999999999", "18446744073709551616", "-9223372036854775809",
-        "123456789012345678901234567890.5", "0.00000000000000000000000000000000001e330",
+        "0",
+        "-0",
+        "0.5",
+        "-1.5e-3",
+        "1E+2",
+        "1e-400",
+        "0e400",
+        "1.7e308",
+        "-1.7e308",
+        "0e99999999999",
+        "1e-99999999999",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "123456789012345678901234567890.5",
+        "0.00000000000000000000000000000000001e330",
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         char j[256];
@@ -143,8 +156,8 @@ static void test_number_grammar_errors(void **state) {
     (void)state;
     /* token, offending substring (offset = its first byte) */
     static const char *const bad[][2] = {
-        {"01", "1"}, {"-01", "1"}, {"1.", "}"}, {"1.e5", "e"}, {".5", "."}, {"+1", "+"}, {"1e", "}"},
-        {"1e+", "}"}, {"-", "}"}, {"-a", "a"}, {"NaN", "N"}, {"Infinity", "I"}, {"0x10", "x"},
+        {"01", "1"},  {"-01", "1"}, {"1.", "}"}, {"1.e5", "e"}, {".5", "."},       {"+1", "+"},   {"1e", "}"},
+        {"1e+", "}"}, {"-", "}"},   {"-a", "a"}, {"NaN", "N"},  {"Infinity", "I"}, {"0x10", "x"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char j[256];
@@ -191,7 +204,10 @@ static void test_strings_and_escapes(void **state) {
 
     /* escape errors and their offsets (the backslash) */
     static const char *const esc_bad[][2] = {
-        {"\\x41", "\\x"}, {"\\U0041", "\\U"}, {"\\'", "\\'"}, {"\\u00G0", "\\u"},
+        {"\\x41", "\\x"},
+        {"\\U0041", "\\U"},
+        {"\\'", "\\'"},
+        {"\\u00G0", "\\u"},
     };
     for (size_t i = 0; i < sizeof esc_bad / sizeof *esc_bad; i++) {
         char s[128];
@@ -240,8 +256,9 @@ static void test_escaped_keywords(void **state) {
 
 static void test_whitespace_and_syntax(void **state) {
     (void)state;
-    stt_json_ok(" \t\r\n{ \"a\" \t:\r\n{ \"dtype\" : \"U8\" , \"shape\" : [ 1 ] , \"data_offsets\" : [ 0 , 1 ] } }\r\n\t ",
-                1, 0);
+    stt_json_ok(
+        " \t\r\n{ \"a\" \t:\r\n{ \"dtype\" : \"U8\" , \"shape\" : [ 1 ] , \"data_offsets\" : [ 0 , 1 ] } }\r\n\t ", 1,
+        0);
     static const struct {
         const char *json;
         const char *at; /* offending token */
@@ -250,12 +267,12 @@ static void test_whitespace_and_syntax(void **state) {
         int64_t index;
     } bad[] = {
         {"\f{}", "\f", 0, TFS_ST110, -1},
-        {"\xEF\xBB\xBF{}", "\xEF", 0, TFS_ST110, -1},          /* BOM */
-        {"\xC2\xA0{}", "\xC2", 0, TFS_ST110, -1},              /* NBSP */
+        {"\xEF\xBB\xBF{}", "\xEF", 0, TFS_ST110, -1}, /* BOM */
+        {"\xC2\xA0{}", "\xC2", 0, TFS_ST110, -1},     /* NBSP */
         {"{\"a\":{" E "}\f}", "\f", 0, TFS_ST110, -1},
-        {"{a:{" E "}}", "a", 0, TFS_ST110, -1},                /* unquoted key */
-        {"{'a':{" E "}}", "'", 0, TFS_ST110, -1},              /* single quotes */
-        {"{/*c*/\"a\":{" E "}}", "/", 0, TFS_ST110, -1},       /* comment */
+        {"{a:{" E "}}", "a", 0, TFS_ST110, -1},               /* unquoted key */
+        {"{'a':{" E "}}", "'", 0, TFS_ST110, -1},             /* single quotes */
+        {"{/*c*/\"a\":{" E "}}", "/", 0, TFS_ST110, -1},      /* comment */
         {"{\"a\":{" E ",}}", ",}", 1, TFS_ST110, 0},          /* trailing comma in entry */
         {"{\"a\":{" E ",\"x\":tru}}", "}}", 0, TFS_ST110, 0}, /* bad literal */
         {"{\"a\":{" E ",\"x\":[1,]}}", "]}}", 0, TFS_ST110, 0},
@@ -270,10 +287,21 @@ static void test_whitespace_and_syntax(void **state) {
         stt_json_rule(bad[i].json, 1, 0, bad[i].rule, stt_at(bad[i].json, bad[i].at, 0) + (uint64_t)bad[i].delta,
                       bad[i].index);
     /* end of header at every structural point (index: the entry being read) */
-    static const struct { const char *json; int64_t index; } cut[] = {
-        {"{", -1}, {"{\"a\"", -1}, {"{\"a\":", 0}, {"{\"a\":{", 0}, {"{\"a\":[", 0}, {"{\"a\":{" E, 0},
-        {"{\"a\":{" E "},", -1}, {"{\"a\":{" E ",\"x\":[[", 0}, {"{\"a\":{" E ",\"x\":nul", 0},
-        {"{\"__metadata__\":{\"k\":", 0}, {"{\"__metadata__\":", -1},
+    static const struct {
+        const char *json;
+        int64_t index;
+    } cut[] = {
+        {"{", -1},
+        {"{\"a\"", -1},
+        {"{\"a\":", 0},
+        {"{\"a\":{", 0},
+        {"{\"a\":[", 0},
+        {"{\"a\":{" E, 0},
+        {"{\"a\":{" E "},", -1},
+        {"{\"a\":{" E ",\"x\":[[", 0},
+        {"{\"a\":{" E ",\"x\":nul", 0},
+        {"{\"__metadata__\":{\"k\":", 0},
+        {"{\"__metadata__\":", -1},
     };
     for (size_t i = 0; i < sizeof cut / sizeof *cut; i++)
         stt_json_rule(cut[i].json, 0, 0, TFS_ST111, 8 + strlen(cut[i].json), cut[i].index);

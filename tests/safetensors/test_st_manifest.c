@@ -97,8 +97,10 @@ static void test_manifest_shape(void **state) {
         /* strict lines: implementation_defined files, and the strict line
          * (parser_error, a strict-only rule) of a file valid by default */
         int strict_rule = perr && tfs_rule_profile_of(tfs_rule_from_id(l->col[RULE])) == TFS_PROFILE_STRICT;
-        if (idef || strict_rule) assert_string_equal(l->col[MODE], "strict");
-        else assert_string_equal(l->col[MODE], "default");
+        if (idef || strict_rule)
+            assert_string_equal(l->col[MODE], "strict");
+        else
+            assert_string_equal(l->col[MODE], "default");
         /* categories are those of the listed rules, in order */
         if (!valid) {
             char cats[256] = "";
@@ -129,7 +131,7 @@ static void test_every_st_rule_has_a_fixture(void **state) {
             /* a strict rule needs an implementation_defined fixture (its
              * other lines may be strict lines of default-valid files) */
             found = lists(g_lines[k].col[RULE], id) && (tfs_rule_profile_of(r) != TFS_PROFILE_STRICT ||
-                                                       strcmp(g_lines[k].col[EXPECT], "implementation_defined") == 0);
+                                                        strcmp(g_lines[k].col[EXPECT], "implementation_defined") == 0);
         }
         if (!found) fail_msg("no fixture for %s", id);
     }
@@ -193,7 +195,8 @@ static void test_no_orphan_files(void **state) {
     size_t files = 0;
     while ((de = readdir(d)) != NULL) {
         /* expected/: the expected contents of the valid fixtures (ctest test_expected_content) */
-        if (de->d_name[0] == '.' || strcmp(de->d_name, "MANIFEST.tsv") == 0 || strcmp(de->d_name, "expected") == 0) continue;
+        if (de->d_name[0] == '.' || strcmp(de->d_name, "MANIFEST.tsv") == 0 || strcmp(de->d_name, "expected") == 0)
+            continue;
         int found = 0;
         for (size_t k = 0; k < g_n && !found; k++) found = strcmp(g_lines[k].col[PATH], de->d_name) == 0;
         if (!found) fail_msg("%s is not in MANIFEST.tsv", de->d_name);

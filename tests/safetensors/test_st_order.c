@@ -192,9 +192,11 @@ static void test_ties_keep_file_order_radix_sort(void **state) {
     size_t n = 0;
     n += (size_t)snprintf(json + n, sizeof json - n, "{");
     for (int i = 0; i < 40; i++) /* t00 [39,40] ... t39 [0,1]: backwards */
-        n += (size_t)snprintf(json + n, sizeof json - n, "\"t%02d\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[%d,%d]},",
-                              i, 39 - i, 40 - i);
-    n += (size_t)snprintf(json + n, sizeof json - n, "\"dup\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[20,21]}}");
+        n +=
+            (size_t)snprintf(json + n, sizeof json - n,
+                             "\"t%02d\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[%d,%d]},", i, 39 - i, 40 - i);
+    n += (size_t)snprintf(json + n, sizeof json - n,
+                          "\"dup\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[20,21]}}");
     /* t19 [20,21] comes first in file order, so the duplicate (index 40) fails */
     stt_json_rule(json, 40, 0, TFS_ST301, stt_at(json, "[20,21]", 1), 40);
     /* a zero-size tensor written after the tensor that shares its start: sorted on the end's

@@ -9,11 +9,14 @@
 
 /* spec/safetensors.md "Dtypes and bit sizes", typed in independently of
  * include/tfs/st_dtypes.def. */
-static const struct { const char *name; unsigned bits; } k_spec_dtypes[] = {
-    {"F4", 4}, {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"BOOL", 8}, {"U8", 8}, {"I8", 8}, {"F8_E5M2", 8},
-    {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8}, {"I16", 16}, {"U16", 16},
-    {"F16", 16}, {"BF16", 16}, {"I32", 32}, {"U32", 32}, {"F32", 32}, {"I64", 64}, {"U64", 64},
-    {"F64", 64}, {"C64", 64},
+static const struct {
+    const char *name;
+    unsigned bits;
+} k_spec_dtypes[] = {
+    {"F4", 4},      {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"BOOL", 8},        {"U8", 8},          {"I8", 8},
+    {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8}, {"I16", 16},
+    {"U16", 16},    {"F16", 16},    {"BF16", 16},   {"I32", 32},        {"U32", 32},        {"F32", 32},
+    {"I64", 64},    {"U64", 64},    {"F64", 64},    {"C64", 64},
 };
 #define N_SPEC_DTYPES (sizeof k_spec_dtypes / sizeof *k_spec_dtypes)
 
@@ -190,7 +193,8 @@ static void test_view_escaped_names_owned(void **state) {
     stt_assert_str(h->tensors[1].name, "\xC3\xA9\xF0\x9F\x98\x80", 6);
     /* decoded names live in the header's storage, not in the buffer */
     for (int i = 0; i < 2; i++)
-        assert_false((const uint8_t *)h->tensors[i].name.ptr >= b.p && (const uint8_t *)h->tensors[i].name.ptr < b.p + b.len);
+        assert_false((const uint8_t *)h->tensors[i].name.ptr >= b.p &&
+                     (const uint8_t *)h->tensors[i].name.ptr < b.p + b.len);
     assert_int_equal(h->n_kv, 2);
     stt_assert_str(h->kv[0].key, "k\n", 2);
     stt_assert_kv_string(h, 0, "v\0w", 3);
@@ -245,7 +249,8 @@ static void test_tied_offsets_nondeterministic(void **state) {
     /* zero-size tensors may share an offset */
     stt_json_ok("{\"a\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[0,0]},"
                 "\"b\":{\"dtype\":\"U8\",\"shape\":[2,0],\"data_offsets\":[0,0]},"
-                "\"c\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}", 1, TFS_STRICT);
+                "\"c\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}",
+                1, TFS_STRICT);
 }
 
 static void test_many_tensors_large_header(void **state) {
@@ -258,7 +263,8 @@ static void test_many_tensors_large_header(void **state) {
     assert_non_null(j);
     n += (size_t)snprintf(j + n, cap - n, "{");
     for (int i = NT - 1; i >= 0; i--)
-        n += (size_t)snprintf(j + n, cap - n, "%s\"layer.%d.weight\":{\"dtype\":\"BF16\",\"shape\":[2],\"data_offsets\":[%d,%d]}",
+        n += (size_t)snprintf(j + n, cap - n,
+                              "%s\"layer.%d.weight\":{\"dtype\":\"BF16\",\"shape\":[2],\"data_offsets\":[%d,%d]}",
                               i == NT - 1 ? "" : ",", i, 4 * i, 4 * i + 4);
     n += (size_t)snprintf(j + n, cap - n, "}");
     assert_true(n > 65536);
@@ -294,7 +300,8 @@ static void test_sort_paths_agree(void **state) {
             n += (size_t)snprintf(j + n, cap - n, "{");
             for (int i = nt - 1; i >= 0; i--) {
                 int b = 4 * i - (i == bad ? 2 : 0);
-                n += (size_t)snprintf(j + n, cap - n, "%s\"t%d\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[%d,%d]}",
+                n += (size_t)snprintf(j + n, cap - n,
+                                      "%s\"t%d\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[%d,%d]}",
                                       i == nt - 1 ? "" : ",", i, b, b + 4);
             }
             n += (size_t)snprintf(j + n, cap - n, "}");

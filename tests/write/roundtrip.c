@@ -35,13 +35,20 @@ static int read_all(const char *path, uint8_t **out, size_t *len) {
         n += fread(p + n, 1, cap - n, f);
         if (n < cap) break;
         uint8_t *q = realloc(p, cap * 2);
-        if (!q) { free(p); p = NULL; break; }
+        if (!q) {
+            free(p);
+            p = NULL;
+            break;
+        }
         p = q;
         cap *= 2;
     }
     int bad = ferror(f) || !p;
     fclose(f);
-    if (bad) { free(p); return -1; }
+    if (bad) {
+        free(p);
+        return -1;
+    }
     *out = p;
     *len = n;
     return 0;
@@ -123,7 +130,10 @@ static int manifest(const char *path) {
     char dir[4096];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
-    if (slash) *slash = '\0'; else snprintf(dir, sizeof dir, ".");
+    if (slash)
+        *slash = '\0';
+    else
+        snprintf(dir, sizeof dir, ".");
     char line[8192];
     int c_path = -1, c_expect = -1, c_mode = -1;
     for (int row = 0; fgets(line, sizeof line, f); row++) {
@@ -143,12 +153,16 @@ static int manifest(const char *path) {
                 if (!strcmp(cols[i], "expect")) c_expect = i;
                 if (!strcmp(cols[i], "mode")) c_mode = i;
             }
-            if (c_path < 0 || c_expect < 0 || c_mode < 0) { fclose(f); return -1; }
+            if (c_path < 0 || c_expect < 0 || c_mode < 0) {
+                fclose(f);
+                return -1;
+            }
             continue;
         }
         if (n <= c_path || n <= c_expect || n <= c_mode || strcmp(cols[c_expect], "valid") != 0) continue;
-        unsigned flags = !strcmp(cols[c_mode], "strict") ? TFS_STRICT
-                         : !strcmp(cols[c_mode], "header-only") ? TFS_HEADER_ONLY : 0;
+        unsigned flags = !strcmp(cols[c_mode], "strict")        ? TFS_STRICT
+                         : !strcmp(cols[c_mode], "header-only") ? TFS_HEADER_ONLY
+                                                                : 0;
         char file[8192];
         snprintf(file, sizeof file, "%s/%s", dir, cols[c_path]);
         one(file, flags, 1);
@@ -186,14 +200,22 @@ static void walk(const char *dir, int depth) {
 int main(int argc, char **argv) {
     int inputs = 0;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) { fprintf(stderr, "usage: write_roundtrip [--manifest M]... [--dir D]...\n"); return 2; }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "usage: write_roundtrip [--manifest M]... [--dir D]...\n");
+            return 2;
+        }
         const char *v = argv[++i];
         if (!strcmp(argv[i - 1], "--manifest")) {
-            if (manifest(v) == 0) inputs++;
-            else printf("skip %s: absent or not a manifest\n", v);
+            if (manifest(v) == 0)
+                inputs++;
+            else
+                printf("skip %s: absent or not a manifest\n", v);
         } else if (!strcmp(argv[i - 1], "--dir")) {
-            if (is_dir(v)) { walk(v, 0); inputs++; }
-            else printf("skip %s: absent\n", v);
+            if (is_dir(v)) {
+                walk(v, 0);
+                inputs++;
+            } else
+                printf("skip %s: absent\n", v);
         } else {
             fprintf(stderr, "usage: write_roundtrip [--manifest M]... [--dir D]...\n");
             return 2;

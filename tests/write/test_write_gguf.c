@@ -26,7 +26,7 @@
 static uint8_t arr_raw[13][24];
 static tfs_wstr strs[3];
 static tfs_wstr one_str, empty_str, nul_str;
-static const uint32_t fixed_types[] = {TFS_GG_U8,  TFS_GG_I8,  TFS_GG_U16, TFS_GG_I16, TFS_GG_U32, TFS_GG_I32,
+static const uint32_t fixed_types[] = {TFS_GG_U8,  TFS_GG_I8,   TFS_GG_U16, TFS_GG_I16, TFS_GG_U32, TFS_GG_I32,
                                        TFS_GG_F32, TFS_GG_BOOL, TFS_GG_U64, TFS_GG_I64, TFS_GG_F64};
 #define N_FIXED (sizeof fixed_types / sizeof fixed_types[0])
 static char keys[64][32];
@@ -42,7 +42,8 @@ static size_t make_kvs(tfs_gg_wkv *kv, uint32_t alignment) {
         uint64_t bits = t == TFS_GG_BOOL ? 1u : UINT64_C(0x8877665544332211) + i;
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c(keys[i]), tfs_gg_wval_scalar(t, bits)};
         size_t esz = tfs_gg_vtype_size(t);
-        for (size_t j = 0; j < 3 * esz; j++) arr_raw[t][j] = t == TFS_GG_BOOL ? (uint8_t)(j & 1) : (uint8_t)(17 * j + i);
+        for (size_t j = 0; j < 3 * esz; j++)
+            arr_raw[t][j] = t == TFS_GG_BOOL ? (uint8_t)(j & 1) : (uint8_t)(17 * j + i);
         snprintf(keys[32 + i], sizeof keys[32 + i], "array.%s", tfs_gg_vtype_name(t));
         kv[n++] = (tfs_gg_wkv){tfs_wstr_c(keys[32 + i]), tfs_gg_wval_array(t, 3, arr_raw[t], 3 * esz)};
     }
@@ -142,7 +143,10 @@ static void test_every_value_type_versions_alignments(void **state) {
     tfs_gg_wtensor t[4];
     for (uint32_t version = 2; version <= 3; version++)
         for (size_t a = 0; a < sizeof aligns / sizeof aligns[0]; a++) {
-            tfs_gg_model m = {.version = version, .kv = kv, .n_kv = make_kvs(kv, aligns[a]), .tensors = t,
+            tfs_gg_model m = {.version = version,
+                              .kv = kv,
+                              .n_kv = make_kvs(kv, aligns[a]),
+                              .tensors = t,
                               .n_tensors = make_tensors(t)};
             tfs_wbuf w = {0};
             wt_file f;
@@ -210,7 +214,7 @@ static void test_model_from_view_over_readers(void **state) {
         } else {
             assert_int_equal(st, TFS_OK);
             assert_true(r.calls > parse_calls); /* the arrays came through the reader */
-            memset(p + 24, 0xEE, n - 24); /* the model holds copies, not the reader's bytes */
+            memset(p + 24, 0xEE, n - 24);       /* the model holds copies, not the reader's bytes */
             tfs_wbuf w2 = {0};
             assert_int_equal(tfs_gg_write(back, &w2), TFS_OK);
             uint8_t *p2;
@@ -279,23 +283,33 @@ static void test_field_map_decodes_to_model(void **state) {
         case TFS_FIELD_N_KV: assert_int_equal(le(p, x->width), m.n_kv); break;
         case TFS_FIELD_KV: assert_int_equal(x->offset, h->kv[x->record].key.ptr - (const char *)f.p - 8); break;
         case TFS_FIELD_KEY_LEN: assert_int_equal(le(p, 8), k->key.len); break;
-        case TFS_FIELD_KEY: assert_int_equal(x->width, k->key.len); assert_memory_equal(p, k->key.ptr, x->width); break;
+        case TFS_FIELD_KEY:
+            assert_int_equal(x->width, k->key.len);
+            assert_memory_equal(p, k->key.ptr, x->width);
+            break;
         case TFS_FIELD_VALUE_TYPE: assert_int_equal(le(p, 4), k->value.type); break;
         case TFS_FIELD_ELEM_TYPE: assert_int_equal(le(p, 4), k->value.elem_type); break;
         case TFS_FIELD_COUNT: assert_int_equal(le(p, 8), k->value.count); break;
-        case TFS_FIELD_ARRAY_DATA: assert_int_equal(x->offset, h->kv[x->record].value_offset);
-            assert_int_equal(x->width, h->kv[x->record].value_len); break;
+        case TFS_FIELD_ARRAY_DATA:
+            assert_int_equal(x->offset, h->kv[x->record].value_offset);
+            assert_int_equal(x->width, h->kv[x->record].value_len);
+            break;
         case TFS_FIELD_STR_LEN: assert_int_equal(le(p, 8), k->value.strs[x->sub].len); break;
         case TFS_FIELD_STR:
             assert_int_equal(x->width, k->value.strs[x->sub].len);
             if (x->width) assert_memory_equal(p, k->value.strs[x->sub].ptr, x->width);
             break;
         case TFS_FIELD_VALUE:
-            if (k->value.type == TFS_GG_ARRAY) assert_memory_equal(p, k->value.raw + x->sub * x->width, x->width);
-            else assert_memory_equal(p, k->value.scalar, x->width);
-            assert_int_equal(x->width, tfs_gg_vtype_size(k->value.type == TFS_GG_ARRAY ? k->value.elem_type : k->value.type));
+            if (k->value.type == TFS_GG_ARRAY)
+                assert_memory_equal(p, k->value.raw + x->sub * x->width, x->width);
+            else
+                assert_memory_equal(p, k->value.scalar, x->width);
+            assert_int_equal(x->width,
+                             tfs_gg_vtype_size(k->value.type == TFS_GG_ARRAY ? k->value.elem_type : k->value.type));
             break;
-        case TFS_FIELD_TENSOR_INFO: assert_int_equal(x->offset, h->tensors[x->record].name.ptr - (const char *)f.p - 8); break;
+        case TFS_FIELD_TENSOR_INFO:
+            assert_int_equal(x->offset, h->tensors[x->record].name.ptr - (const char *)f.p - 8);
+            break;
         case TFS_FIELD_NAME_LEN: assert_int_equal(le(p, 8), ti->name.len); break;
         case TFS_FIELD_NAME:
             assert_int_equal(x->width, ti->name.len);
@@ -309,8 +323,10 @@ static void test_field_map_decodes_to_model(void **state) {
             assert_int_equal(x->offset + x->width, h->data_offset);
             for (uint64_t j = 0; j < x->width; j++) assert_int_equal(p[j], 0);
             break;
-        case TFS_FIELD_DATA: assert_int_equal(x->offset, h->tensors[x->record].file_offset);
-            assert_int_equal(x->width, h->tensors[x->record].n_bytes); break;
+        case TFS_FIELD_DATA:
+            assert_int_equal(x->offset, h->tensors[x->record].file_offset);
+            assert_int_equal(x->width, h->tensors[x->record].n_bytes);
+            break;
         case TFS_FIELD_DATA_PADDING:
             assert_int_equal(x->offset, h->tensors[x->record].file_offset + h->tensors[x->record].n_bytes);
             assert_int_equal((x->offset + x->width - h->data_offset) % 64, 0);
@@ -349,8 +365,7 @@ static tfs_gg_model base(void) {
 
 /* Write m, parse with flags; assert `rule` at the offset of field
  * (kind, record, sub) of the map plus `delta` (kind < 0: skip the offset). */
-static void expect_rule(const tfs_gg_model *m, unsigned flags, tfs_rule rule, int kind, int32_t record,
-                        int64_t index) {
+static void expect_rule(const tfs_gg_model *m, unsigned flags, tfs_rule rule, int kind, int32_t record, int64_t index) {
     tfs_wbuf w = {0};
     assert_int_equal(tfs_gg_write(m, &w), TFS_OK);
     wt_expect(&w, TFS_FORMAT_GGUF, flags, rule, kind, record, index);
@@ -493,7 +508,7 @@ static void test_holes_declare_gigabytes_without_memory(void **state) {
     const tfs_field *s39 = tfs_wbuf_find(&w, TFS_FIELD_STR, 0, 39);
     assert_non_null(s39);
     assert_int_equal(s39->width, UINT64_C(1) << 30);
-    assert_null(tfs_wbuf_at(&w, s39->offset, 1));        /* a hole */
+    assert_null(tfs_wbuf_at(&w, s39->offset, 1));         /* a hole */
     assert_non_null(tfs_wbuf_at(&w, s39->offset - 8, 8)); /* its length field is not */
     assert_int_equal(tfs_le64(tfs_wbuf_at(&w, s39->offset - 8, 8)), UINT64_C(1) << 30);
     uint8_t *p;

@@ -16,8 +16,8 @@
 
 static const uint64_t shape24[2] = {2, 4}; /* 8 elements: whole bytes for every dtype */
 static tfs_st_wentry ents[TFS_ST_DTYPE_COUNT];
-static const char *const names[] = {"a", "q\"uote\\back", "nl\nctl\x01", "\xc3\xa9t\xc3\xa9", "\xf0\x9f\x98\x80",
-                                    "", "model.layers.0.weight"};
+static const char *const names[] = {"a", "q\"uote\\back",        "nl\nctl\x01", "\xc3\xa9t\xc3\xa9", "\xf0\x9f\x98\x80",
+                                    "",  "model.layers.0.weight"};
 #define N_NAMES (sizeof names / sizeof names[0])
 static tfs_st_wmeta meta[2];
 
@@ -91,8 +91,14 @@ static void test_every_dtype_and_layout(void **state) {
     for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
         size_t n = make_entries();
         for (size_t i = 0; i < n; i++) ents[i].members = layouts[l].members, ents[i].array_form = layouts[l].array_form;
-        tfs_st_model m = {.n_entries = n, .entries = ents, .metadata = layouts[l].metadata, .n_meta = 2, .meta = meta,
-                          .meta_pos = layouts[l].meta_pos, .indent = layouts[l].indent, .ascii = layouts[l].ascii,
+        tfs_st_model m = {.n_entries = n,
+                          .entries = ents,
+                          .metadata = layouts[l].metadata,
+                          .n_meta = 2,
+                          .meta = meta,
+                          .meta_pos = layouts[l].meta_pos,
+                          .indent = layouts[l].indent,
+                          .ascii = layouts[l].ascii,
                           .pad_to = layouts[l].pad_to};
         tfs_wbuf w = {0};
         wt_file f;
@@ -184,8 +190,13 @@ static void test_field_map_across_blocks(void **state) {
 static void test_field_map_tokens(void **state) {
     (void)state;
     size_t n = make_entries();
-    tfs_st_model m = {.n_entries = n, .entries = ents, .metadata = TFS_STW_META_OBJECT, .n_meta = 2, .meta = meta,
-                      .meta_pos = 2, .indent = 2};
+    tfs_st_model m = {.n_entries = n,
+                      .entries = ents,
+                      .metadata = TFS_STW_META_OBJECT,
+                      .n_meta = 2,
+                      .meta = meta,
+                      .meta_pos = 2,
+                      .indent = 2};
     tfs_wbuf w = {0};
     wt_file f;
     check(&m, 0, &w, &f);
@@ -200,13 +211,22 @@ static void test_field_map_tokens(void **state) {
         seen[x->kind]++;
         int32_t r = x->record;
         switch (x->kind) {
-        case TFS_FIELD_HEADER_SIZE: assert_int_equal(x->offset, 0); assert_int_equal(tfs_le64(f.p), h->header_size); break;
-        case TFS_FIELD_JSON: assert_int_equal(x->offset, 8); assert_int_equal(x->width, h->header_size); break;
+        case TFS_FIELD_HEADER_SIZE:
+            assert_int_equal(x->offset, 0);
+            assert_int_equal(tfs_le64(f.p), h->header_size);
+            break;
+        case TFS_FIELD_JSON:
+            assert_int_equal(x->offset, 8);
+            assert_int_equal(x->width, h->header_size);
+            break;
         case TFS_FIELD_PADDING:
             assert_int_equal(x->offset + x->width, h->data_offset);
             for (uint64_t j = 0; j < x->width; j++) assert_int_equal(p[j], ' ');
             break;
-        case TFS_FIELD_ENTRY: assert_int_equal(p[0], '"'); assert_int_equal(p[x->width - 1], '}'); break;
+        case TFS_FIELD_ENTRY:
+            assert_int_equal(p[0], '"');
+            assert_int_equal(p[x->width - 1], '}');
+            break;
         case TFS_FIELD_NAME:
             assert_int_equal(p[0], '"');
             assert_int_equal(p[x->width - 1], '"');
@@ -228,7 +248,10 @@ static void test_field_map_tokens(void **state) {
         case TFS_FIELD_END:
             assert_int_equal(strtoull(tok, NULL, 10), h->tensors[r].offset + h->tensors[r].n_bytes);
             break;
-        case TFS_FIELD_METADATA: assert_memory_equal(p, "\"__metadata__\"", 14); assert_int_equal(p[x->width - 1], '}'); break;
+        case TFS_FIELD_METADATA:
+            assert_memory_equal(p, "\"__metadata__\"", 14);
+            assert_int_equal(p[x->width - 1], '}');
+            break;
         case TFS_FIELD_META_KEY: assert_string_equal(tok, r == 0 ? "\"format\"" : "\"k\\\"\xc3\xa9\""); break;
         case TFS_FIELD_META_VALUE:
             assert_int_equal(h->kv[r].value_offset, x->offset);

@@ -20,7 +20,11 @@ void wt_file_free(wt_file *f) {
 
 static char why[256];
 
-#define DIFF(...) do { snprintf(why, sizeof why, __VA_ARGS__); return why; } while (0)
+#define DIFF(...)                               \
+    do {                                        \
+        snprintf(why, sizeof why, __VA_ARGS__); \
+        return why;                             \
+    } while (0)
 
 static int str_eq(tfs_str a, tfs_str b) { return a.len == b.len && (a.len == 0 || memcmp(a.ptr, b.ptr, a.len) == 0); }
 

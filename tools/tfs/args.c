@@ -6,62 +6,63 @@
 #include "cli.h"
 
 void check_usage(FILE *f) {
-    fprintf(f,
-            "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q]\n"
-            "                 [--lint [--config PATH]] FILE|DIR...\n"
-            "\n"
-            "Checks each FILE (header only; tensor data is never read) and prints its\n"
-            "verdict: format, version, header size, counts, type histogram, parameter\n"
-            "count and metadata summary, or the rule id, category, byte offset and\n"
-            "message of the first violation.\n"
-            "\n"
-            "Without --format, a file that is neither GGUF nor plausibly safetensors\n"
-            "(8-byte size, then '{', within the file) and has no model extension\n"
-            "(.gguf, .safetensors, any case, also .part/.partial after it) is not\n"
-            "parsed: verdict not_a_model, with what it looks like (zip or pickle\n"
-            "checkpoint, JSON index, HTML page, image, text, ...).\n"
-            "\n"
-            "Model sets: a NAME.safetensors.index.json, the first part of a GGUF split\n"
-            "(NAME-00001-of-0000N.gguf) or a folder (without -r: its indexes, splits and\n"
-            "other model files) is checked as a set: every shard or part present and\n"
-            "valid, each tensor in the shard the index names and in one file only,\n"
-            "metadata.total_size, split.no / split.count / split.tensors.count\n"
-            "(rules SETnnn, docs/lint.md).\n"
-            "\n"
-            "FILE may be - for standard input.  A pipe is read forward only, in bounded\n"
-            "memory, with the same verdicts: GGUF with --header-only stops at the data\n"
-            "section; otherwise the stream is read to its end to learn its size (the\n"
-            "data rules need it).  A regular file on standard input is read as a file.\n"
-            "\n"
-            "  --json            one JSON object per file and line (file, format, verdict,\n"
-            "                    rule, category, offset, index, message, version, n_tensors,\n"
-            "                    n_kv, header_size, params, ...)\n"
-            "  --strict          add the strict rules (implementation-defined cases)\n"
-            "  --header-only     GGUF: ggml's metadata mode (tensor data need not be in\n"
-            "                    the file); no effect on safetensors\n"
-            "  --format F        force the parser: safetensors or gguf (default: the GGUF\n"
-            "                    magic decides, then the extension .gguf/.safetensors)\n"
-            "  --lint            also the lint rules (LTnnn): MLX quantized weights, GGUF\n"
-            "                    conventions, safetensors padding and alignment; errors\n"
-            "                    and warnings never change the verdict, but a lint error\n"
-            "                    makes the exit status 1\n"
-            "  --config PATH     MLX config.json for --lint (default: the config.json\n"
-            "                    beside the file)\n"
-            "  -r, --recursive   a directory FILE: check every model file under it, found\n"
-            "                    by content or extension; other files are skipped and\n"
-            "                    counted; exit 1 when none is found (a progress line on a\n"
-            "                    terminal; with --json a last record {\"summary\": {...}})\n"
-            "  -q, --quiet       print only the files that are not valid, and the summary\n"
-            "  -h, --help        this help\n"
-            "\n"
-            "exit status: 0 all files valid, 1 a file or set is invalid, not a model\n"
-            "file, or has a lint error (--lint),\n"
-            "2 usage or I/O error, or out of memory\n");
+    fprintf(f, "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q]\n"
+               "                 [--lint [--config PATH]] FILE|DIR...\n"
+               "\n"
+               "Checks each FILE (header only; tensor data is never read) and prints its\n"
+               "verdict: format, version, header size, counts, type histogram, parameter\n"
+               "count and metadata summary, or the rule id, category, byte offset and\n"
+               "message of the first violation.\n"
+               "\n"
+               "Without --format, a file that is neither GGUF nor plausibly safetensors\n"
+               "(8-byte size, then '{', within the file) and has no model extension\n"
+               "(.gguf, .safetensors, any case, also .part/.partial after it) is not\n"
+               "parsed: verdict not_a_model, with what it looks like (zip or pickle\n"
+               "checkpoint, JSON index, HTML page, image, text, ...).\n"
+               "\n"
+               "Model sets: a NAME.safetensors.index.json, the first part of a GGUF split\n"
+               "(NAME-00001-of-0000N.gguf) or a folder (without -r: its indexes, splits and\n"
+               "other model files) is checked as a set: every shard or part present and\n"
+               "valid, each tensor in the shard the index names and in one file only,\n"
+               "metadata.total_size, split.no / split.count / split.tensors.count\n"
+               "(rules SETnnn, docs/lint.md).\n"
+               "\n"
+               "FILE may be - for standard input.  A pipe is read forward only, in bounded\n"
+               "memory, with the same verdicts: GGUF with --header-only stops at the data\n"
+               "section; otherwise the stream is read to its end to learn its size (the\n"
+               "data rules need it).  A regular file on standard input is read as a file.\n"
+               "\n"
+               "  --json            one JSON object per file and line (file, format, verdict,\n"
+               "                    rule, category, offset, index, message, version, n_tensors,\n"
+               "                    n_kv, header_size, params, ...)\n"
+               "  --strict          add the strict rules (implementation-defined cases)\n"
+               "  --header-only     GGUF: ggml's metadata mode (tensor data need not be in\n"
+               "                    the file); no effect on safetensors\n"
+               "  --format F        force the parser: safetensors or gguf (default: the GGUF\n"
+               "                    magic decides, then the extension .gguf/.safetensors)\n"
+               "  --lint            also the lint rules (LTnnn): MLX quantized weights, GGUF\n"
+               "                    conventions, safetensors padding and alignment; errors\n"
+               "                    and warnings never change the verdict, but a lint error\n"
+               "                    makes the exit status 1\n"
+               "  --config PATH     MLX config.json for --lint (default: the config.json\n"
+               "                    beside the file)\n"
+               "  -r, --recursive   a directory FILE: check every model file under it, found\n"
+               "                    by content or extension; other files are skipped and\n"
+               "                    counted; exit 1 when none is found (a progress line on a\n"
+               "                    terminal; with --json a last record {\"summary\": {...}})\n"
+               "  -q, --quiet       print only the files that are not valid, and the summary\n"
+               "  -h, --help        this help\n"
+               "\n"
+               "exit status: 0 all files valid, 1 a file or set is invalid, not a model\n"
+               "file, or has a lint error (--lint),\n"
+               "2 usage or I/O error, or out of memory\n");
 }
 
 static int set_format(check_opts *o, const char *cmd, const char *v) {
-    if (strcmp(v, "safetensors") == 0) o->format = TFS_FORMAT_SAFETENSORS;
-    else if (strcmp(v, "gguf") == 0) o->format = TFS_FORMAT_GGUF;
+    if (strcmp(v, "safetensors") == 0)
+        o->format = TFS_FORMAT_SAFETENSORS;
+    else if (strcmp(v, "gguf") == 0)
+        o->format = TFS_FORMAT_GGUF;
     else {
         fprintf(stderr, "tfs %s: --format must be safetensors or gguf, not '%s'\n", cmd, v);
         return -1;
@@ -102,11 +103,13 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
         } else if (strcmp(a, "--lint") == 0 && strcmp(cmd, "check") == 0) {
             o->lint = 1;
         } else if ((strcmp(a, "--config") == 0 || strncmp(a, "--config=", 9) == 0) && strcmp(cmd, "check") == 0) {
-            if (a[8] == '=') o->config = a + 9;
+            if (a[8] == '=')
+                o->config = a + 9;
             else if (i + 1 >= argc) {
                 fprintf(stderr, "tfs %s: --config needs a PATH (an MLX config.json)\n", cmd);
                 rc = -1;
-            } else o->config = argv[++i];
+            } else
+                o->config = argv[++i];
         } else if (strcmp(a, "--header-only") == 0) {
             o->flags |= TFS_HEADER_ONLY;
         } else if (strcmp(a, "--format") == 0) {
@@ -135,9 +138,11 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
         rc = -1;
     }
     if (rc == -1)
-        fprintf(stderr, strcmp(cmd, "dump") == 0
-                            ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-                            : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] [--lint [--config PATH]] FILE|DIR...\n");
+        fprintf(stderr,
+                strcmp(cmd, "dump") == 0
+                    ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
+                    : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] "
+                      "[--lint [--config PATH]] FILE|DIR...\n");
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];

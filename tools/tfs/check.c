@@ -66,9 +66,12 @@ static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
         struct stat st;
         int rc;
         int dir = strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
-        if (dir && o->recursive) rc = walk_dir(l, argv[i]);
-        else if (dir) rc = collect_folder(l, argv[i]);
-        else rc = walk_add(l, argv[i], 0);
+        if (dir && o->recursive)
+            rc = walk_dir(l, argv[i]);
+        else if (dir)
+            rc = collect_folder(l, argv[i]);
+        else
+            rc = walk_add(l, argv[i], 0);
         if (rc) return rc;
     }
     return 0;
@@ -82,15 +85,16 @@ static int lint_one(const char *path, const check_opts *o, check_result *r, tfs_
         r->lint = lr;
         return 0;
     }
-    r->lint_error = st == TFS_EIO ? (o->config ? "--config cannot be read" : "the file cannot be read again")
-                                  : st == TFS_ENOMEM ? "out of memory" : tfs_status_name(st);
+    r->lint_error = st == TFS_EIO      ? (o->config ? "--config cannot be read" : "the file cannot be read again")
+                    : st == TFS_ENOMEM ? "out of memory"
+                                       : tfs_status_name(st);
     return -1;
 }
 
 typedef struct counts {
     size_t valid, invalid, not_model, error;
-    size_t skipped;      /* walked files that are not model files (not reported) */
-    size_t bad_folders;  /* walked folders that could not be read (reported) */
+    size_t skipped;     /* walked files that are not model files (not reported) */
+    size_t bad_folders; /* walked folders that could not be read (reported) */
 } counts;
 
 static void progress(size_t i, size_t n, const char *path) {
@@ -141,8 +145,10 @@ int cmd_check(int argc, char **argv, int first) {
             }
             continue;
         }
-        if (files.v[i].err) io_result(files.v[i].path, files.v[i].err, &o, &r);
-        else check_one(files.v[i].path, &o, &r, &h);
+        if (files.v[i].err)
+            io_result(files.v[i].path, files.v[i].err, &o, &r);
+        else
+            check_one(files.v[i].path, &o, &r, &h);
         tfs_lint_report lr;
         tfs_lint_report_init(&lr);
         int lint_failed = o.lint && r.verdict == V_VALID && lint_one(files.v[i].path, &o, &r, &lr) != 0;
@@ -152,8 +158,10 @@ int cmd_check(int argc, char **argv, int first) {
             continue;
         }
         if (!o.quiet || r.verdict != V_VALID) { /* -q: problems only */
-            if (o.json) print_json(stdout, &r);
-            else print_human(stdout, &r);
+            if (o.json)
+                print_json(stdout, &r);
+            else
+                print_human(stdout, &r);
         }
         tfs_header_free(h);
         size_t lint_errors = lr.n_errors;
@@ -188,7 +196,8 @@ int cmd_check(int argc, char **argv, int first) {
         printf("%zu %s: %zu valid, %zu invalid, ", n, plural(n, "file", "files"), c.valid, c.invalid);
         if (c.not_model) printf("%zu not %s, ", c.not_model, plural(c.not_model, "a model file", "model files"));
         printf("%zu %s", c.error, plural(c.error, "error", "errors"));
-        if (c.skipped) printf("; %zu other %s skipped (not model files)", c.skipped, plural(c.skipped, "file", "files"));
+        if (c.skipped)
+            printf("; %zu other %s skipped (not model files)", c.skipped, plural(c.skipped, "file", "files"));
         if (c.bad_folders)
             printf("; %zu %s could not be read", c.bad_folders, plural(c.bad_folders, "folder", "folders"));
         putchar('\n');

@@ -63,19 +63,19 @@ typedef enum check_verdict {
 
 typedef struct check_result {
     const char *file;
-    tfs_format format;     /* the parser that ran (or would have) */
-    unsigned flags;        /* profile used */
+    tfs_format format; /* the parser that ran (or would have) */
+    unsigned flags;    /* profile used */
     check_verdict verdict;
-    tfs_status status;     /* library status */
-    tfs_error err;         /* library error record (rule, offset, index) */
-    int sys_errno;         /* errno of a failed open/read, else 0 */
-    const tfs_header *h;   /* on V_VALID, the parsed header; else NULL */
-    const char *not_model; /* V_NOT_MODEL: what the file looks like (static) */
-    const char *hint;      /* V_PARSER_ERROR: what the content looks like, or NULL (parse_one) */
-    int header_only_ignored; /* --header-only given, but the file is safetensors */
-    char detail[200];      /* V_PARSER_ERROR: the numbers behind it (detail.c), or "" */
+    tfs_status status;                  /* library status */
+    tfs_error err;                      /* library error record (rule, offset, index) */
+    int sys_errno;                      /* errno of a failed open/read, else 0 */
+    const tfs_header *h;                /* on V_VALID, the parsed header; else NULL */
+    const char *not_model;              /* V_NOT_MODEL: what the file looks like (static) */
+    const char *hint;                   /* V_PARSER_ERROR: what the content looks like, or NULL (parse_one) */
+    int header_only_ignored;            /* --header-only given, but the file is safetensors */
+    char detail[200];                   /* V_PARSER_ERROR: the numbers behind it (detail.c), or "" */
     const struct tfs_lint_report *lint; /* --lint on a valid file: its findings, else NULL */
-    const char *lint_error; /* --lint could not run (config unreadable): why, else NULL */
+    const char *lint_error;             /* --lint could not run (config unreadable): why, else NULL */
 } check_result;
 
 /* detail.c: the numbers behind a violation of GG304 (bytes needed against
@@ -89,7 +89,7 @@ const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
  * library reports for a path that is not a regular file (tfs.h), and
  * EISDIR, which adds "(use -r to walk a folder)" (`tfs check`). */
 const char *io_error_text(int sys_errno);
-const char *profile_name(unsigned flags);  /* "default", "strict", ... */
+const char *profile_name(unsigned flags); /* "default", "strict", ... */
 /* What the error index counts for this rule: "tensor", "kv", ... */
 const char *index_kind(tfs_rule rule);
 

@@ -62,17 +62,21 @@ void violation_detail(const char *path, const tfs_header *h, const tfs_error *e,
         for (size_t i = 0; i < h->n_tensors; i++) {
             const tfs_tensor *t = &h->tensors[i];
             uint64_t end;
-            if (t->file_offset == UINT64_MAX || __builtin_add_overflow(t->file_offset, t->n_bytes, &end)) end = UINT64_MAX;
+            if (t->file_offset == UINT64_MAX || __builtin_add_overflow(t->file_offset, t->n_bytes, &end))
+                end = UINT64_MAX;
             if (end > need) need = end;
         }
         if (need > h->file_size)
-            snprintf(buf, n, "the tensor data needs a file of %s%" PRIu64 " bytes, the file has %" PRIu64 " (%s%" PRIu64
-                     " bytes missing)", need == UINT64_MAX ? "more than " : "", need, h->file_size,
-                     need == UINT64_MAX ? "more than " : "", need - h->file_size);
+            snprintf(buf, n,
+                     "the tensor data needs a file of %s%" PRIu64 " bytes, the file has %" PRIu64 " (%s%" PRIu64
+                     " bytes missing)",
+                     need == UINT64_MAX ? "more than " : "", need, h->file_size, need == UINT64_MAX ? "more than " : "",
+                     need - h->file_size);
     } else if (e->rule == TFS_ST307 && h->file_size) {
         uint64_t used = h->data_offset + data_extent(h);
         if (used < h->file_size)
-            snprintf(buf, n, "%" PRIu64 " trailing bytes: the tensors' data ends at byte %" PRIu64 ", the file has %" PRIu64,
+            snprintf(buf, n,
+                     "%" PRIu64 " trailing bytes: the tensors' data ends at byte %" PRIu64 ", the file has %" PRIu64,
                      h->file_size - used, used, h->file_size);
     } else if (e->rule == TFS_GG130 && path && strcmp(path, "-") != 0) { /* re-reads the file: not a stream */
         gg130(path, h, buf, n);

@@ -11,22 +11,21 @@
 #include "cli.h"
 
 static void dump_usage(FILE *f) {
-    fprintf(f,
-            "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-            "\n"
-            "Shows what FILE holds: header fields, every KV pair or __metadata__ entry\n"
-            "with its type and value, every tensor.  On an invalid file, what was read\n"
-            "before the violation, then the violation.  FILE may be - (standard input).\n"
-            "\n"
-            "  --json        the complete typed content as one JSON object\n"
-            "  --full        human output: show whole strings and every array element\n"
-            "                (else strings are cut after 60 bytes, arrays after 8 elements)\n"
-            "  --strict, --header-only, --format: as for `tfs check`\n"
-            "\n"
-            "A file that is not a model file is not parsed (as `tfs check`: not_a_model).\n"
-            "\n"
-            "exit status: 0 valid, 1 invalid or not a model file, 2 usage or I/O error,\n"
-            "or out of memory\n");
+    fprintf(f, "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
+               "\n"
+               "Shows what FILE holds: header fields, every KV pair or __metadata__ entry\n"
+               "with its type and value, every tensor.  On an invalid file, what was read\n"
+               "before the violation, then the violation.  FILE may be - (standard input).\n"
+               "\n"
+               "  --json        the complete typed content as one JSON object\n"
+               "  --full        human output: show whole strings and every array element\n"
+               "                (else strings are cut after 60 bytes, arrays after 8 elements)\n"
+               "  --strict, --header-only, --format: as for `tfs check`\n"
+               "\n"
+               "A file that is not a model file is not parsed (as `tfs check`: not_a_model).\n"
+               "\n"
+               "exit status: 0 valid, 1 invalid or not a model file, 2 usage or I/O error,\n"
+               "or out of memory\n");
 }
 
 static const char *type_name(const tfs_header *h, uint32_t type) {
@@ -42,32 +41,53 @@ static void fail_mark(const tfs_header *h, const tfs_error *e, int64_t *kv, int6
     if (h && h->n_fail_fields) {
         const tfs_field *f = &h->fail_fields[0];
         switch (f->kind) {
-        case TFS_FIELD_KV: case TFS_FIELD_KEY_LEN: case TFS_FIELD_KEY: case TFS_FIELD_VALUE_TYPE:
-        case TFS_FIELD_ELEM_TYPE: case TFS_FIELD_COUNT: case TFS_FIELD_STR_LEN: case TFS_FIELD_STR:
-        case TFS_FIELD_VALUE: case TFS_FIELD_ARRAY_DATA: case TFS_FIELD_META_KEY: case TFS_FIELD_META_VALUE:
-            *kv = f->record;
-            return;
-        case TFS_FIELD_TENSOR_INFO: case TFS_FIELD_NAME_LEN: case TFS_FIELD_NAME: case TFS_FIELD_N_DIMS:
-        case TFS_FIELD_DIM: case TFS_FIELD_TYPE: case TFS_FIELD_OFFSET: case TFS_FIELD_ENTRY: case TFS_FIELD_DTYPE:
-        case TFS_FIELD_SHAPE: case TFS_FIELD_DATA_OFFSETS: case TFS_FIELD_BEGIN: case TFS_FIELD_END:
-        case TFS_FIELD_MEMBER_KEY: case TFS_FIELD_DATA:
-            *tensor = f->record;
-            return;
+        case TFS_FIELD_KV:
+        case TFS_FIELD_KEY_LEN:
+        case TFS_FIELD_KEY:
+        case TFS_FIELD_VALUE_TYPE:
+        case TFS_FIELD_ELEM_TYPE:
+        case TFS_FIELD_COUNT:
+        case TFS_FIELD_STR_LEN:
+        case TFS_FIELD_STR:
+        case TFS_FIELD_VALUE:
+        case TFS_FIELD_ARRAY_DATA:
+        case TFS_FIELD_META_KEY:
+        case TFS_FIELD_META_VALUE: *kv = f->record; return;
+        case TFS_FIELD_TENSOR_INFO:
+        case TFS_FIELD_NAME_LEN:
+        case TFS_FIELD_NAME:
+        case TFS_FIELD_N_DIMS:
+        case TFS_FIELD_DIM:
+        case TFS_FIELD_TYPE:
+        case TFS_FIELD_OFFSET:
+        case TFS_FIELD_ENTRY:
+        case TFS_FIELD_DTYPE:
+        case TFS_FIELD_SHAPE:
+        case TFS_FIELD_DATA_OFFSETS:
+        case TFS_FIELD_BEGIN:
+        case TFS_FIELD_END:
+        case TFS_FIELD_MEMBER_KEY:
+        case TFS_FIELD_DATA: *tensor = f->record; return;
         default: break;
         }
     }
     if (e->index < 0) return;
     const char *id = tfs_rule_id(e->rule);
     switch (tfs_rule_index_kind(e->rule)) {
-    case TFS_INDEX_KV: case TFS_INDEX_METADATA: *kv = e->index; break;
+    case TFS_INDEX_KV:
+    case TFS_INDEX_METADATA: *kv = e->index; break;
     case TFS_INDEX_TENSOR: *tensor = e->index; break;
     case TFS_INDEX_KV_OR_TENSOR: /* GG1xx: KV pairs; GG2xx..: tensor infos */
-        if (id[2] == '1') *kv = e->index;
-        else *tensor = e->index;
+        if (id[2] == '1')
+            *kv = e->index;
+        else
+            *tensor = e->index;
         break;
     case TFS_INDEX_TENSOR_OR_METADATA: /* ST4xx: __metadata__ */
-        if (id[2] == '4') *kv = e->index;
-        else *tensor = e->index;
+        if (id[2] == '4')
+            *kv = e->index;
+        else
+            *tensor = e->index;
         break;
     case TFS_INDEX_NONE: break;
     }
@@ -80,11 +100,11 @@ static void put_violation(FILE *out, const tfs_error *e) {
 }
 
 #define MARK "      ^^^ " /* the line under a failing record */
-#define STR_SHORT 60       /* bytes of a string shown without --full */
-#define ELEMS_SHORT 8      /* array elements shown without --full */
+#define STR_SHORT 60      /* bytes of a string shown without --full */
+#define ELEMS_SHORT 8     /* array elements shown without --full */
 
-static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st,
-                                const tfs_error *e, const char *not_model, const char *hint, int full) {
+static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
+                                const char *not_model, const char *hint, int full) {
     size_t max_str = full ? SIZE_MAX : STR_SHORT;
     uint64_t max_elems = full ? UINT64_MAX : ELEMS_SHORT;
     int64_t mkv = -1, mt = -1;
@@ -92,8 +112,9 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
     fput_safe(out, file, strlen(file));
     fputs(":\n", out);
     if (not_model) {
-        fprintf(out, "  not a model file: looks like %s\n"
-                     "  (neither GGUF nor safetensors, and no .gguf / .safetensors name; --format parses it anyway)\n",
+        fprintf(out,
+                "  not a model file: looks like %s\n"
+                "  (neither GGUF nor safetensors, and no .gguf / .safetensors name; --format parses it anyway)\n",
                 not_model);
         return;
     }
@@ -112,8 +133,10 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
             uint64_t extent = data_extent(h);
             fprintf(out, "  data        %" PRIu64 " bytes at file offset %" PRIu64, extent, h->data_offset);
             if (extent != h->data_size) fprintf(out, " (%" PRIu64 " with padding)", h->data_size);
-            if (h->file_size) fprintf(out, "; file %" PRIu64 " bytes\n", h->file_size);
-            else fputs("; file size unknown (stream not read to its end)\n", out);
+            if (h->file_size)
+                fprintf(out, "; file %" PRIu64 " bytes\n", h->file_size);
+            else
+                fputs("; file size unknown (stream not read to its end)\n", out);
         }
         if (h->format == TFS_FORMAT_SAFETENSORS && !h->has_metadata && h->complete)
             fputs("  metadata    no __metadata__\n", out);
@@ -129,7 +152,11 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
             fprintf(out, " (%s) = ", tn ? tn : "?");
             kv_print(out, h, kv, max_str, max_elems);
             fputc('\n', out);
-            if ((int64_t)i == mkv) { fputs(MARK, out); put_violation(out, e); fputc('\n', out); }
+            if ((int64_t)i == mkv) {
+                fputs(MARK, out);
+                put_violation(out, e);
+                fputc('\n', out);
+            }
         }
         if (mkv >= 0 && (uint64_t)mkv >= h->n_kv) {
             fprintf(out, "    [entry %" PRId64 ", not read whole]\n" MARK, mkv);
@@ -146,9 +173,15 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
             uint64_t end = t->offset + t->n_bytes < t->offset ? UINT64_MAX : t->offset + t->n_bytes;
             fprintf(out, "]  %" PRIu64 " elements, %" PRIu64 " bytes, data [%" PRIu64 ", %" PRIu64 ")", t->n_elements,
                     t->n_bytes, t->offset, end);
-            if (t->file_offset == UINT64_MAX) fputs(", file offset past 2^64\n", out);
-            else fprintf(out, ", file offset %" PRIu64 "\n", t->file_offset);
-            if ((int64_t)i == mt) { fputs(MARK, out); put_violation(out, e); fputc('\n', out); }
+            if (t->file_offset == UINT64_MAX)
+                fputs(", file offset past 2^64\n", out);
+            else
+                fprintf(out, ", file offset %" PRIu64 "\n", t->file_offset);
+            if ((int64_t)i == mt) {
+                fputs(MARK, out);
+                put_violation(out, e);
+                fputc('\n', out);
+            }
         }
         if (mt >= 0 && (uint64_t)mt >= h->n_tensors) {
             fprintf(out, "    [tensor %" PRId64 ", not read whole]\n" MARK, mt);
@@ -168,11 +201,12 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
         }
         if (hint) fprintf(out, "  looks like  %s\n", hint);
     } else if (st != TFS_OK) {
-        fprintf(out, "  error       %s\n", st == TFS_EIO && e->sys_errno == EISDIR
-                                               ? "Is a directory (tfs dump reads one file; tfs check -r walks a folder)"
-                                           : st == TFS_EIO    ? io_error_text(e->sys_errno)
-                                           : st == TFS_ENOMEM ? "out of memory"
-                                                              : tfs_status_name(st));
+        fprintf(out, "  error       %s\n",
+                st == TFS_EIO && e->sys_errno == EISDIR
+                    ? "Is a directory (tfs dump reads one file; tfs check -r walks a folder)"
+                : st == TFS_EIO    ? io_error_text(e->sys_errno)
+                : st == TFS_ENOMEM ? "out of memory"
+                                   : tfs_status_name(st));
     }
 }
 
@@ -182,11 +216,13 @@ int cmd_dump(int argc, char **argv, int first) {
     /* the options of check, plus --full (removed before check's parser sees it) */
     int n = first;
     for (int i = first; i < argc; i++) {
-        if (strcmp(argv[i], "--full") == 0) full = 1;
+        if (strcmp(argv[i], "--full") == 0)
+            full = 1;
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             dump_usage(stdout);
             return stdout_done("dump", 0);
-        } else argv[n++] = argv[i];
+        } else
+            argv[n++] = argv[i];
     }
     argc = n;
     int rc = check_parse_args(argc, argv, first, &o);
@@ -203,7 +239,8 @@ int cmd_dump(int argc, char **argv, int first) {
     tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e, &not_model, &hint);
     int bad = 0;
     size_t unavailable = 0;
-    if (json) bad = print_content_json_hint(stdout, h, st, &e, not_model, hint, &unavailable);
+    if (json)
+        bad = print_content_json_hint(stdout, h, st, &e, not_model, hint, &unavailable);
     else {
         print_content_human(stdout, file, h, st, &e, not_model, hint, full);
         for (size_t i = 0; h && i < h->n_kv; i++) unavailable += !kv_available(h, &h->kv[i]);

@@ -23,13 +23,17 @@
 /* A float as JSON: %.9g (f32) or %.17g (f64) round-trip exactly; NaN and
  * infinities have no JSON number: null (the bits keep them). */
 static void put_float(FILE *out, double v, int is_f32) {
-    if (isnan(v) || isinf(v)) fputs("null", out);
-    else fprintf(out, is_f32 ? "%.9g" : "%.17g", v);
+    if (isnan(v) || isinf(v))
+        fputs("null", out);
+    else
+        fprintf(out, is_f32 ? "%.9g" : "%.17g", v);
 }
 
 static void put_bits(FILE *out, const tfs_value *v) {
-    if (v->type == TFS_GG_F32) fprintf(out, "\"0x%08" PRIx32 "\"", (uint32_t)v->u64);
-    else fprintf(out, "\"0x%016" PRIx64 "\"", v->u64);
+    if (v->type == TFS_GG_F32)
+        fprintf(out, "\"0x%08" PRIx32 "\"", (uint32_t)v->u64);
+    else
+        fprintf(out, "\"0x%016" PRIx64 "\"", v->u64);
 }
 
 /* One element (or scalar) value, read once: *vp receives it (for the float
@@ -39,11 +43,16 @@ static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t 
     if (tfs_kv_get(h, kv, i, &v) != TFS_OK) return -1;
     *vp = v;
     switch (v.type) {
-    case TFS_GG_U8: case TFS_GG_U16: case TFS_GG_U32: fprintf(out, "%" PRIu64, v.u64); break;
-    case TFS_GG_I8: case TFS_GG_I16: case TFS_GG_I32: fprintf(out, "%" PRId64, v.i64); break;
+    case TFS_GG_U8:
+    case TFS_GG_U16:
+    case TFS_GG_U32: fprintf(out, "%" PRIu64, v.u64); break;
+    case TFS_GG_I8:
+    case TFS_GG_I16:
+    case TFS_GG_I32: fprintf(out, "%" PRId64, v.i64); break;
     case TFS_GG_U64: fprintf(out, "\"%" PRIu64 "\"", v.u64); break;
     case TFS_GG_I64: fprintf(out, "\"%" PRId64 "\"", v.i64); break;
-    case TFS_GG_F32: case TFS_GG_F64: put_float(out, v.f64, v.type == TFS_GG_F32); break;
+    case TFS_GG_F32:
+    case TFS_GG_F64: put_float(out, v.f64, v.type == TFS_GG_F32); break;
     case TFS_GG_BOOL: fputs(v.u64 ? "true" : "false", out); break;
     case TFS_GG_STRING: {
         tfs_str s;
@@ -149,11 +158,15 @@ int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
     int gguf = h && h->format == TFS_FORMAT_GGUF;
     fputs(",\"version\":", out);
-    if (gguf && h->version) fprintf(out, "%" PRIu32, h->version);
-    else fputs("null", out);
+    if (gguf && h->version)
+        fprintf(out, "%" PRIu32, h->version);
+    else
+        fputs("null", out);
     fputs(",\"alignment\":", out);
-    if (gguf && h->complete) fprintf(out, "%" PRIu32, h->alignment);
-    else fputs("null", out);
+    if (gguf && h->complete)
+        fprintf(out, "%" PRIu32, h->alignment);
+    else
+        fputs("null", out);
     fprintf(out, ",\"complete\":%s,\"error\":", st == TFS_OK ? "true" : "false");
     if (not_model) {
         fputs("{\"status\":\"not_a_model\",\"message\":", out);
@@ -167,8 +180,10 @@ int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const
         fputs(",\"category\":", out);
         json_cstr(out, tfs_rule_category(e->rule));
         fprintf(out, ",\"offset\":%" PRIu64 ",\"index\":", e->offset);
-        if (e->index >= 0) fprintf(out, "%" PRId64, e->index);
-        else fputs("null", out);
+        if (e->index >= 0)
+            fprintf(out, "%" PRId64, e->index);
+        else
+            fputs("null", out);
         fputs(",\"message\":", out);
         json_cstr(out, tfs_rule_message(e->rule));
         fputs(",\"fields\":[", out);

@@ -3,7 +3,8 @@
 
 #include "cli.h"
 
-_Static_assert(HIST_MAX >= TFS_GG_TYPE_COUNT && HIST_MAX >= TFS_ST_DTYPE_COUNT, "HIST_MAX too small for the type tables");
+_Static_assert(HIST_MAX >= TFS_GG_TYPE_COUNT && HIST_MAX >= TFS_ST_DTYPE_COUNT,
+               "HIST_MAX too small for the type tables");
 
 const char *hist_type_name(tfs_format f, unsigned type) {
     const char *n = f == TFS_FORMAT_GGUF ? tfs_gg_type_name(type) : tfs_st_dtype_name(type);

@@ -23,7 +23,10 @@ typedef struct stream {
 static int read_some(int fd, void *buf, size_t len, size_t *got) {
     for (;;) {
         ssize_t r = read(fd, buf, len);
-        if (r >= 0) { *got = (size_t)r; return 0; }
+        if (r >= 0) {
+            *got = (size_t)r;
+            return 0;
+        }
         if (errno != EINTR) return errno;
     }
 }

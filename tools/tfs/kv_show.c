@@ -73,7 +73,10 @@ size_t utf8_cut(const char *str, size_t len, size_t max) {
 static void put_string(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, size_t max) {
     tfs_value v;
     tfs_str s;
-    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) { fputs("?", out); return; }
+    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) {
+        fputs("?", out);
+        return;
+    }
     char small[512];
     char *buf = small;
     /* bytes to read: all (--full: its real length, parsed to lie within the
@@ -82,7 +85,10 @@ static void put_string(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_
     size_t cap = sizeof small;
     if (need > cap) {
         buf = need <= SIZE_MAX ? malloc((size_t)need) : NULL;
-        if (!buf) { fprintf(out, "(string of %" PRIu64 " bytes: out of memory)", v.u64); return; }
+        if (!buf) {
+            fprintf(out, "(string of %" PRIu64 " bytes: out of memory)", v.u64);
+            return;
+        }
         cap = (size_t)need;
     }
     tfs_status st = tfs_kv_get_string(h, kv, i, &s, buf, cap);
@@ -102,8 +108,14 @@ static void put_string(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_
 /* One fixed-size GGUF scalar or element. */
 static void put_scalar(FILE *out, const tfs_value *v) {
     switch (v->type) {
-    case TFS_GG_U8: case TFS_GG_U16: case TFS_GG_U32: case TFS_GG_U64: fprintf(out, "%" PRIu64, v->u64); break;
-    case TFS_GG_I8: case TFS_GG_I16: case TFS_GG_I32: case TFS_GG_I64: fprintf(out, "%" PRId64, v->i64); break;
+    case TFS_GG_U8:
+    case TFS_GG_U16:
+    case TFS_GG_U32:
+    case TFS_GG_U64: fprintf(out, "%" PRIu64, v->u64); break;
+    case TFS_GG_I8:
+    case TFS_GG_I16:
+    case TFS_GG_I32:
+    case TFS_GG_I64: fprintf(out, "%" PRId64, v->i64); break;
     case TFS_GG_F32: fprintf(out, "%.9g", v->f64); break;
     case TFS_GG_F64: fprintf(out, "%.17g", v->f64); break;
     case TFS_GG_BOOL: fputs(v->u64 ? "true" : "false", out); break;
@@ -112,14 +124,22 @@ static void put_scalar(FILE *out, const tfs_value *v) {
 }
 
 static void put_elem(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, size_t max_str) {
-    if (kv->elem_type == TFS_GG_STRING) { put_string(out, h, kv, i, max_str); return; }
+    if (kv->elem_type == TFS_GG_STRING) {
+        put_string(out, h, kv, i, max_str);
+        return;
+    }
     tfs_value v;
-    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) fputs("?", out);
-    else put_scalar(out, &v);
+    if (tfs_kv_get(h, kv, i, &v) != TFS_OK)
+        fputs("?", out);
+    else
+        put_scalar(out, &v);
 }
 
 void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, uint64_t max_elems) {
-    if (kv->type != TFS_GG_ARRAY) { put_elem(out, h, kv, 0, max_str); return; }
+    if (kv->type != TFS_GG_ARRAY) {
+        put_elem(out, h, kv, 0, max_str);
+        return;
+    }
     const char *et = tfs_gg_vtype_name(kv->elem_type);
     fprintf(out, "[%s x %" PRIu64 "]", et ? et : "?", kv->count);
     if (max_elems == 0 || kv->count == 0) return;

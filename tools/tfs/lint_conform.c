@@ -78,8 +78,10 @@ static int ids_adapter(const char *cmd, const char *path, char *out, size_t cap)
     q[k++] = '\'';
     q[k] = '\0';
     const char *at = strstr(cmd, "{file}");
-    if (at) snprintf(full, sizeof full, "%.*s%s%s", (int)(at - cmd), cmd, q, at + 6);
-    else snprintf(full, sizeof full, "%s %s", cmd, q);
+    if (at)
+        snprintf(full, sizeof full, "%.*s%s%s", (int)(at - cmd), cmd, q, at + 6);
+    else
+        snprintf(full, sizeof full, "%s %s", cmd, q);
     FILE *p = popen(full, "r");
     if (!p) {
         snprintf(out, cap, "cannot run the adapter");
@@ -94,7 +96,8 @@ static int ids_adapter(const char *cmd, const char *path, char *out, size_t cap)
     const char *b = l ? strchr(l, '[') : NULL;
     const char *e = b ? strchr(b, ']') : NULL;
     if (!e) {
-        snprintf(out, cap, "no {\"lint\": [...]} on the first line (exit %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        snprintf(out, cap, "no {\"lint\": [...]} on the first line (exit %d)",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         return -1;
     }
     char *ids[IDS_MAX], buf[8192];
@@ -117,12 +120,16 @@ int lint_conform(int argc, char **argv, int first) {
     int quiet = 0;
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "--lint") == 0) continue;
-        if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc) dir = argv[++i];
-        else if (strcmp(argv[i], "--adapter") == 0 && i + 1 < argc) adapter = argv[++i];
-        else if (strcmp(argv[i], "--quiet") == 0) quiet = 1;
+        if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc)
+            dir = argv[++i];
+        else if (strcmp(argv[i], "--adapter") == 0 && i + 1 < argc)
+            adapter = argv[++i];
+        else if (strcmp(argv[i], "--quiet") == 0)
+            quiet = 1;
         else {
-            fprintf(stderr, "tfs conform --lint: unknown option '%s'\n"
-                            "usage: tfs conform --lint [--fixtures DIR] [--adapter 'CMD {file}'] [--quiet]\n",
+            fprintf(stderr,
+                    "tfs conform --lint: unknown option '%s'\n"
+                    "usage: tfs conform --lint [--fixtures DIR] [--adapter 'CMD {file}'] [--quiet]\n",
                     argv[i]);
             return 2;
         }

@@ -27,11 +27,15 @@ void lint_print_json(FILE *out, const tfs_lint_report *r) {
         fputs(",\"file\":", out);
         json_cstr(out, r->is_set && f->part >= 0 && (size_t)f->part < r->n_files ? r->files[f->part].path : NULL);
         fputs(",\"tensor\":", out);
-        if (f->tensor >= 0) fprintf(out, "%" PRId64, f->tensor);
-        else fputs("null", out);
+        if (f->tensor >= 0)
+            fprintf(out, "%" PRId64, f->tensor);
+        else
+            fputs("null", out);
         fputs(",\"kv\":", out);
-        if (f->kv >= 0) fprintf(out, "%" PRId64, f->kv);
-        else fputs("null", out);
+        if (f->kv >= 0)
+            fprintf(out, "%" PRId64, f->kv);
+        else
+            fputs("null", out);
         fputs(",\"message\":", out);
         json_cstr(out, f->text);
         fputc('}', out);

@@ -109,8 +109,8 @@ static void list(void) {
     for (int i = 0; i < n; i++) {
         unsigned f = tfs_mutation_formats(i);
         const char *fmt = f == ((1u << TFS_FORMAT_GGUF) | (1u << TFS_FORMAT_SAFETENSORS)) ? "both"
-                          : f == (1u << TFS_FORMAT_GGUF)                                    ? "gguf"
-                                                                                             : "safetensors";
+                          : f == (1u << TFS_FORMAT_GGUF)                                  ? "gguf"
+                                                                                          : "safetensors";
         printf("%-24s %-11s %s\n", tfs_mutation_name(i), fmt, tfs_mutation_doc(i));
     }
 }
@@ -123,10 +123,19 @@ int cmd_mutate(int argc, char **argv, int first) {
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         int has_val = i + 1 < argc;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) { usage(stdout); return stdout_done("mutate", 0); }
-        if (strcmp(a, "--list") == 0) { list(); return stdout_done("mutate", 0); }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return stdout_done("mutate", 0);
+        }
+        if (strcmp(a, "--list") == 0) {
+            list();
+            return stdout_done("mutate", 0);
+        }
         if (strcmp(a, "--seed") == 0 && has_val) {
-            if (parse_u64(argv[++i], &seed) != 0) { fprintf(stderr, "tfs mutate: bad --seed '%s'\n", argv[i]); return 2; }
+            if (parse_u64(argv[++i], &seed) != 0) {
+                fprintf(stderr, "tfs mutate: bad --seed '%s'\n", argv[i]);
+                return 2;
+            }
             have_seed = 1;
         } else if (strcmp(a, "--max-size") == 0 && has_val) {
             if (parse_u64(argv[++i], &max) != 0 || max == 0 || max > SIZE_MAX / 2) {
@@ -136,7 +145,10 @@ int cmd_mutate(int argc, char **argv, int first) {
             have_max = 1;
         } else if (strcmp(a, "--mutation") == 0 && has_val) {
             mutation = tfs_mutation_find(argv[++i]);
-            if (mutation < 0) { fprintf(stderr, "tfs mutate: unknown mutation '%s' (see --list)\n", argv[i]); return 2; }
+            if (mutation < 0) {
+                fprintf(stderr, "tfs mutate: unknown mutation '%s' (see --list)\n", argv[i]);
+                return 2;
+            }
         } else if (strcmp(a, "--crossover") == 0 && has_val) {
             other = argv[++i];
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -156,12 +168,18 @@ int cmd_mutate(int argc, char **argv, int first) {
         usage(stderr);
         return 2;
     }
-    if (other && mutation >= 0) { fprintf(stderr, "tfs mutate: --crossover and --mutation exclude each other\n"); return 2; }
+    if (other && mutation >= 0) {
+        fprintf(stderr, "tfs mutate: --crossover and --mutation exclude each other\n");
+        return 2;
+    }
     if (!have_max) {
         uint64_t in_size;
         if (file_size(files[0], &in_size) != 0) return 2;
         max = in_size + 65536;
-        if (max > SIZE_MAX / 2) { fprintf(stderr, "tfs mutate: %s is too large\n", files[0]); return 2; }
+        if (max > SIZE_MAX / 2) {
+            fprintf(stderr, "tfs mutate: %s is too large\n", files[0]);
+            return 2;
+        }
     }
     uint8_t *buf = NULL, *b2 = NULL, *out = NULL;
     size_t len = 0, len2 = 0, n = 0;
@@ -169,7 +187,10 @@ int cmd_mutate(int argc, char **argv, int first) {
     if (slurp(files[0], (size_t)max, &buf, &len) != 0) goto done;
     if (other) {
         if (slurp(other, (size_t)max, &b2, &len2) != 0) goto done;
-        if (!(out = malloc((size_t)max))) { fprintf(stderr, "tfs mutate: out of memory\n"); goto done; }
+        if (!(out = malloc((size_t)max))) {
+            fprintf(stderr, "tfs mutate: out of memory\n");
+            goto done;
+        }
         n = tfs_crossover(buf, len, b2, len2, out, (size_t)max, seed);
     } else {
         if (mutation >= 0 && len >= 4) {
@@ -184,13 +205,19 @@ int cmd_mutate(int argc, char **argv, int first) {
         n = tfs_mutate_one(buf, len, (size_t)max, seed, mutation);
     }
     FILE *f = strcmp(files[1], "-") == 0 ? stdout : fopen(files[1], "wb");
-    if (!f) { fprintf(stderr, "tfs mutate: %s: %s\n", files[1], strerror(errno)); goto done; }
+    if (!f) {
+        fprintf(stderr, "tfs mutate: %s: %s\n", files[1], strerror(errno));
+        goto done;
+    }
     size_t w = fwrite(other ? out : buf, 1, n, f);
     if (f == stdout) { /* a full disk, a closed pipe: "cannot write output" */
         rc = stdout_done("mutate", 0);
         goto done;
     }
-    if (fclose(f) != 0 || w != n) { fprintf(stderr, "tfs mutate: %s: write error\n", files[1]); goto done; }
+    if (fclose(f) != 0 || w != n) {
+        fprintf(stderr, "tfs mutate: %s: write error\n", files[1]);
+        goto done;
+    }
     rc = 0;
 done:
     free(buf);

@@ -26,9 +26,14 @@ static const char *short_count(uint64_t v, char buf[32]) {
     static const char *const unit[] = {"K", "M", "B", "T", "Q"};
     double d = (double)v;
     int u = -1;
-    while (d >= 1000.0 && u < 4) { d /= 1000.0; u++; }
-    if (u < 0) buf[0] = '\0';
-    else snprintf(buf, 32, " (%.3g %s)", d, unit[u]);
+    while (d >= 1000.0 && u < 4) {
+        d /= 1000.0;
+        u++;
+    }
+    if (u < 0)
+        buf[0] = '\0';
+    else
+        snprintf(buf, 32, " (%.3g %s)", d, unit[u]);
     return buf;
 }
 
@@ -46,8 +51,8 @@ static void print_types(FILE *out, const tfs_header *h, const type_hist *th) {
 
 /* Keys worth showing first when present (GGUF). */
 static const char *const k_pref[] = {
-    "general.architecture", "general.name", "general.type", "general.file_type",
-    "general.alignment", "tokenizer.ggml.model",
+    "general.architecture", "general.name",      "general.type",
+    "general.file_type",    "general.alignment", "tokenizer.ggml.model",
 };
 #define N_PREF (sizeof k_pref / sizeof k_pref[0])
 #define MAX_SHOWN 5u
@@ -64,7 +69,10 @@ static void print_kv_line(FILE *out, const tfs_header *h, const tfs_kv *kv) {
 
 static void print_metadata(FILE *out, const tfs_header *h) {
     if (h->format == TFS_FORMAT_SAFETENSORS) {
-        if (!h->has_metadata) { fprintf(out, "  metadata    no __metadata__\n"); return; }
+        if (!h->has_metadata) {
+            fprintf(out, "  metadata    no __metadata__\n");
+            return;
+        }
         fprintf(out, "  metadata    __metadata__: %zu key%s\n", h->n_kv, h->n_kv == 1 ? "" : "s");
         for (size_t i = 0; i < h->n_kv && i < MAX_SHOWN; i++) print_kv_line(out, h, &h->kv[i]);
         if (h->n_kv > MAX_SHOWN) fprintf(out, INDENT "(+%zu more)\n", h->n_kv - MAX_SHOWN);
@@ -74,7 +82,11 @@ static void print_metadata(FILE *out, const tfs_header *h) {
     size_t shown = 0;
     for (size_t p = 0; p < N_PREF && shown < MAX_SHOWN; p++)
         for (size_t i = 0; i < h->n_kv; i++)
-            if (kv_key_is(&h->kv[i], k_pref[p])) { print_kv_line(out, h, &h->kv[i]); shown++; break; }
+            if (kv_key_is(&h->kv[i], k_pref[p])) {
+                print_kv_line(out, h, &h->kv[i]);
+                shown++;
+                break;
+            }
     for (size_t i = 0; i < h->n_kv && shown == 0 && i < 3; i++) print_kv_line(out, h, &h->kv[i]);
     if (shown == 0) shown = h->n_kv < 3 ? h->n_kv : 3;
     if (h->n_kv > shown) fprintf(out, INDENT "(+%zu more)\n", h->n_kv - shown);
@@ -87,8 +99,10 @@ static void print_valid(FILE *out, const tfs_header *h) {
     else
         fprintf(out, "  format      safetensors\n");
     char f[48];
-    if (h->file_size) snprintf(f, sizeof f, "file %s bytes", grouped(h->file_size, (char[32]){0}));
-    else snprintf(f, sizeof f, "file size unknown (stream not read to its end)");
+    if (h->file_size)
+        snprintf(f, sizeof f, "file %s bytes", grouped(h->file_size, (char[32]){0}));
+    else
+        snprintf(f, sizeof f, "file size unknown (stream not read to its end)");
     /* the tensors' extent (where the last one ends) and, for GGUF, the size
      * with every tensor padded to the alignment, which may reach past the
      * end of a valid file whose last tensor is not padded */
@@ -100,7 +114,8 @@ static void print_valid(FILE *out, const tfs_header *h) {
     type_hist th;
     hist_build(h, &th);
     print_types(out, h, &th);
-    fprintf(out, "  parameters  %s%s%s\n", th.params_saturated ? ">= " : "", grouped(th.params, a), short_count(th.params, b));
+    fprintf(out, "  parameters  %s%s%s\n", th.params_saturated ? ">= " : "", grouped(th.params, a),
+            short_count(th.params, b));
     print_metadata(out, h);
 }
 
@@ -110,31 +125,26 @@ void print_human(FILE *out, const check_result *r) {
     if (r->flags && r->verdict != V_NOT_MODEL) fprintf(out, " (%s)", profile_name(r->flags));
     fputc('\n', out);
     switch (r->verdict) {
-    case V_VALID:
-        print_valid(out, r->h);
-        break;
+    case V_VALID: print_valid(out, r->h); break;
     case V_NOT_MODEL:
         fprintf(out, "  looks like  %s\n", r->not_model);
-        fprintf(out, "  note        neither GGUF nor safetensors, and no .gguf / .safetensors name;\n"
-                     INDENT "not parsed (--format safetensors|gguf parses it anyway)\n");
+        fprintf(out, "  note        neither GGUF nor safetensors, and no .gguf / .safetensors name;\n" INDENT
+                     "not parsed (--format safetensors|gguf parses it anyway)\n");
         break;
     case V_PARSER_ERROR: {
         char a[32];
         fprintf(out, "  format      %s\n", tfs_format_name(r->format));
-        fprintf(out, "  rule        %s (%s) at byte offset %s", tfs_rule_id(r->err.rule), tfs_rule_category(r->err.rule),
-                grouped(r->err.offset, a));
+        fprintf(out, "  rule        %s (%s) at byte offset %s", tfs_rule_id(r->err.rule),
+                tfs_rule_category(r->err.rule), grouped(r->err.offset, a));
         if (r->err.index >= 0) fprintf(out, ", %s %" PRId64, index_kind(r->err.rule), r->err.index);
         fprintf(out, "\n  message     %s\n", r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
         if (r->detail[0]) fprintf(out, "  detail      %s\n", r->detail);
         if (r->hint) fprintf(out, "  looks like  %s\n", r->hint);
         break;
     }
-    case V_IO_ERROR:
-        fprintf(out, "  error       %s\n", io_error_text(r->sys_errno));
-        break;
+    case V_IO_ERROR: fprintf(out, "  error       %s\n", io_error_text(r->sys_errno)); break;
     case V_INTERNAL:
-        fprintf(out, "  error       %s\n",
-                r->status == TFS_ENOMEM ? "out of memory" : tfs_status_name(r->status));
+        fprintf(out, "  error       %s\n", r->status == TFS_ENOMEM ? "out of memory" : tfs_status_name(r->status));
         break;
     }
     if (r->header_only_ignored)

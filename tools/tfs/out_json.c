@@ -21,8 +21,10 @@
  * doubles) keeps it exact. */
 static void u64_or_null(FILE *out, const char *key, int present, uint64_t v) {
     fprintf(out, ",\"%s\":", key);
-    if (present) fprintf(out, v > UINT64_C(9007199254740991) ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
-    else fputs("null", out);
+    if (present)
+        fprintf(out, v > UINT64_C(9007199254740991) ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
+    else
+        fputs("null", out);
 }
 
 void print_json(FILE *out, const check_result *r) {
@@ -42,14 +44,21 @@ void print_json(FILE *out, const check_result *r) {
     json_cstr(out, bad ? tfs_rule_category(r->err.rule) : NULL);
     u64_or_null(out, "offset", bad, r->err.offset);
     fputs(",\"index\":", out);
-    if (bad && r->err.index >= 0) fprintf(out, "%" PRId64, r->err.index);
-    else fputs("null", out);
+    if (bad && r->err.index >= 0)
+        fprintf(out, "%" PRId64, r->err.index);
+    else
+        fputs("null", out);
     fputs(",\"message\":", out);
-    if (bad) json_cstr(out, r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
-    else if (r->verdict == V_IO_ERROR) json_cstr(out, io_error_text(r->sys_errno));
-    else if (r->verdict == V_INTERNAL) json_cstr(out, r->status == TFS_ENOMEM ? "out of memory" : tfs_status_name(r->status));
-    else if (r->verdict == V_NOT_MODEL) json_cstr(out, "neither GGUF nor safetensors, and no .gguf / .safetensors name: not parsed");
-    else fputs("null", out);
+    if (bad)
+        json_cstr(out, r->err.message ? r->err.message : tfs_rule_message(r->err.rule));
+    else if (r->verdict == V_IO_ERROR)
+        json_cstr(out, io_error_text(r->sys_errno));
+    else if (r->verdict == V_INTERNAL)
+        json_cstr(out, r->status == TFS_ENOMEM ? "out of memory" : tfs_status_name(r->status));
+    else if (r->verdict == V_NOT_MODEL)
+        json_cstr(out, "neither GGUF nor safetensors, and no .gguf / .safetensors name: not parsed");
+    else
+        fputs("null", out);
     u64_or_null(out, "version", h && h->format == TFS_FORMAT_GGUF, h ? h->version : 0);
     u64_or_null(out, "n_tensors", h != NULL, h ? h->n_tensors : 0);
     u64_or_null(out, "n_kv", h != NULL, h ? h->n_kv : 0);
@@ -63,7 +72,8 @@ void print_json(FILE *out, const check_result *r) {
     if (h) hist_build(h, &th);
     u64_or_null(out, "params", h != NULL, h ? th.params : 0);
     fputs(",\"types\":", out);
-    if (!h) fputs("null", out);
+    if (!h)
+        fputs("null", out);
     else {
         fputc('{', out);
         const char *sep = "";
@@ -82,7 +92,8 @@ void print_json(FILE *out, const check_result *r) {
     fputs(",\"detail\":", out);
     json_cstr(out, bad && r->detail[0] ? r->detail : NULL);
     if (r->lint) { /* --lint: {"errors", "warnings", "findings": [...]} */
-        fprintf(out, ",\"lint\":{\"errors\":%zu,\"warnings\":%zu,\"findings\":", r->lint->n_errors, r->lint->n_warnings);
+        fprintf(out, ",\"lint\":{\"errors\":%zu,\"warnings\":%zu,\"findings\":", r->lint->n_errors,
+                r->lint->n_warnings);
         lint_print_json(out, r->lint);
         fputc('}', out);
     } else if (r->lint_error) {

@@ -33,18 +33,25 @@ int cmd_rules(int argc, char **argv, int first) {
     int n_ids = first; /* rule ids given are moved to argv[first..] */
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0 || strcmp(argv[i], "--tsv") == 0) {
-            if (mode != TEXT) { fprintf(stderr, "tfs rules: --json and --tsv exclude each other\n"); usage(stderr); return 2; }
+            if (mode != TEXT) {
+                fprintf(stderr, "tfs rules: --json and --tsv exclude each other\n");
+                usage(stderr);
+                return 2;
+            }
             mode = argv[i][2] == 'j' ? JSON : TSV;
-        }
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return stdout_done("rules", 0);
-        }
-        else if (argv[i][0] != '-' && tfs_rule_from_id(argv[i]) != TFS_RULE_NONE) {
+        } else if (argv[i][0] != '-' && tfs_rule_from_id(argv[i]) != TFS_RULE_NONE) {
             argv[n_ids++] = argv[i]; /* a rule id: kept in argv[first..first + n_ids) */
+        } else if (argv[i][0] != '-') {
+            fprintf(stderr, "tfs rules: no rule '%s' (`tfs rules` lists them)\n", argv[i]);
+            return 2;
+        } else {
+            fprintf(stderr, "tfs rules: unknown argument '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
         }
-        else if (argv[i][0] != '-') { fprintf(stderr, "tfs rules: no rule '%s' (`tfs rules` lists them)\n", argv[i]); return 2; }
-        else { fprintf(stderr, "tfs rules: unknown argument '%s'\n", argv[i]); usage(stderr); return 2; }
     }
     n_ids -= first;
     size_t n = tfs_rule_count();

@@ -31,8 +31,10 @@ static void human(FILE *out, const char *path, const tfs_lint_report *r, check_v
         fputs("  file        ", out);
         fput_safe(out, f->path, strlen(f->path));
         fprintf(out, ": %s", file_verdict(f));
-        if (f->status == TFS_OK) fprintf(out, ", %zu tensors", f->n_tensors);
-        else if (f->status == TFS_INVALID) fprintf(out, " %s", tfs_rule_id(f->err.rule));
+        if (f->status == TFS_OK)
+            fprintf(out, ", %zu tensors", f->n_tensors);
+        else if (f->status == TFS_INVALID)
+            fprintf(out, " %s", tfs_rule_id(f->err.rule));
         fputc('\n', out);
     }
     if (r->n_findings)
@@ -80,13 +82,17 @@ check_verdict set_check_print(const char *path, const check_opts *o) {
             bad |= r.findings[i].severity == TFS_LINT_ERROR && strncmp(tfs_lint_id(r.findings[i].rule), "SET", 3) == 0;
         for (size_t i = 0; i < r.n_files; i++) bad |= r.files[i].status != TFS_OK;
         v = bad ? V_PARSER_ERROR : V_VALID;
-        if (o->json) json(stdout, path, &r, v, o->flags);
-        else human(stdout, path, &r, v, o->flags);
+        if (o->json)
+            json(stdout, path, &r, v, o->flags);
+        else
+            human(stdout, path, &r, v, o->flags);
         /* lint errors (LT) leave the set's verdict alone; --lint makes them count for the exit status */
         if (v == V_VALID && o->lint && r.n_errors > 0) v = V_PARSER_ERROR;
     } else {
-        const char *why = st == TFS_EIO ? (o->config ? "the index or --config cannot be read" : "the index cannot be read")
-                                        : st == TFS_ENOMEM ? "out of memory" : tfs_status_name(st);
+        const char *why = st == TFS_EIO
+                              ? (o->config ? "the index or --config cannot be read" : "the index cannot be read")
+                          : st == TFS_ENOMEM ? "out of memory"
+                                             : tfs_status_name(st);
         if (st == TFS_EIO && errno) why = strerror(errno);
         v = st == TFS_EIO ? V_IO_ERROR : V_INTERNAL;
         if (o->json) {

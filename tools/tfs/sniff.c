@@ -74,14 +74,17 @@ static int is_text(const uint8_t *p, size_t n) {
 
 const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known) {
     if (size_known ? size == 0 : n == 0) return "an empty file";
-    if (n >= 1 && n < 4 && memcmp(p, "GGUF", n) == 0) return "the first bytes of a GGUF file, cut short (give --format gguf)";
-    if (n >= 4 && strncasecmp((const char *)p, "GGUF", 4) == 0) return "a GGUF file with a damaged magic (give --format gguf)";
+    if (n >= 1 && n < 4 && memcmp(p, "GGUF", n) == 0)
+        return "the first bytes of a GGUF file, cut short (give --format gguf)";
+    if (n >= 4 && strncasecmp((const char *)p, "GGUF", 4) == 0)
+        return "a GGUF file with a damaged magic (give --format gguf)";
     if (starts(p, n, "FUGG", 4)) return "a GGUF file with its magic reversed (give --format gguf)";
     if (starts(p, n, "lmgg", 4) || starts(p, n, "fmgg", 4) || starts(p, n, "tjgg", 4) || starts(p, n, "algg", 4))
         return "a GGML / GGJT file (llama.cpp's format before GGUF)";
     if (starts(p, n, "PK\003\004", 4) || starts(p, n, "PK\005\006", 4))
-        return contains(p, n, "data.pkl") || contains(p, n, "/data/") ? "a zip archive holding a pickle: a PyTorch checkpoint (torch.save)"
-                                                                   : "a zip archive";
+        return contains(p, n, "data.pkl") || contains(p, n, "/data/")
+                   ? "a zip archive holding a pickle: a PyTorch checkpoint (torch.save)"
+                   : "a zip archive";
     if (n >= 2 && p[0] == 0x80 && p[1] >= 2 && p[1] <= 5) return "a Python pickle (a legacy PyTorch checkpoint?)";
     if (starts(p, n, "\x89PNG\r\n\x1a\n", 8)) return "a PNG image";
     if (starts(p, n, "\xff\xd8\xff", 3)) return "a JPEG image";
@@ -90,12 +93,20 @@ const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known
     if (starts(p, n, "\x89HDF\r\n\x1a\n", 8)) return "an HDF5 file (Keras .h5 weights?)";
     if (starts(p, n, "\x93NUMPY", 6)) return "a NumPy .npy array";
     if (starts(p, n, "\x1f\x8b", 2)) return "gzip-compressed data";
-    if (starts(p, n, "\xfd" "7zXZ\0", 6)) return "xz-compressed data";
+    if (starts(p, n,
+               "\xfd"
+               "7zXZ\0",
+               6))
+        return "xz-compressed data";
     if (starts(p, n, "\x28\xb5\x2f\xfd", 4)) return "zstd-compressed data";
     if (starts(p, n, "BZh", 3)) return "bzip2-compressed data";
     if (starts(p, n, "7z\xbc\xaf\x27\x1c", 6)) return "a 7-Zip archive";
     if (n >= 262 && memcmp(p + 257, "ustar", 5) == 0) return "a tar archive";
-    if (starts(p, n, "\x7f" "ELF", 4)) return "an ELF executable or library";
+    if (starts(p, n,
+               "\x7f"
+               "ELF",
+               4))
+        return "an ELF executable or library";
     if (starts(p, n, "version https://git-lfs.github.com/spec/", 40))
         return "a Git LFS pointer (the real file was not downloaded: git lfs pull)";
     size_t b = skip_blank(p, n);
@@ -107,7 +118,7 @@ const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known
     if (starts_ci(q, m, "<?xml")) return "an XML document";
     if (m >= 1 && (q[0] == '{' || q[0] == '[') && is_text(p, n))
         return contains(q, m, "\"weight_map\"") ? "a JSON file: a sharded model's index (model.safetensors.index.json)"
-                                               : "a JSON file (a config or index, not the weights)";
+                                                : "a JSON file (a config or index, not the weights)";
     if (is_text(p, n)) return "text";
     return "binary data of no known kind";
 }
@@ -144,7 +155,10 @@ tfs_format sniff_decide(tfs_format forced, const uint8_t *p, size_t n, uint64_t 
     tfs_format f = forced;
     if (f == TFS_FORMAT_UNKNOWN) {
         f = sniff_format(p, n, size, size_known, path);
-        if (f == TFS_FORMAT_UNKNOWN) { *not_model = looks_like(p, n, size, size_known); return f; }
+        if (f == TFS_FORMAT_UNKNOWN) {
+            *not_model = looks_like(p, n, size, size_known);
+            return f;
+        }
     }
     /* parsed because of its name or --format: what the content alone looks
      * like, kept only for an error verdict (parse_one) */

@@ -66,19 +66,27 @@ static int walk_rec(walk_list *l, const char *dir, int depth) {
         if (n == cap) {
             size_t c = cap ? cap * 2 : 32;
             char **v = realloc(names, c * sizeof *v);
-            if (!v) { rc = ENOMEM; break; }
+            if (!v) {
+                rc = ENOMEM;
+                break;
+            }
             names = v;
             cap = c;
         }
-        if (!(names[n] = strdup(e->d_name))) rc = ENOMEM;
-        else n++;
+        if (!(names[n] = strdup(e->d_name)))
+            rc = ENOMEM;
+        else
+            n++;
     }
     if (rc == 0 && errno != 0) rc = add_item(l, dir, errno, 1, 1); /* readdir failed: say so, keep what was read */
     closedir(d);
     if (n) qsort(names, n, sizeof *names, by_name);
     for (size_t i = 0; i < n && rc == 0; i++) {
         char *p = join(dir, names[i]);
-        if (!p) { rc = ENOMEM; break; }
+        if (!p) {
+            rc = ENOMEM;
+            break;
+        }
         struct stat st;
         if (lstat(p, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {

@@ -35,16 +35,13 @@
 #define WEB_EXPORT(name) __attribute__((export_name(#name)))
 
 __attribute__((import_module("env"), import_name("tfs_web_read"))) extern int32_t tfs_web_read(uint64_t offset,
-                                                                                               void *buf,
-                                                                                               uint32_t len);
+                                                                                               void *buf, uint32_t len);
 
 /* ---- the per-parse hash seeds (tfs/platform.h): a counter through
  * splitmix64, rooted in the host's 64 random bits */
 static uint64_t seed_state;
 
-WEB_EXPORT(tfs_web_seed) void tfs_web_seed(uint32_t lo, uint32_t hi) {
-    seed_state = ((uint64_t)hi << 32) | lo;
-}
+WEB_EXPORT(tfs_web_seed) void tfs_web_seed(uint32_t lo, uint32_t hi) { seed_state = ((uint64_t)hi << 32) | lo; }
 
 uint64_t tfs_platform_hash_seed(void) {
     uint64_t z = (seed_state += 0x9e3779b97f4a7c15u);

@@ -33,7 +33,8 @@
 static const char *vtype_name(uint32_t t) {
     switch (t) {
 #define TFS_GG_VTYPE(sym, id, name, size) \
-    case id: return name;
+    case id:                              \
+        return name;
 #include "tfs/gg_vtypes.def"
 #undef TFS_GG_VTYPE
     default: return NULL;
@@ -43,7 +44,8 @@ static const char *vtype_name(uint32_t t) {
 static const char *ggml_type_name(uint32_t t) {
     switch (t) {
 #define TFS_GG_TYPE(id, name, block, size) \
-    case id: return name;
+    case id:                               \
+        return name;
 #include "tfs/gg_types.def"
 #undef TFS_GG_TYPE
     default: return NULL;
@@ -52,7 +54,7 @@ static const char *ggml_type_name(uint32_t t) {
 
 /* a value (scalar or array) as the content form's "value" (and "bits") */
 typedef struct walk {
-    FILE *v, *b;        /* value text, bits text (float arrays) */
+    FILE *v, *b; /* value text, bits text (float arrays) */
     int depth;
     int first[64];      /* per depth: no element written yet */
     uint32_t top_etype; /* the outer array's element type */
@@ -107,8 +109,10 @@ static void on_value(void *priv, uint32_t type, union gguf_value *val, uint64_t 
         } else {
             memcpy(&bits, &val->float64, 8);
         }
-        if (x == x && x - x == 0) fprintf(f, type == GGUF_VALUE_TYPE_FLOAT32 ? "%.9g" : "%.17g", x);
-        else fputs("null", f);
+        if (x == x && x - x == 0)
+            fprintf(f, type == GGUF_VALUE_TYPE_FLOAT32 ? "%.9g" : "%.17g", x);
+        else
+            fputs("null", f);
         if (w->b) fprintf(w->b, type == GGUF_VALUE_TYPE_FLOAT32 ? "\"0x%08" PRIx64 "\"" : "\"0x%016" PRIx64 "\"", bits);
         break;
     }
@@ -159,8 +163,10 @@ int main(int argc, char **argv) {
         ta_str(kv, key.name, key.namelen);
         const char *tn = vtype_name(key.type);
         fputs(",\"type\":", kv);
-        if (tn) ta_cstr(kv, tn);
-        else fprintf(kv, "\"%" PRIu32 "\"", key.type);
+        if (tn)
+            ta_cstr(kv, tn);
+        else
+            fprintf(kv, "\"%" PRIu32 "\"", key.type);
         char *vt = NULL, *bt = NULL;
         size_t vl = 0, bl = 0;
         int is_array = key.type == GGUF_VALUE_TYPE_ARRAY;
@@ -175,8 +181,10 @@ int main(int argc, char **argv) {
         if (is_array) {
             const char *en = vtype_name(et);
             fputs(",\"elem_type\":", kv);
-            if (en) ta_cstr(kv, en);
-            else fprintf(kv, "\"%" PRIu32 "\"", et);
+            if (en)
+                ta_cstr(kv, en);
+            else
+                fprintf(kv, "\"%" PRIu32 "\"", et);
         }
         fprintf(kv, ",\"value\":%s", vt);
         if (bt) fprintf(kv, ",\"bits\":%s", bt);
@@ -194,8 +202,10 @@ int main(int argc, char **argv) {
         ta_str(tf, t.name, t.namelen);
         const char *tn = ggml_type_name(t.type);
         fputs(",\"type\":", tf);
-        if (tn) ta_cstr(tf, tn);
-        else fprintf(tf, "\"%" PRIu32 "\"", t.type);
+        if (tn)
+            ta_cstr(tf, tn);
+        else
+            fprintf(tf, "\"%" PRIu32 "\"", t.type);
         fputs(",\"shape\":[", tf);
         for (uint32_t d = 0; d < t.ndim; d++) fprintf(tf, "%s\"%" PRIu64 "\"", d ? "," : "", t.dim[d]);
         uint64_t rel = t.offset - ctx->data_off;
@@ -211,7 +221,8 @@ int main(int argc, char **argv) {
     }
     fputs("{\"reader\":", stdout);
     ta_cstr(stdout, reader);
-    printf(",\"content\":{\"format\":\"gguf\",\"version\":%" PRIu32 ",\"alignment\":\"%" PRIu64 "\",\"tensors\":[%s],\"kv\":[%s]}}\n",
+    printf(",\"content\":{\"format\":\"gguf\",\"version\":%" PRIu32 ",\"alignment\":\"%" PRIu64
+           "\",\"tensors\":[%s],\"kv\":[%s]}}\n",
            ctx->header->version, ctx->alignment, t_text, kv_text);
     free(kv_text);
     free(t_text);

@@ -31,10 +31,14 @@ static inline size_t ta_utf8_len(const unsigned char *p, size_t n) {
     size_t len;
     unsigned min;
     if (c < 0x80) return 1;
-    if (c >= 0xc2 && c <= 0xdf) len = 2, min = 0x80;
-    else if (c >= 0xe0 && c <= 0xef) len = 3, min = 0x800;
-    else if (c >= 0xf0 && c <= 0xf4) len = 4, min = 0x10000;
-    else return 0;
+    if (c >= 0xc2 && c <= 0xdf)
+        len = 2, min = 0x80;
+    else if (c >= 0xe0 && c <= 0xef)
+        len = 3, min = 0x800;
+    else if (c >= 0xf0 && c <= 0xf4)
+        len = 4, min = 0x10000;
+    else
+        return 0;
     if (n < len) return 0;
     unsigned cp = c & (0x3f >> (len - 1));
     for (size_t i = 1; i < len; i++) {
@@ -51,13 +55,18 @@ static inline void ta_str(FILE *f, const char *s, size_t n) {
     fputc('"', f);
     for (size_t i = 0; i < n;) {
         unsigned c = p[i];
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c), i++;
-        else if (c < 0x20 || c == 0x7f) fprintf(f, "\\u%04x", c), i++;
-        else if (c < 0x80) fputc((int)c, f), i++;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c), i++;
+        else if (c < 0x20 || c == 0x7f)
+            fprintf(f, "\\u%04x", c), i++;
+        else if (c < 0x80)
+            fputc((int)c, f), i++;
         else {
             size_t l = ta_utf8_len(p + i, n - i);
-            if (l) fwrite(p + i, 1, l, f), i += l;
-            else fputs("\\ufffd", f), i++;
+            if (l)
+                fwrite(p + i, 1, l, f), i += l;
+            else
+                fputs("\\ufffd", f), i++;
         }
     }
     fputc('"', f);
