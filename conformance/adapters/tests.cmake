@@ -68,3 +68,19 @@ add_test(NAME test_matrix_page
          COMMAND node ${PROJECT_SOURCE_DIR}/conformance/matrix/test_page.mjs ${PROJECT_SOURCE_DIR}/docs/results.html
                  ${CMAKE_CURRENT_BINARY_DIR}/results-page.png)
 set_tests_properties(test_matrix_page PROPERTIES LABELS "conformance;matrix" TIMEOUT 300 SKIP_RETURN_CODE 77)
+# the adapter kit (templates/): each template (one stand-in GGUF reader per
+# language) on the GGUF corpus: no crash or misread, valid content equal, a
+# bug in the reader a crash exit, and the same verdicts as the python one
+# (check_template.py); skipped (77) where the language's toolchain is absent
+set(_tpl ${CMAKE_CURRENT_BINARY_DIR}/templates)
+add_test(NAME test_adapter_template_python
+         COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py python $<TARGET_FILE:tfs_cli> ${_tpl})
+set_tests_properties(test_adapter_template_python PROPERTIES FIXTURES_SETUP tfs_template_ref)
+foreach(_lang js c cpp rust go)
+  add_test(NAME test_adapter_template_${_lang}
+           COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py ${_lang} $<TARGET_FILE:tfs_cli> ${_tpl} ${_tpl}/python.json)
+  set_tests_properties(test_adapter_template_${_lang} PROPERTIES FIXTURES_REQUIRED tfs_template_ref)
+endforeach()
+set_tests_properties(test_adapter_template_python test_adapter_template_js test_adapter_template_c test_adapter_template_cpp
+                     test_adapter_template_rust test_adapter_template_go
+                     PROPERTIES LABELS "conformance;adapters;templates" TIMEOUT 300 SKIP_RETURN_CODE 77)
