@@ -85,4 +85,4 @@ foreach(_lang js c cpp rust go)
 endforeach()
 set_tests_properties(test_adapter_template_python test_adapter_template_js test_adapter_template_c test_adapter_template_cpp
                      test_adapter_template_rust test_adapter_template_go
-                     PROPERTIES LABELS "conformance;adapters;templates" TIMEOUT 300 SKIP_RETURN_CODE 77)
+                     PROPERTIES LABELS "conformance;adapters;templates" TIMEOUT 900 SKIP_RETURN_CODE 77)

@@ -1,11 +1,14 @@
 #!/usr/bin/python3
-"""findings.py [RESULTS_JSON] [OUT_MD]: docs/findings.md from the matrix
-(docs/results.json): for each third-party reader, every class of defect,
+"""findings.py [RESULTS_JSON] [OUT_MD]: the matrix part of docs/findings.md
+(from docs/results.json).  The file is one page for the readers' authors:
+the hand-written part above MARK (crashes and undefined behaviour found by
+fuzzing, fuzz/ext/) is kept as it is; everything below MARK is regenerated: for each third-party reader, every class of defect,
 crashes first; each with its fixtures (the smallest first: the minimal
 repro), the fixture's description, the runner's detail, a repro command and
 what the reader should do instead.  The advice per class is NOTES below
 (hand-written); the cells themselves come from the matrix, so the page is
 regenerated with it and never lists a cell the matrix does not have."""
+import fnmatch
 import json
 import os
 import sys
@@ -61,6 +64,56 @@ NOTES = {
                        "against the file (timeouts on exabyte-sized declarations).",
 }
 
+# Per cell: (reader id glob, fixture id glob, why): a cell that is a
+# documented implementation difference rather than a defect, or what its
+# reader's own message says.  Shown in the "why" column; a non-pass cell
+# without an entry is explained by its class (INSTEAD) and the reader's NOTES.
+CELL_NOTES = [
+    ("ggml-3.22.1-*", "GG207-*", "implementation difference, docs/divergences.md `div:GG207-wrapped-ne`: ggml's "
+     "INT64_MAX element-count check is skipped when the count wraps (data mode: it then aborts allocating)"),
+    ("ggml-3.22.1-*", "GG212-*", "implementation difference, docs/divergences.md `div:GG212-nbytes-wraps`"),
+    ("ggml-3.22.1-*", "GG305-*", "implementation difference, docs/divergences.md `div:GG305-padded-size-wraps` (buglog G3)"),
+    ("ggml-3.22.1-data", "GG304-*", "implementation difference, docs/divergences.md `div:alloc-abort`: ggml allocates "
+     "the declared data size before checking the file holds it, and aborts when the allocation fails"),
+    ("ggml-3.3.0-*", "GG140-*", "b4234 asserts that general.alignment is a u32 (GGML_ASSERT, abort) instead of "
+     "rejecting the file; fixed in later ggml (0.25.1 rejects: BAD_ALIGN_TYPE)"),
+    ("ggml-3.3.0-*", "GG141-alignment-0", "b4234 divides by the alignment before checking it is not 0 (SIGFPE); "
+     "fixed in later ggml"),
+    ("ggml-3.3.0-data", "GG212-*", "as 0.25.1 (div:GG212-nbytes-wraps), then aborts allocating the wrapped size"),
+    ("ggml-3.3.0-data", "GG303-G2-*", "the padded-size sum overflows (CVE-2025-53630, checked since): b4234 sizes its "
+     "context from the wrapped sum and aborts allocating"),
+    ("ggml-3.3.0-data", "GG304-*", "implementation difference shared with 0.25.1 (div:alloc-abort)"),
+    ("ggml-3.3.0-data", "valid-n-dims-0", "b4234 asserts n_dims >= 1 when it creates the tensor (GGML_ASSERT, abort); "
+     "0.25.1 accepts a 0-dimensional tensor"),
+    ("ggml-3.3.0-*", "valid-type-39-*", "version difference: ggml type 39 is newer than b4234 (December 2024)"),
+    ("ggml-3.3.0-*", "valid-type-4[0-9]-*", "version difference: the ggml type is newer than b4234"),
+    ("ggml-3.3.0-*", "valid-every-type", "version difference: holds ggml types newer than b4234"),
+    ("ggml-3.3.0-*", "valid-G7-zero-dim", "version difference: b4234 rejects a dimension of 0 (\"invalid number of "
+     "elements (0)\"); 0.25.1 accepts empty tensors"),
+    ("ggml-3.3.0-*", "GG209-removed-type-*", "version difference: b4234 reports the type as invalid (its type table "
+     "predates the removed types' entries); 0.25.1 knows them and fails the block size"),
+    ("ggml-3.3.0-*", "GG001-*", "b4234 does not check the short read of the magic and reports \"invalid magic "
+     "characters\" for an empty or 3-byte file: the verdict is right, the reason is not"),
+    ("ggml-3.3.0-*", "GG301-*", "b4234 rejects the 0-element tensor first (\"invalid number of elements (0)\")"),
+    ("hf-gguf", "GG001-*", "its message says \"not starting with GGUF magic number\" for an empty or 3-byte file: "
+     "it should say the file is too short"),
+    ("hf-gguf", "GG304-*-header-only", "implementation limit of @huggingface/gguf: it refuses a dimension above 2^32 "
+     "(\"exceeds the maximum allowed (4294967296)\"); the file is valid for ggml in metadata mode"),
+    ("hf-gguf", "valid-gguf-ollama-llama-2-tiny-random-header-only", "it strips a leading U+FEFF from strings: "
+     "LLaMA token 30143 (U+FEFF) comes back empty"),
+    ("hyllama", "valid-*", "it decodes strings byte by byte as Latin-1, not UTF-8: \"\u2581a\" (SentencePiece's "
+     "word mark) comes back as \"\u00e2\u0096\u0081a\"; every non-ASCII token of a vocabulary is misread"),
+    ("gguf-tools-show", "*", "the stock command prints values with its own code over gguflib.c: see the gguflib "
+     "cell of the same fixture"),
+]
+
+
+def cell_note(rid, fid):
+    for rg, fg, why in CELL_NOTES:
+        if fnmatch.fnmatch(rid, rg) and fnmatch.fnmatch(fid, fg):
+            return why
+    return ""
+
 
 def repro(r, f):
     cmd = r.get("conform_command") or ""
@@ -76,7 +129,13 @@ for f in doc["fixtures"]:
         size[f["id"]] = os.path.getsize(os.path.join(ROOT, f["path"]))
     except OSError:
         size[f["id"]] = 0
-out = ["# Findings: what the matrix found in each reader, for its authors", "",
+MARK = "<!-- generated below by conformance/matrix/findings.py from docs/results.json: edit NOTES there, not here -->"
+try:
+    old = open(dst).read()
+except OSError:
+    old = "# Findings in other readers\n\n"
+head = old.split(MARK)[0].rstrip("\n") + "\n\n"
+out = [MARK, "", "## Found by the conformance matrix (docs/results.md)", "",
        "Generated from docs/results.json by `conformance/matrix/findings.py` (matrix: "
        f"`{doc['command']}`, {doc['generated']}, tfs {doc['tfs_commit']}). For each reader: every class of",
        "defect, crashes first; the smallest fixture of a class first (the minimal repro); the fixture's",
@@ -88,23 +147,24 @@ for r in doc["readers"]:
     cells = doc["cells"][r["id"]]
     bad = {k: sorted([i for i, c in cells.items() if c["result"] == k], key=lambda i: (size.get(i, 0), i)) for k in CLASS_ORDER}
     n_bad = sum(len(v) for v in bad.values())
-    out += [f"## {r['label']}", "", f"Version: {r.get('version')}; profile {r['profile']}; "
+    out += [f"### {r['label']}", "", f"Version: {r.get('version')}; profile {r['profile']}; "
             f"{len(cells)} cases, {n_bad} not passing. Command: `tfs {r.get('conform_command', '')}`.", ""]
     if r["id"] in NOTES:
         out += [NOTES[r["id"]], ""]
     for k in CLASS_ORDER:
         if not bad[k]:
             continue
-        out += [f"### {k.replace('_', ' ')} ({len(bad[k])})", "", f"What to do instead: {INSTEAD[k]}", "",
-                f"Minimal repro: `{repro(r, fix[bad[k][0]])}`", "", "| fixture | bytes | description | what the runner saw |",
-                "|---|---|---|---|"]
+        out += [f"#### {k.replace('_', ' ')} ({len(bad[k])})", "", f"What to do instead: {INSTEAD[k]}", "",
+                f"Minimal repro: `{repro(r, fix[bad[k][0]])}`", "", "| fixture | bytes | description | what the runner saw | why |",
+                "|---|---|---|---|---|"]
         for i in bad[k]:
             d = (cells[i].get("detail") or "").replace("|", "\\|").replace("\n", " ")[:200]
             desc = (fix[i].get("description") or "").replace("|", "\\|")
-            out.append(f"| [{i}](../{fix[i]['path']}) | {size.get(i, 0)} | {desc} | {d} |")
+            why = cell_note(r["id"], i).replace("|", "\\|")
+            out.append(f"| [{i}](../{fix[i]['path']}) | {size.get(i, 0)} | {desc} | {d} | {why} |")
         out.append("")
 skipped = [r for r in doc["readers"] if r["id"] not in doc["cells"]]
 if skipped:
-    out += ["## Readers not in this run", ""] + [f"- {r['label']}: {r.get('why')}" for r in skipped] + [""]
-open(dst, "w").write("\n".join(out) + "\n")
+    out += ["### Readers not in this run", ""] + [f"- {r['label']}: {r.get('why')}" for r in skipped] + [""]
+open(dst, "w").write(head + "\n".join(out) + "\n")
 print(f"findings: wrote {dst}", file=sys.stderr)

@@ -146,9 +146,14 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--merge", action="store_true",
+                    help="keep the columns of OUT/results.json that this run does not make (with --only: redo some columns)")
     ap.add_argument("--command", help=argparse.SUPPRESS)
     a = ap.parse_args()
     rs = readers(a)
+    old = None
+    if a.merge and os.path.exists(os.path.join(a.out, "results.json")):
+        old = json.load(open(os.path.join(a.out, "results.json")))
     tmp = tempfile.mkdtemp(prefix="tfs-matrix-")
     fixtures, cells = {}, {}
     for r in rs:
@@ -170,6 +175,25 @@ def main():
             cells[r["id"]][c["id"]] = {k: c[k] for k in ("result", "expect", "detail", "got_rule", "got_category", "exit", "content")
                                         if c.get(k) not in (None, "")}
         print(f"matrix: {r['id']}: {rep['summary']}", file=sys.stderr)
+    if old:
+        # the columns not redone keep their cells, reader entry (version,
+        # command, the date and commit they were made at) and fixtures
+        ran = {r["id"] for r in rs}
+        keep = [r for r in old["readers"] if r["id"] not in ran]
+        for r in keep:
+            r.setdefault("generated", old["generated"])
+            r.setdefault("tfs_commit", old["tfs_commit"])
+            if r["id"] in old["cells"]:
+                cells[r["id"]] = old["cells"][r["id"]]
+        for f in old["fixtures"]:
+            fixtures.setdefault(f["id"], f)
+        order = [r["id"] for r in old["readers"]] + [r["id"] for r in rs if r["id"] not in {o["id"] for o in old["readers"]}]
+        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        for r in rs:
+            if r["id"] in cells:
+                r.update(generated=now, run_command=a.command or "conformance/matrix/run.sh " + " ".join(sys.argv[1:]))
+        byid = {r["id"]: r for r in keep + rs}
+        rs = [byid[i] for i in order]
     head = sh(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"]).stdout.strip()
     for f in fixtures.values():
         f["path"] = os.path.relpath(f["path"], ROOT) if os.path.isabs(f["path"]) else f["path"]
@@ -183,7 +207,7 @@ def main():
         "schema": 1,
         "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "tfs_commit": head,
-        "command": a.command or "conformance/matrix/run.sh " + " ".join(shlex.quote(x) for x in sys.argv[1:]),
+        "command": old["command"] if old else a.command or "conformance/matrix/run.sh " + " ".join(shlex.quote(x) for x in sys.argv[1:]),
         "readers": rs,
         "fixtures": sorted(fixtures.values(), key=lambda f: (f["format"], f["family"], f["id"])),
         "cells": cells,

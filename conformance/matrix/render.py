@@ -17,8 +17,9 @@ def family(c):
 
 
 def _stamp(doc):
-    return (f"Generated {doc['generated']} by `{doc['command']}` at tfs {doc['tfs_commit']}. "
-            "Regenerate with the same command (docs/matrix.md).")
+    redo = [f"`{r['id']}` redone {r['generated']} by `{r['run_command']}`" for r in doc["readers"] if r.get("run_command")]
+    return (f"Generated {doc['generated']} by `{doc['command']}` at tfs {doc['tfs_commit']}"
+            + ("; " + "; ".join(redo) if redo else "") + ". Regenerate with the same command (docs/matrix.md).")
 
 
 def markdown(doc):

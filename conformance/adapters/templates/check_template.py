@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """check_template.py LANG TFS OUTDIR [REFERENCE_JSON]: one template of the
 adapter kit (conformance/adapters/templates/) through `tfs conform` on the
-GGUF corpus (header-only profile), for ctest test_adapter_template_LANG.
+GGUF corpus (header-only profile; the valid fixtures and the header and KV
+families GG0xx, GG1xx), for ctest test_adapter_template_LANG.
 
 Builds the template when its language needs it (exit 77 with a message when
 the toolchain is absent), then checks:
@@ -83,7 +84,10 @@ check(p.returncode == 77, f"a safetensors file is unsupported (exit {p.returncod
 
 rep = os.path.join(outdir, lang + ".json")
 adapter = " ".join("'" + c + "'" for c in cmd) + " {file}"
+# the fixtures of the part the stand-in reads (header, KVs) and every valid
+# one: a short run (one process per fixture), still every kind of KV
 subprocess.run([tfs, "conform", "-q", "--format", "gguf", "--profile", "header-only", "-j", "2", "--timeout", "60",
+                "--id", "valid-*", "--id", "GG0*", "--id", "GG1*",
                 "--json", rep, "--shell", "--adapter", adapter], capture_output=True, text=True)
 if not os.path.exists(rep):
     sys.exit("FAIL: tfs conform wrote no report")
