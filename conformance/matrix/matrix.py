@@ -3,6 +3,7 @@
 
   conformance/matrix/run.sh [--tfs PATH] [--readers-dir DIR] [--ggml-adapter PATH]
                             [--only ID,ID] [--id GLOB]... [--out DIR] [-j N] [--timeout S]
+                            [--merge] [--reports DIR]
 
 Runs `tfs conform` once per reader column (its format, its profile, its
 adapter, its category map; the adapter check on), then writes, into --out
@@ -126,8 +127,12 @@ def run_reader(a, r, tmp):
             cmd += ["--category-map", r["map"]]
     env = dict(os.environ, **(r.get("env") or {}))
     env.setdefault("GGML_NO_BACKTRACE", "1")
-    p = sh(cmd, env=env)
+    done = a.reports and os.path.join(a.reports, r["id"] + ".json")
     r["conform_command"] = " ".join(shlex.quote(c) for c in cmd[1:] if c != rep).replace(" --json", "")
+    if done and os.path.exists(done):  # the same run's report, kept from an interrupted run
+        rep = done
+    else:
+        p = sh(cmd, env=env)
     if not os.path.exists(rep):
         r["why"] = (p.stderr.strip().splitlines() or ["tfs conform failed"])[-2 if len(p.stderr.strip().splitlines()) > 1 else -1][:300]
         return None
@@ -148,6 +153,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--merge", action="store_true",
                     help="keep the columns of OUT/results.json that this run does not make (with --only: redo some columns)")
+    ap.add_argument("--reports", help="a folder of tfs conform reports (<id>.json) a run left in its temporary folder: "
+                    "a column whose report is there is not run again (an interrupted run, resumed)")
     ap.add_argument("--command", help=argparse.SUPPRESS)
     a = ap.parse_args()
     rs = readers(a)
