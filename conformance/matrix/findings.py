@@ -112,6 +112,11 @@ def cell_note(rid, fid):
     for rg, fg, why in CELL_NOTES:
         if fnmatch.fnmatch(rid, rg) and fnmatch.fnmatch(fid, fg):
             return why
+    # the older ggml where the newer one (same mode) passes: a check added since
+    if rid.startswith("ggml-3.3.0-"):
+        newer = doc["cells"].get(rid.replace("3.3.0", "3.22.1"), {}).get(fid)
+        if newer and newer["result"] == "pass":
+            return "version difference: ggml 0.25.1 (npm 3.22.1) passes this fixture; the check came after b4234"
     return ""
 
 
