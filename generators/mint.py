@@ -44,6 +44,8 @@ FLAGS = {"default": 0, "strict": 1, "header-only": 2}
 FMT = {"safetensors": 1, "gguf": 2}
 EXT = {"safetensors": ".safetensors", "gguf": ".gguf"}
 SMALL = 1024  # the size a minted fixture should reach (bytes)
+# rules no file of at most SMALL bytes can violate first, and why
+NEVER_SMALL = {"GG505": "no file under 64 KiB: the rule needs a KV key longer than 65,535 bytes"}
 
 
 # ---------------------------------------------------------------- classify
@@ -359,6 +361,10 @@ def reduce_bytes(data, keep, limit):
     return data
 
 
+def fid_part(mutation):
+    return mutation.replace(".", "-").replace("_", "-")
+
+
 # ---------------------------------------------------------------- run
 
 class Mint:
@@ -408,7 +414,7 @@ class Mint:
         for line in rows.values():
             c = line.split("\t")
             self.seen_sha = getattr(self, "seen_sha", set())
-            self.seen_sha.add(c[2])
+            self.seen_sha.add((c[4], c[2]))  # (format, sha256): an empty file is a fixture of each
         self.seen_sha = getattr(self, "seen_sha", set())
         return rows
 
@@ -456,7 +462,9 @@ class Mint:
         v, rule = c[prof][0], c[prof][1]
         target = rule if v != "valid" else "valid-" + fmt
         if self.a.rule and target not in self.a.rule:
-            return None
+            # a --rule of another profile (a strict-only rule, say): kept for it
+            hits = [c[p][1] for p in PROFILES if c[p][0] != "valid" and c[p][1] in self.a.rule]
+            return ("rule", hits[0]) if hits else None
         return ("rule", target)
 
     def keep_fn(self, fmt, key, group):
@@ -496,35 +504,97 @@ class Mint:
         if cls_key(c) != key:
             return
         sha = hashlib.sha256(data).hexdigest()
-        if sha in self.seen_sha:
+        if (fmt, sha) in self.seen_sha:
             return
         if dedup in self.seen and len(data) >= self.best.get(group, 1 << 62):
             return
         self.write(data, fmt, c, group, seed_path, mutation, rseed, steps, sha)
         self.seen[dedup] = sha
-        self.seen_sha.add(sha)
+        self.seen_sha.add((fmt, sha))
         self.best[group] = min(self.best.get(group, 1 << 62), len(data))
 
+    def strategy_candidate(self, data, fmt, name, k):
+        """A file drawn by a per-rule strategy: classified, kept, minimised
+        over bytes (a strategy has no seed model to cut down), written."""
+        self.tried += 1
+        c = self.cls.classify(data, fmt)
+        key = cls_key(c)
+        group = self.group_of(c, data, fmt)
+        if not group:
+            return
+        dedup = (group, key)
+        if dedup in self.seen and self.best.get(group, 1 << 62) <= SMALL:
+            return
+        data = reduce_bytes(data, self.keep_fn(fmt, key, group),
+                            self.a.byte_tests if not self.against else self.a.byte_tests // 10)
+        c = self.cls.classify(data, fmt)
+        sha = hashlib.sha256(data).hexdigest()
+        if cls_key(c) != key or (fmt, sha) in self.seen_sha:
+            return
+        if dedup in self.seen and len(data) >= self.best.get(group, 1 << 62):
+            return
+        self.write(data, fmt, c, group, None, name, k, [], sha)
+        self.seen[dedup] = sha
+        self.seen_sha.add((fmt, sha))
+        self.best[group] = min(self.best.get(group, 1 << 62), len(data))
+
+    def strategy_files(self):
+        """[(rule, fmt, k, bytes)]: --strategies examples of each rule's
+        strategy (tfsgen/breakers.py; the --rule ones when given), drawn
+        deterministically from --seed; [] without python3-hypothesis."""
+        n = self.a.strategies
+        if n <= 0:
+            return []
+        try:
+            from hypothesis import HealthCheck, given, settings, seed as hseed
+            from tfsgen.breakers import BREAKERS
+        except ImportError:
+            sys.stderr.write("tfs mint: python3-hypothesis is not installed: no strategy candidates\n")
+            return []
+        out = []
+        for rule in sorted(BREAKERS):
+            if self.a.rule and rule not in self.a.rule:
+                continue
+            b = BREAKERS[rule]
+            got = []
+
+            @hseed(self.a.seed)
+            @settings(max_examples=n, database=None, deadline=None,
+                      suppress_health_check=list(HealthCheck))
+            @given(b.strategy)
+            def draw(data):
+                got.append(data)
+            draw()
+            out += [(rule, b.fmt, k, d) for k, d in enumerate(got[:n])]
+        return out
+
     def write(self, data, fmt, c, group, seed_path, mutation, rseed, steps, sha):
+        if seed_path is None:  # a per-rule strategy of tfsgen/breakers.py
+            how = "hypothesis strategy %s (tfsgen/breakers.py), example %d" % (mutation, rseed)
+            prov = "minted by tfs mint: strategy %s, example %d of --seed %d" % (mutation, rseed, self.a.seed)
+            return self.write_lines(data, fmt, c, group, fid_part(mutation), how, prov, sha)
+        seedname = os.path.basename(seed_path)
+        how = "mutation %s of %s (random seed %d)" % (mutation, seedname, rseed)
+        if steps:
+            how += ", seed cut down (%s)" % ", ".join(steps[:3] + (["..."] if len(steps) > 3 else []))
+        prov = "minted by tfs mint: seed %s, mutation %s, random seed %d" % (seedname, mutation, rseed)
+        return self.write_lines(data, fmt, c, group, fid_part(mutation), how, prov, sha)
+
+    def write_lines(self, data, fmt, c, group, part, how, prov, sha):
+        if group[0] == "disagree":
+            prov += ", against %s" % self.a.against.replace("\t", " ")
         os.makedirs(self.out, exist_ok=True)
         d = c["default"]
         base = (d[1] if d[0] != "valid" else "valid") + "-minted-"
         if group[0] == "disagree":
             base = group[1] + "-" + (d[1] if d[0] != "valid" else "valid") + "-"
-        fid = base + mutation.replace(".", "-").replace("_", "-") + "-" + sha[:8]
+        fid = base + part + "-" + sha[:8]
         name = fid + EXT[fmt]
         path = os.path.join(self.out, name)
         if os.path.exists(path):  # never overwrite
             return
         with open(path, "wb") as f:
             f.write(data)
-        seedname = os.path.basename(seed_path)
-        how = "mutation %s of %s (random seed %d)" % (mutation, seedname, rseed)
-        if steps:
-            how += ", seed cut down (%s)" % ", ".join(steps[:3] + (["..."] if len(steps) > 3 else []))
-        prov = "minted by tfs mint: seed %s, mutation %s, random seed %d" % (seedname, mutation, rseed)
-        if group[0] == "disagree":
-            prov += ", against %s" % self.a.against.replace("\t", " ")
         lines = []
         # one line per profile whose verdict differs from the default's
         modes = ["default"]
@@ -579,7 +649,7 @@ class Mint:
     def run(self):
         a = self.a
         seeds = seed_files(a.seeds)
-        if not seeds:
+        if not seeds and not a.strategies:
             sys.stderr.write("tfs mint: no seed files (.gguf, .safetensors) in %s\n" % " ".join(a.seeds))
             return 2
         loaded = []
@@ -591,6 +661,20 @@ class Mint:
         t0 = time.monotonic()
         last = 0
         n = 0
+        # the per-rule strategies first (small files, one rule each), then
+        # rounds of mutations of the seed files
+        for rule, fmt, k, data in self.strategy_files():
+            if time.monotonic() - t0 > a.budget or (a.max_candidates and n >= a.max_candidates):
+                self.progress(t0, True)
+                return self.summary(loaded)
+            self.strategy_candidate(data, fmt, "strategy." + rule, k)
+            n += 1
+            if time.monotonic() - last > 0.5:
+                self.progress(t0)
+                last = time.monotonic()
+        if not loaded:
+            self.progress(t0, True)
+            return self.summary(loaded)
         # rounds: every (seed, mutation) pair once per round, in an order from
         # --seed; the random seed of a candidate comes from the same stream
         while True:
@@ -627,8 +711,37 @@ class Mint:
             missing = [r for r in a.rule if ("rule", r) not in groups]
             for r in missing:
                 out.write("  %-28s not reached: no candidate violated it first in the %s profile\n" % (r, a.profile))
+        if not self.against:
+            self.rule_table(out)
         out.flush()
         return 0
+
+    def rule_table(self, out):
+        """Every rule id: the smallest fixture of --out whose line names it
+        (any profile), or why there is none of at most 1 KiB."""
+        try:
+            from tfsgen.tables import LIVE_RULES, RULES
+        except Exception:  # noqa: BLE001 (a tree without the .def files)
+            return
+        best = {}
+        for line in self.existing.values():
+            c = line.split("\t")
+            if c[5] == "parser_error" and (c[6] not in best or int(c[3]) < best[c[6]][0]):
+                best[c[6]] = (int(c[3]), c[0])
+        rules = [r for r in LIVE_RULES if RULES[r].format in ("GG", "ST") and (not self.a.rule or r in self.a.rule)]
+        small = sum(1 for r in rules if r in best and best[r][0] <= SMALL)
+        out.write("every rule (fixtures in %s, any profile): %d of %d with a fixture of at most 1 KiB\n" % (
+            self.out, small, len(rules)))
+        for r in rules:
+            if r in best and best[r][0] <= SMALL:
+                continue
+            if r in NEVER_SMALL:
+                why = NEVER_SMALL[r] + (" (smallest here: %d bytes, %s)" % best[r] if r in best else "")
+            elif r in best:
+                why = "smallest %d bytes (%s): the minimiser kept the file whole to keep the verdicts" % best[r]
+            else:
+                why = "none: no candidate of this run violated it first (more --budget, --strategies, seeds)"
+            out.write("  %-6s %s\n" % (r, why))
 
 
 def main():
@@ -642,9 +755,10 @@ def main():
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--max-candidates", type=int, default=0)
     ap.add_argument("--byte-tests", type=int, default=4000)
+    ap.add_argument("--strategies", type=int, default=2)
     ap.add_argument("--tfs", required=True)
     ap.add_argument("--lib")
-    ap.add_argument("seeds", nargs="+")
+    ap.add_argument("seeds", nargs="*")
     a = ap.parse_args()
     m = Mint(a)
     try:

@@ -9,6 +9,9 @@
 #  - the folder runs beside corpus/real: tfs conform --fixtures corpus/real
 #    --fixtures OUT passes (when tfs-conform was built);
 #  - --rule keeps only that rule and the summary names an unreached one;
+#  - --strategies: the per-rule strategies (tfsgen/breakers.py) as the only
+#    candidates give a fixture of at most 1 KiB per rule asked, the same
+#    bytes twice (when python3-hypothesis is installed);
 #  - generators/contribute.py adds the folder to a corpus copy (sha256
 #    checked) and refuses an id already there with other bytes.
 # usage: test_mint.sh TFS SOURCE_DIR
@@ -22,7 +25,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 gg=$SRC/corpus/real/gguf/ratchet-dummy.gguf
 st=$SRC/corpus/real/safetensors/hf-samples-B.safetensors
 [ -r "$gg" ] && [ -r "$st" ] || { echo "corpus/real seeds missing"; exit 1; }
-mint() { "$TFS" mint --max-candidates 24 --budget 600 --seed 7 "$@" "$gg" "$st"; }
+mint() { "$TFS" mint --strategies 0 --max-candidates 24 --budget 600 --seed 7 "$@" "$gg" "$st"; }
 
 mint --out "$tmp/a" >"$tmp/sum" 2>"$tmp/e" || bad "mint: exit $? ($(tail -2 "$tmp/e"))"
 grep -q "^tfs mint: 24 candidates from 2 seed files" "$tmp/sum" || bad "summary: $(head -1 "$tmp/sum")"
@@ -76,15 +79,33 @@ mint --out "$tmp/r" --rule GG002 --rule ST999 >"$tmp/sum" 2>/dev/null || bad "mi
 tail -n +2 "$tmp/r/MANIFEST.tsv" 2>/dev/null | cut -f7 | sort -u | grep -vx GG002 && bad "--rule GG002 kept another rule"
 grep -q "ST999 .*not reached" "$tmp/sum" || bad "--rule: unreached rule not in the summary"
 
+# the per-rule strategies as candidates, no seed file
+if /usr/bin/python3 -c 'import hypothesis' 2>/dev/null; then
+    for d in s1 s2; do
+        TFS_PYTHON3=/usr/bin/python3 "$TFS" mint --strategies 2 --seed 3 --rule GG111 --rule ST301 --rule GG503 \
+            --out "$tmp/$d" >"$tmp/sum" 2>"$tmp/e" || bad "mint --strategies: exit $? ($(tail -2 "$tmp/e"))"
+    done
+    diff -r "$tmp/s1" "$tmp/s2" >/dev/null || bad "--strategies: two runs differ"
+    grep -q "every rule (fixtures in $tmp/s2, any profile): 3 of 3 with a fixture of at most 1 KiB" "$tmp/sum" ||
+        bad "--strategies: $(grep -A3 'every rule' "$tmp/sum")"
+    for r in GG111 ST301; do
+        grep -q "^$r-minted-strategy-$r-[0-9a-f]*	.*	parser_error	$r	" "$tmp/s1/MANIFEST.tsv" || bad "--strategies: no $r line"
+    done
+    grep -q "	parser_error	GG503	BAD_OFFSET	strict	.*hypothesis strategy strategy.GG503" "$tmp/s1/MANIFEST.tsv" ||
+        bad "--strategies: no strict GG503 line"
+else
+    echo "note: python3-hypothesis not installed: --strategies not tested"
+fi
+
 # contribute to a corpus copy
 mkdir -p "$tmp/corpus"
-python3 "$SRC/generators/contribute.py" "$tmp/a" --to "$tmp/corpus/minted" --no-audit >"$tmp/o" 2>&1 ||
+/usr/bin/python3 "$SRC/generators/contribute.py" "$tmp/a" --to "$tmp/corpus/minted" --no-audit >"$tmp/o" 2>&1 ||
     bad "contribute: exit $? ($(tail -2 "$tmp/o"))"
 [ "$(tail -n +2 "$tmp/corpus/minted/MANIFEST.tsv" | wc -l)" -eq "$n" ] || bad "contribute: lines not all added"
 first=$(sed -n 2p "$tmp/a/MANIFEST.tsv" | cut -f2)
 printf 'x' >>"$tmp/b/$first"
 sed -i "2s/\t[0-9a-f]\{64\}\t/\t$(sha256sum <"$tmp/b/$first" | cut -d' ' -f1)\t/" "$tmp/b/MANIFEST.tsv"
-python3 "$SRC/generators/contribute.py" "$tmp/b" --to "$tmp/corpus/minted" --no-audit >"$tmp/o" 2>&1
+/usr/bin/python3 "$SRC/generators/contribute.py" "$tmp/b" --to "$tmp/corpus/minted" --no-audit >"$tmp/o" 2>&1
 [ $? -eq 1 ] || bad "contribute of an id with other bytes: not refused ($(tail -1 "$tmp/o"))"
 
 [ $fail -eq 0 ] && echo "test_mint: ok"
