@@ -437,9 +437,13 @@ class Mint:
 
     def mutate(self, seed_path, mutation, rseed):
         outp = os.path.join(self.tmp, "m")
-        p = subprocess.run([self.a.tfs, "mutate", "-q", "--seed", str(rseed), "--mutation", mutation,
-                            "--max-size", str(max(os.path.getsize(seed_path) + 65536, 1 << 16)), seed_path, outp],
-                           capture_output=True)
+        try:
+            p = subprocess.run([self.a.tfs, "mutate", "-q", "--seed", str(rseed), "--mutation", mutation,
+                                "--max-size", str(max(os.path.getsize(seed_path) + 65536, 1 << 16)), seed_path,
+                                outp], capture_output=True)
+        except OSError as e:  # tfs being rebuilt under a long run: this candidate is lost, not the run
+            sys.stderr.write("tfs mint: %s: %s\n" % (self.a.tfs, e))
+            return None
         if p.returncode != 0:
             return None
         with open(outp, "rb") as f:
