@@ -146,7 +146,7 @@ WEB_EXPORT(tfs_web_dump) const char *tfs_web_dump(const char *name, uint64_t siz
         tfs_header_free(h);
         return NULL;
     }
-    size_t unavailable = 0;
+    uint64_t unavailable = 0;
     print_content_json_hint(f, h, st, &e, not_model, hint, &unavailable);
     tfs_header_free(h);
     return result_close(f);
