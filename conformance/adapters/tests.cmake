@@ -37,8 +37,10 @@ endif()
 # The Rust crate (st-oracle, a development command built from a fetched copy of
 # the crate: ../shared/oracles/st-oracle) on every safetensors fixture, when
 # configured with -DTFS_ST_ORACLE=<path to st-oracle>; CI cannot build the
-# crate, so without it the test is not registered.  Measured 2026-12-01:
-# 303 passed, 14 implementation-defined, no expected failure.
+# crate, so without it the test is not registered.  Run it with
+#   cmake --preset dev -DTFS_ST_ORACLE=/path/to/st-oracle && ctest --preset dev -R test_adapter_st_oracle
+# (its summary line gives the counts; CI checks the same verdicts offline
+# through corpus/CRATE_VERDICTS.tsv, ctest test_crate_verdicts).
 set(TFS_ST_ORACLE "" CACHE FILEPATH "st-oracle binary (the Rust safetensors crate as a command), for test_adapter_st_oracle")
 if(TFS_ST_ORACLE)
   add_test(NAME test_adapter_st_oracle

@@ -39,6 +39,41 @@ def statement_head(lines, i):
     return text
 
 
+def indent(text):
+    return len(text) - len(text.lstrip())
+
+
+def statement_start(lines, j):
+    """The first line of the statement whose last line is j (continuation lines
+    of a wrapped condition are indented deeper than the statement itself)."""
+    while j > 0 and not re.search(r"\bif\s*\(", lines[j]) and \
+            not lines[j - 1].rstrip().split("/*")[0].rstrip().endswith((";", "{", "}")):
+        j -= 1
+    return j
+
+
+def block_opener(lines, i):
+    """The line that ends with the `{` of the block holding line i, or -1: the
+    nearest such line above i whose statement starts less indented than i."""
+    ind = indent(lines[i])
+    j = i - 1
+    while j >= 0:
+        text = lines[j].rstrip().split("/*")[0].rstrip()
+        if not text.strip():
+            j -= 1
+            continue
+        if text.endswith("{"):
+            k = statement_start(lines, j)
+            if indent(lines[k]) < ind:
+                return j
+            j = k - 1
+            continue
+        if indent(lines[j]) < ind and statement_start(lines, j) == j:
+            return -1
+        j -= 1
+    return -1
+
+
 def main():
     root = sys.argv[1]
     bad = []
@@ -59,11 +94,8 @@ def main():
                 ok = re.search(r"TFS_RULE_HIT\(\s*%s\b" % rule, head) or \
                     re.search(r"gg_past_end\([^)]*\b%s\)" % rule, head)
                 if not ok:  # inside a block: the `if` that opens it
-                    ind = len(line) - len(line.lstrip())
-                    j = i - 1
-                    while j >= 0 and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) >= ind):
-                        j -= 1
-                    if j >= 0 and lines[j].rstrip().split("/*")[0].rstrip().endswith("{"):
+                    j = block_opener(lines, i)
+                    if j >= 0:
                         ok = re.search(r"TFS_RULE_HIT\(\s*%s\b" % rule, statement_head(lines, j))
                 if not ok:
                     bad.append("%s:%d: %s raised without TFS_RULE_HIT(%s, ...) / gg_past_end: %s" %

@@ -80,9 +80,12 @@ typedef struct check_result {
 
 /* detail.c: the numbers behind a violation of GG304 (bytes needed against
  * the file size), ST307 (trailing bytes) and GG130 (count or byte size),
- * into buf (n bytes); "" for other rules, a stream, or no header.  h: the
- * partial header (TFS_PARTIAL) of the failed parse of path. */
-void violation_detail(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n);
+ * into buf (n bytes); "" for other rules or no header.  h: the partial
+ * header (TFS_PARTIAL) of the failed parse.  src: the same file as a
+ * random-access byte source of known size, from which GG130 re-reads the
+ * array's count and element type (8 + 4 bytes); NULL or a forward-only
+ * source (a stream): no GG130 detail.  Reads nothing else. */
+void violation_detail(const tfs_source *src, const tfs_header *h, const tfs_error *e, char *buf, size_t n);
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
 /* Text for check_result.sys_errno: strerror, except EINVAL, which the
