@@ -4,7 +4,7 @@
  * line: for every fixture of corpus/ and every real file (corpus/real, and
  * ../shared/real when present), plus a few files that are not models, in
  * the default, strict and header-only profiles, the JSON of
- * `tfs check --json` and of `tfs dump --json` must be byte for byte the same.
+ * `tfs check --json` and of `tfs dump --json --content-only` must be byte for byte the same.
  * Also: no WASI call made, never more bytes read than the file holds.
  * The page checks the one file dropped on it, so the native side is
  * `tfs check -r --json FILE...`, which checks each FILE alone (without -r,
@@ -109,7 +109,7 @@ for (const [pname, flags, opt] of profiles) {
      * for safetensors (one profile) */
     const dumped = files.filter((p) => flags !== TFS_HEADER_ONLY || p.endsWith('.gguf'));
     const d = spawnSync('/bin/sh', ['-c', 'cli=$1; shift; n=$1; shift; ' +
-                                    'for f in "$@"; do "$cli" dump --json $n -- "$f"; printf "\\036\\n"; done',
+                                    'for f in "$@"; do "$cli" dump --json --content-only $n -- "$f"; printf "\\036\\n"; done',
                                     'sh', cli, opt.join(' '), ...dumped], {encoding: 'utf8', maxBuffer: 1 << 30});
     const dumps = d.stdout.split('\x1e\n');
     if (dumps.length !== dumped.length + 1) {

@@ -1,6 +1,6 @@
 /* tfs_web.c: libtfs for the browser inspector (web/): a WebAssembly reactor
  * whose two entry points give the same JSON as `tfs check --json` and
- * `tfs dump --json`, produced by the command line's own code
+ * `tfs dump --json --content-only`, produced by the command line's own code
  * (tools/tfs/out_json.c, dump_json.c, sniff.c, verdict.c, detail.c) over a byte
  * source that the host (a Web Worker reading File.slice, or node) serves.
  *
