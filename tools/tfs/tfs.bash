@@ -20,7 +20,12 @@ _tfs() {
     local opts=""
     case $cmd in
     check) opts="--json --strict --header-only --format -r --recursive -q --quiet --lint --config --help" ;;
-    dump) opts="--json --full --strict --header-only --format --help" ;;
+    dump)
+        case $prev in
+        --sort) mapfile -t COMPREPLY < <(compgen -W "file offset size name" -- "$cur"); return ;;
+        --keys | --tensors) return ;;
+        esac
+        opts="--json --content-only --full --keys --tensors --no-tensors --sort --tree --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
     mutate) opts="--seed --mutation --expect --tries --profile --max-size --crossover --json -q --quiet --list --help" ;;
     mint) opts="--out --rule --profile --budget --seed --max-candidates --strategies --format --byte-tests --against --timeout --help" ;;
