@@ -633,7 +633,7 @@ class Mint:
                              else "valid", group))
 
     def expected(self, lid, path, fmt, mode):
-        args = [self.a.tfs, "dump", "--json", "--format", fmt]
+        args = [self.a.tfs, "dump", "--json", "--content-only", "--format", fmt]
         if mode != "default":
             args.append("--" + mode)
         p = subprocess.run(args + [path], capture_output=True, text=True)
