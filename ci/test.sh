@@ -5,7 +5,7 @@
 #      libggml-base.so to CMake as TFS_GGML_LIB (the ggml differential tests of
 #      conformance/; they fail, never skip, without it), and playwright-core
 #      into build/npm-web (the inspector's browser test, test_web_browser,
-#      which drives Debian's chromium; screenshots: build/dev/web-screenshots);
+#      which drives Debian's chromium; screenshots: build/dev/artifacts/web);
 #   3. dev preset (gcc, -Werror): configure, build, ctest;
 #   4. asan-ubsan preset (clang, ASan + UBSan, no recovery): configure, build,
 #      ctest with sanitizer exit codes 99 (ASan) and 98 (UBSan), so a sanitizer
@@ -154,6 +154,10 @@ probed_stage() {
 
 mkdir -p "$root/build"
 stage dev
+# the inspector's screenshots (test_web_browser), kept as artifacts with the logs under build/
+if compgen -G "$root/build/dev/artifacts/web/*.png" > /dev/null; then
+    tfs_log "[dev] artifacts: $(ls "$root"/build/dev/artifacts/web/*.png | wc -l) inspector screenshots in $root/build/dev/artifacts/web"
+fi
 mutants_quick
 rulecov
 probed_stage asan-ubsan asan

@@ -36,7 +36,7 @@ def dump(data, fmt, strict):
     with tempfile.NamedTemporaryFile(suffix="." + fmt) as f:
         f.write(data)
         f.flush()
-        r = subprocess.run([TFS, "dump", "--json", "--format", fmt] + (["--strict"] if strict else []) + [f.name],
+        r = subprocess.run([TFS, "dump", "--json", "--content-only", "--format", fmt] + (["--strict"] if strict else []) + [f.name],
                            capture_output=True)
     assert r.returncode == 0, "tfs dump exit %d: %s %s" % (r.returncode, r.stdout[:400], r.stderr[:400])
     return json.loads(r.stdout)

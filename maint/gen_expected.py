@@ -4,7 +4,7 @@
 For every `valid` line of corpus/{gguf,safetensors,real}/MANIFEST.tsv, the file
 corpus/<folder>/expected/<id>.json holds exactly what
 
-    tfs dump --json --format <format> [--strict | --header-only] <fixture>
+    tfs dump --json --content-only --format <format> [--strict | --header-only] <fixture>
 
 prints for it (format and profile from the manifest line: `mode` strict adds
 --strict, header-only adds --header-only).  That is the expected-content form of
@@ -42,7 +42,7 @@ def dump(tfs, folder, row):
     mode = row["mode"]
     if mode not in PROFILE_FLAGS:
         raise SystemExit(f"gen_expected: {row['id']}: unknown mode {mode!r}")
-    cmd = [tfs, "dump", "--json", "--format", row["format"], *PROFILE_FLAGS[mode],
+    cmd = [tfs, "dump", "--json", "--content-only", "--format", row["format"], *PROFILE_FLAGS[mode],
            os.path.join(folder, row["path"])]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:

@@ -278,8 +278,9 @@ TFS_API void tfs_header_free(tfs_header *h);
  *
  * Memory: safetensors keeps the 8 + N header bytes (N <= 100,000,000 by
  * ST002); GGUF keeps a window of TFS_WINDOW bytes plus its records (KV pairs,
- * tensor infos, names, keys up to TFS_KEY_KEEP bytes) and never the bodies of
- * string or array values, whatever sizes the file declares.  Two keys longer
+ * tensor infos, names, keys up to TFS_KEY_KEEP bytes) and never more of the
+ * bodies of string or array values than the bounds below, whatever sizes the
+ * file declares.  Two keys longer
  * than TFS_KEY_KEEP are compared by reading them again; on a forward-only
  * source, which cannot, by their length, first TFS_KEY_KEEP bytes and a
  * 64-bit keyed hash of all their bytes (a false duplicate has probability
@@ -292,8 +293,10 @@ TFS_API void tfs_header_free(tfs_header *h);
  * stream to its end.  With TFS_HEADER_ONLY a valid GGUF stream is read only
  * up to the data section.  String and array values of a forward-only source
  * cannot be re-read: their accessors return TFS_EIO, except for strings of
- * at most 256 bytes, which the parser keeps (a few bytes per KV pair);
- * scalars always work. */
+ * at most 256 bytes, which the parser keeps (a few bytes per KV pair), and
+ * the first TFS_ARRAY_KEEP (64 KiB) bytes of each array, whole elements
+ * (64 MiB for all arrays together: bytes that arrived, never a declared
+ * size); scalars always work. */
 #define TFS_SIZE_UNKNOWN UINT64_MAX
 #define TFS_WINDOW (64u * 1024u) /* bytes of the GGUF read window */
 #define TFS_KEY_KEEP \
@@ -374,6 +377,39 @@ TFS_API tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i,
  * Errors as the typed getters (TFS_ETYPE unless a string). */
 TFS_API tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_str *out, char *buf,
                                      size_t cap);
+
+/* Every element of an array in order, read a block at a time: one read of
+ * the source per `cap` bytes of the caller's buffer (tfs_kv_get reads the
+ * source once per element, and a string element from the nearest mark).
+ * For arrays of files read through a reader or descriptor; in buffer mode
+ * nothing is read.  The cursor holds no allocation; a header may be walked
+ * by several cursors, in several threads.
+ *
+ * tfs_kv_cursor_init: start at element 0 of kv (one of h->kv, else
+ *   TFS_EARG); buf: cap bytes the caller owns while the cursor is used
+ *   (64 KiB is a good size; NULL when cap is 0, for in-memory values).
+ * tfs_kv_next: the next element into *v (as tfs_kv_get) and, for strings,
+ *   when s is not NULL, its bytes into *s: a pointer into memory or into
+ *   buf, valid until the next call; s->len < v->u64 when the string is
+ *   longer than cap (its first cap bytes; read it whole with
+ *   tfs_kv_get_string).  A scalar is one element.  Errors: TFS_ERANGE after
+ *   the last element (or a fixed-size element larger than cap), TFS_EIO when
+ *   the source cannot be read again: a forward-only source's arrays keep only
+ *   their first TFS_ARRAY_KEEP bytes of whole elements, so the cursor stops
+ *   there (cursor->i = the number of elements read). */
+#define TFS_ARRAY_KEEP (64u * 1024u)
+typedef struct tfs_kv_cursor {
+    const tfs_header *h;
+    const tfs_kv *kv;
+    uint64_t i;   /* index of the next element */
+    uint64_t pos; /* file offset of the next element (bytes) */
+    uint8_t *buf; /* the caller's block buffer */
+    size_t cap;
+    uint64_t b_off; /* buf holds file bytes [b_off, b_off + b_len) */
+    size_t b_len;
+} tfs_kv_cursor;
+TFS_API tfs_status tfs_kv_cursor_init(tfs_kv_cursor *c, const tfs_header *h, const tfs_kv *kv, void *buf, size_t cap);
+TFS_API tfs_status tfs_kv_next(tfs_kv_cursor *c, tfs_value *v, tfs_str *s);
 
 /* ----------------------------------------------------------------- UTF-8 */
 

@@ -44,9 +44,18 @@ static tfs_status read_at(const tfs_priv *p, uint64_t off, uint8_t *dst, size_t 
     return TFS_OK;
 }
 
+tfs_status tfs__value_read(const tfs_priv *p, const tfs_kvx *x, uint64_t kv_off, uint64_t off, uint8_t *dst, size_t n) {
+    if (x->mem && !x->decoded && off >= kv_off && off - kv_off <= x->mem_len && n <= x->mem_len - (off - kv_off)) {
+        memcpy(dst, x->mem + (off - kv_off), n);
+        return TFS_OK;
+    }
+    return read_at(p, off, dst, n);
+}
+
 /* File offset and length of string element i of a string array, from the
  * nearest mark: at most stride - 1 length fields are read, a chunk at a time. */
-static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t i, uint64_t *off, uint64_t *len) {
+static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t kv_off, uint64_t i, uint64_t *off,
+                              uint64_t *len) {
     uint64_t m = i / x->stride;
     if (m >= x->n_marks) return TFS_EIO; /* cannot happen for a parsed array */
     uint64_t pos = x->marks[m];
@@ -56,7 +65,10 @@ static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t i, u
         uint8_t le[8];
         if (p->buf)
             memcpy(le, p->buf + pos, 8);
-        else {
+        else if (p->forward) { /* only the kept elements (whole ones) */
+            if (!x->mem || pos - kv_off > x->mem_len || x->mem_len - (pos - kv_off) < 8u) return TFS_EIO;
+            memcpy(le, x->mem + (pos - kv_off), 8);
+        } else {
             if (pos < c_off || pos + 8u > c_off + c_len) {
                 /* the array was parsed, so its bytes are in the file: a short
                  * read near the file's end is fine as long as 8 bytes came */
@@ -88,7 +100,7 @@ static tfs_status find_string(const tfs_priv *p, const tfs_kvx *x, uint64_t i, u
 /* Is kv one of h->kv (an element, not a pointer into one)?  Compared as
  * integers: relational operators on pointers into different objects are
  * undefined. */
-static bool kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx) {
+bool tfs__kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx) {
     if (!h || !kv || !h->priv_ || !h->kv || h->n_kv == 0) return false;
     uintptr_t a = (uintptr_t)h->kv, b = (uintptr_t)kv;
     if (b < a || (b - a) % sizeof *kv != 0 || (b - a) / sizeof *kv >= h->n_kv) return false;
@@ -102,7 +114,7 @@ static bool kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx) {
  * small for a read; TFS_EIO: a forward-only reader, or the read failed. */
 tfs_status tfs__kv_stored(const tfs_header *h, const tfs_kv *kv, uint8_t *dst, size_t cap, const uint8_t **out) {
     size_t idx = 0;
-    if (!out || !kv_index(h, kv, &idx) || h->format != TFS_FORMAT_GGUF) return TFS_EARG;
+    if (!out || !tfs__kv_index(h, kv, &idx) || h->format != TFS_FORMAT_GGUF) return TFS_EARG;
     const tfs_priv *p = h->priv_;
     if (p->buf) {
         *out = p->buf + kv->value_offset;
@@ -117,7 +129,7 @@ tfs_status tfs__kv_stored(const tfs_header *h, const tfs_kv *kv, uint8_t *dst, s
 /* Decode element i of kv (i = 0 for a scalar) into v. */
 tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *v) {
     size_t idx = 0;
-    if (!v || !kv_index(h, kv, &idx)) return TFS_EARG;
+    if (!v || !tfs__kv_index(h, kv, &idx)) return TFS_EARG;
     const tfs_priv *p = h->priv_;
     const tfs_kvx *x = &p->kvx[idx];
     if (i >= kv->count) return TFS_ERANGE;
@@ -131,7 +143,7 @@ tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_val
             v->u64 = x->scalar;
             v->offset = kv->value_offset + 8u;
         } else {
-            tfs_status st = find_string(p, x, i, &v->offset, &v->u64);
+            tfs_status st = find_string(p, x, kv->value_offset, i, &v->offset, &v->u64);
             if (st != TFS_OK) return st;
         }
         v->i64 = (int64_t)v->u64;
@@ -146,13 +158,18 @@ tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_val
     } else {
         uint8_t le[8];
         v->offset = kv->value_offset + i * size; /* i < count <= 2^30: no overflow */
-        tfs_status st = read_at(p, v->offset, le, size);
+        tfs_status st = tfs__value_read(p, x, kv->value_offset, v->offset, le, size);
         if (st != TFS_OK) return st;
         for (size_t b = 0; b < size; b++) raw |= (uint64_t)le[b] << (8u * b);
     }
+    tfs__value_decode(kv->elem_type, raw, v);
+    return TFS_OK;
+}
+
+void tfs__value_decode(uint32_t type, uint64_t raw, tfs_value *v) {
     v->u64 = raw;
     v->i64 = (int64_t)raw;
-    switch (kv->elem_type) {
+    switch (type) {
     case TFS_GG_I8: v->i64 = (int8_t)(uint8_t)raw; break;
     case TFS_GG_I16: v->i64 = (int16_t)(uint16_t)raw; break;
     case TFS_GG_I32: v->i64 = (int32_t)(uint32_t)raw; break;
@@ -167,12 +184,11 @@ tfs_status tfs_kv_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_val
     case TFS_GG_BOOL: break; /* the stored byte: 0 false, anything else true */
     default: break;
     }
-    return TFS_OK;
 }
 
 static tfs_status get_typed(const tfs_header *h, const tfs_kv *kv, uint64_t i, uint32_t type, tfs_value *v) {
     size_t idx = 0;
-    if (!kv_index(h, kv, &idx)) return TFS_EARG; /* before anything is read through kv */
+    if (!tfs__kv_index(h, kv, &idx)) return TFS_EARG; /* before anything is read through kv */
     if (kv->elem_type != type) return TFS_ETYPE;
     return tfs_kv_get(h, kv, i, v);
 }
@@ -204,7 +220,7 @@ tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, 
     if (st != TFS_OK) return st;
     const tfs_priv *p = h->priv_;
     size_t idx = 0;
-    if (!kv_index(h, kv, &idx)) return TFS_EARG; /* checked by get_typed already */
+    if (!tfs__kv_index(h, kv, &idx)) return TFS_EARG; /* checked by get_typed already */
     const tfs_kvx *x = &p->kvx[idx];
     if (x->decoded || x->str) { /* safetensors; a short GGUF string kept by the parser */
         *out = (tfs_str){(const char *)(x->decoded ? x->mem : x->str), (size_t)v.u64};
@@ -212,6 +228,11 @@ tfs_status tfs_kv_get_string(const tfs_header *h, const tfs_kv *kv, uint64_t i, 
     }
     if (p->buf) {
         *out = (tfs_str){(const char *)p->buf + v.offset, (size_t)v.u64};
+        return TFS_OK;
+    }
+    if (x->mem && v.offset - kv->value_offset <= x->mem_len && v.u64 <= x->mem_len - (v.offset - kv->value_offset)) {
+        /* an element a forward-only source kept (GG_ARR_KEEP) */
+        *out = (tfs_str){(const char *)x->mem + (v.offset - kv->value_offset), (size_t)v.u64};
         return TFS_OK;
     }
     if (p->forward || !p->rd.read) return TFS_EIO; /* not kept, and cannot be read again */

@@ -190,15 +190,19 @@ typedef struct tfs_priv {
 } tfs_priv;
 
 /* Per-KV value access data (access.c), in h->kv order.
- *  - mem: GGUF: the value as stored when it is in memory (buffer mode), else
- *    NULL; safetensors: the decoded string (always in memory).
+ *  - mem: GGUF: the value as stored when it is in memory (buffer mode; of a
+ *    forward-only source the first mem_len bytes of an array: whole elements,
+ *    GG_ARR_KEEP), else NULL; safetensors: the decoded string (always in
+ *    memory).
  *  - scalar: GGUF fixed-size scalar: its raw little-endian bytes (any mode);
  *    GGUF string scalar and safetensors value: the string's length (bytes).
  *  - marks: GGUF string arrays: file offsets of elements 0, stride,
  *    2 * stride, ... (n_marks of them, as far as parsed), so element i is
  *    found after at most stride - 1 length fields. */
 typedef struct tfs_kvx {
-    const uint8_t *mem;
+    const uint8_t *mem; /* GGUF: the value's first mem_len bytes as stored (buffer mode: all;
+                         * a forward-only source: the first whole array elements), or NULL */
+    uint64_t mem_len;
     uint64_t scalar;
     const uint64_t *marks;
     uint64_t n_marks;
@@ -211,6 +215,18 @@ typedef struct tfs_kvx {
  * more fields of the map, in one allocation each; a hint only. */
 struct tfs_wbuf;
 void tfs__wbuf_reserve(struct tfs_wbuf *w, size_t bytes, size_t fields);
+
+/* Bytes [off, off + n) of GGUF KV value x (file offsets; kv_off = its
+ * value_offset): from memory when x holds them, else read again through the
+ * header's reader (TFS_EIO: a forward-only source, or the read failed). */
+tfs_status tfs__value_read(const tfs_priv *p, const struct tfs_kvx *x, uint64_t kv_off, uint64_t off, uint8_t *dst,
+                           size_t n);
+
+/* Is kv one of h->kv?  Its index in *idx (access.c). */
+bool tfs__kv_index(const tfs_header *h, const tfs_kv *kv, size_t *idx);
+/* v->u64, i64, f64 from the little-endian bytes `raw` of a fixed-size value
+ * of GGUF value type `type` (v->type and offset untouched). */
+void tfs__value_decode(uint32_t type, uint64_t raw, tfs_value *v);
 
 /* A GGUF KV's value as stored, in one piece (access.c): for whole-value
  * copies (tfs_gg_model_from_view) instead of one accessor call per element. */

@@ -34,6 +34,12 @@
 #define GG_STR_KEEP \
     256u /* string scalars up to this many bytes are kept
                                       (readable from a stream; a few bytes per KV) */
+/* Forward-only sources (a pipe), which cannot be read again: the first
+ * GG_ARR_KEEP bytes of each array value (whole elements) are kept, at most
+ * GG_ARR_KEEP_TOTAL bytes for all arrays together (bytes that arrived, never
+ * a declared size). */
+#define GG_ARR_KEEP TFS_ARRAY_KEEP
+#define GG_ARR_KEEP_TOTAL (64u * 1024u * 1024u)
 
 /* One KV pair as parsed (offsets are absolute file offsets, bytes;
  * GG_UNSET until read). */
@@ -53,7 +59,9 @@ typedef struct gg_kv_rec {
     uint64_t count;   /* array element count, 1 for a scalar */
     uint64_t scalar;  /* fixed-size scalar: raw LE bytes; string: its length */
     uint64_t str_ref; /* string scalar <= GG_STR_KEEP bytes: its bytes, relative to gg_kept(); else GG_UNSET */
-    uint64_t *marks;  /* string arrays: offsets of every stride-th element */
+    uint64_t arr_ref; /* forward-only source: kept array bytes (from value_off), relative to gg_kept(); else GG_UNSET */
+    uint64_t arr_kept; /* their count: whole elements, at most GG_ARR_KEEP */
+    uint64_t *marks;   /* string arrays: offsets of every stride-th element */
     size_t n_marks, cap_marks;
     uint64_t stride;
     uint32_t type;      /* tfs_gg_vtype, TFS_GG_ARRAY for arrays */
@@ -109,6 +117,7 @@ typedef struct gg_ctx {
     bool eq_failed; /* re-reading a long key for a compare failed (I/O) */
     uint8_t *arena; /* reader mode: kept keys and names */
     size_t arena_len, arena_cap;
+    uint64_t arr_kept_total; /* array bytes kept so far (GG_ARR_KEEP_TOTAL) */
 
     /* First TFS_STRICT violation found while reading (GG501 bool values,
      * GG507 string bodies, GG503 padding), reported only after every other
@@ -208,6 +217,13 @@ tfs_status tfs__gg_string_len(gg_ctx *c, tfs_rule trunc_rule, int64_t index, uin
 tfs_status tfs__gg_string_skip(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index);
 /* ... or keep it: *ref receives its offset relative to gg_kept(). */
 tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_t index, uint64_t *ref);
+/* Append the n (<= TFS_WINDOW) bytes at file offset off, which the cursor
+ * has not passed, to the arena (reader mode), without moving the cursor: 1
+ * done, 0 not all there (nothing kept; the caller's skip reports it), -1 out
+ * of memory.  For array values of forward-only sources (GG_ARR_KEEP). */
+int tfs__gg_keep_bytes(gg_ctx *c, uint64_t off, size_t n);
+/* Append n bytes at p to the arena; false when out of memory. */
+bool tfs__gg_arena_put(gg_ctx *c, const uint8_t *p, size_t n);
 /* A key longer than TFS_KEY_KEEP in reader mode (the cursor on its first
  * byte): its first TFS_KEY_KEEP bytes kept (*ref, relative to gg_kept()),
  * the rest read through the window for the hash of the whole key and, with

@@ -42,12 +42,30 @@ static tfs_status skip_string_body(gg_ctx *c, uint64_t len_off, uint64_t len, in
  * bodies skipped (read for GG507 under TFS_STRICT). */
 static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     r->stride = 64;
+    bool keep = r->arr_ref != GG_UNSET;                   /* a forward-only source: the first elements are kept */
     while (r->count / r->stride > 4096u) r->stride *= 2u; /* <= 4097 marks per array */
     for (uint64_t k = 0; k < r->count; k++) {
         uint64_t at = c->off, len;
         if (!mark(r, k, at)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
         tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &len);
-        if (st == TFS_OK) st = skip_string_body(c, at, len, i);
+        if (st != TFS_OK) return st;
+        /* kept while the element (length field and body) fits the bounds */
+        keep = keep && r->arr_kept + 8u + len <= GG_ARR_KEEP && /* len <= 2^30 (GG101): no overflow */
+               c->arr_kept_total + 8u + len <= GG_ARR_KEEP_TOTAL;
+        if (keep) {
+            uint8_t le[8];
+            for (int b = 0; b < 8; b++) le[b] = (uint8_t)(len >> (8 * b));
+            if (!tfs__gg_arena_put(c, le, 8)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+            int kept = tfs__gg_keep_bytes(c, at + 8u, (size_t)len);
+            if (kept < 0) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+            if (kept == 0) c->arena_len -= 8u; /* not all there: skip_string_body reports it */
+            keep = kept == 1;
+            if (keep) {
+                r->arr_kept += 8u + len;
+                c->arr_kept_total += 8u + len;
+            }
+        }
+        st = skip_string_body(c, at, len, i);
         if (st != TFS_OK) return st;
     }
     return TFS_OK;
@@ -66,6 +84,8 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     if (TFS_RULE_HIT(TFS_GG130, r->count > GG_MAX_ARRAY_ELEMENTS)) return tfs__fail(c->err, TFS_GG130, count_off, i);
     uint64_t body = r->count * esz; /* count <= 2^30: no overflow (GG130 off: wraps) */
     r->value_off = c->off;
+    r->arr_kept = 0;
+    r->arr_ref = c->src->forward && !c->src->buf ? c->arena_len : GG_UNSET;
     tfs_status st = TFS_OK;
     if (is_str) {
         /* A stream cannot test n x 8 first without discarding the elements:
@@ -93,6 +113,18 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
         if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL && tfs__gg_scan_above(c, c->off, body, 1, &bad) &&
             bad != UINT64_MAX)
             gg_strict(c, TFS_GG501, bad, i);
+        if (r->arr_ref != GG_UNSET) { /* a forward-only source: the first whole elements kept */
+            uint64_t room = GG_ARR_KEEP_TOTAL - c->arr_kept_total;
+            uint64_t n = body < GG_ARR_KEEP ? body : GG_ARR_KEEP;
+            if (n > room) n = room;
+            n -= n % esz;
+            int kept = tfs__gg_keep_bytes(c, c->off, (size_t)n);
+            if (kept < 0) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+            if (kept == 1) {
+                r->arr_kept = n;
+                c->arr_kept_total += n;
+            }
+        }
         if (!gg_skip(c, body)) {
             /* GG130 off (TFS_RULE_OFF): the body is taken as there, the
              * cursor moves past the end of the file */
@@ -178,7 +210,7 @@ static tfs_status parse_kv(gg_ctx *c, int64_t i) {
     if (!r) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
     memset(r, 0, sizeof *r);
     r->field_off = c->off;
-    r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = r->str_ref = GG_UNSET;
+    r->key_ref = r->type_off = r->elem_off = r->count_off = r->value_off = r->str_ref = r->arr_ref = GG_UNSET;
 
     /* key: string checks, then empty, then duplicate (byte compare) */
     r->key_bad = GG_UNSET;

@@ -65,6 +65,21 @@ tfs_status tfs__gg_string_keep(gg_ctx *c, uint64_t len_off, uint64_t len, int64_
     return TFS_OK;
 }
 
+bool tfs__gg_arena_put(gg_ctx *c, const uint8_t *p, size_t n) {
+    if (n == 0) return true;
+    if (!arena_room(c, n)) return false;
+    memcpy(c->arena + c->arena_len, p, n);
+    c->arena_len += n;
+    return true;
+}
+
+int tfs__gg_keep_bytes(gg_ctx *c, uint64_t off, size_t n) {
+    if (n == 0) return 1;
+    const uint8_t *p = tfs__src_get(c->src, off, n);
+    if (!p) return c->src->nomem ? -1 : 0;
+    return tfs__gg_arena_put(c, p, n) ? 1 : -1;
+}
+
 /* Bytes of p[0, k) up to the last complete UTF-8 sequence: a lead byte in
  * the last three whose sequence runs past k starts the next piece. */
 static size_t utf8_piece(const uint8_t *p, size_t k) {

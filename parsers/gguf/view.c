@@ -52,7 +52,11 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
             .value_offset = r->value_off,
             .value_len = r->value_len,
         };
-        kvx[i] = (tfs_kvx){.mem = buf ? buf + r->value_off : NULL,
+        /* the value's bytes in memory: all of them (buffer), or the first
+         * whole array elements a forward-only source kept (GG_ARR_KEEP) */
+        const uint8_t *mem = buf ? buf + r->value_off : r->arr_kept ? kept + r->arr_ref : NULL;
+        kvx[i] = (tfs_kvx){.mem = mem,
+                           .mem_len = buf ? r->value_len : r->arr_kept,
                            .scalar = r->scalar,
                            .str = r->str_ref != GG_UNSET ? kept + r->str_ref : NULL,
                            .marks = r->n_marks ? marks : NULL,

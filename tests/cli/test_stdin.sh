@@ -59,7 +59,7 @@ for f in "$src"/corpus/gguf/*.gguf "$src"/corpus/real/*/*.gguf "$src"/../shared/
         fi
     fi
 done
-# `tfs dump --json -` on a pipe: valid JSON (values that cannot be read again are null)
+# `tfs dump --json -` on a pipe: valid JSON (what a stream did not keep is counted in "left_out")
 for f in "$src"/corpus/real/gguf/*.gguf "$src"/corpus/real/safetensors/*.safetensors; do
     fmt=${f##*.}
     if cat "$f" | "$tfs" dump --json --format "$fmt" - 2> /dev/null | /usr/bin/python3 -c 'import json, sys; json.load(sys.stdin)'; then

@@ -16,6 +16,19 @@
 
 void tfs_test_assert_same_values(const tfs_header *a, const tfs_header *b);
 /* Two views are equal: header fields, every tensor, every KV value. */
+/* Every element of every KV read in order with tfs_kv_cursor (16-byte
+ * blocks): ref's equal tfs_kv_get's; h's equal ref's, or, when h is a
+ * forward-only source's view, up to where it stopped keeping (TFS_EIO past
+ * TFS_ARRAY_KEEP bytes of an array or for a string scalar above 256 bytes). */
+/* A forward-only source over the n bytes at p (a pipe's contract: size
+ * unknown, reads in order); st holds its position. */
+typedef struct tfs_test_stream {
+    const uint8_t *p;
+    size_t n;
+    uint64_t next;
+} tfs_test_stream;
+void tfs_test_stream_source(tfs_source *src, tfs_test_stream *st, const uint8_t *p, size_t n);
+void tfs_test_assert_cursor_values(const tfs_header *ref, const tfs_header *h, int forward);
 void tfs_test_assert_same_view(const tfs_header *a, const tfs_header *b);
 void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags);
 /* The unit tests' second API beside tfs_parse_buffer: the file API on a

@@ -65,7 +65,7 @@ for folder in ("gguf", "safetensors"):
             shutil.copy(os.path.join(SRC, "corpus", folder, r["path"]), os.path.join(suite, folder, r["path"]))
             expect_of[r["id"]] = r
             if r["expect"] == "valid":
-                out = subprocess.run([TFS, "dump", "--json", "--format", folder, os.path.join(suite, folder, r["path"])],
+                out = subprocess.run([TFS, "dump", "--json", "--content-only", "--format", folder, os.path.join(suite, folder, r["path"])],
                                      capture_output=True, check=True).stdout
                 with open(os.path.join(suite, folder, "expected", r["id"] + ".json"), "wb") as e:
                     e.write(out)

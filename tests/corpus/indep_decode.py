@@ -79,6 +79,21 @@ def decode_gguf(data):
     """A GGUF v2/v3 little-endian file's content: {format, version, alignment, tensors, kv}.
     kv values: scalars as in the expected-content form, strings as text (None if not UTF-8),
     arrays as {"elem_type", "value", "bits"?}; tensor offsets from the spec's type table."""
+    return _decode_gguf(data)[0]
+
+
+def data_offset(fmt, data):
+    """File offset of the data section (bytes): GGUF, the end of the tensor infos rounded up
+    to the alignment (spec: "padding"); safetensors, 8 + the header size."""
+    if fmt == "safetensors":
+        return 8 + struct.unpack_from("<Q", data, 0)[0]
+    content, info_end = _decode_gguf(data)
+    a = content["alignment"]
+    return (info_end + a - 1) // a * a
+
+
+def _decode_gguf(data):
+    """(content, end of the tensor infos) of a GGUF file (decode_gguf)."""
     off = 0
 
     def take(fmt):
@@ -155,7 +170,7 @@ def decode_gguf(data):
             raise Undecodable("ne[0] not a multiple of the block size")
         nbytes = first // block * size * n_rows
         tensors.append({"name": name, "type": tname, "shape": ne, "offsets": [offset, offset + nbytes]})
-    return {"format": "gguf", "version": version, "alignment": alignment, "tensors": tensors, "kv": kv}
+    return {"format": "gguf", "version": version, "alignment": alignment, "tensors": tensors, "kv": kv}, off
 
 
 def _pairs_last_wins(pairs):

@@ -239,6 +239,66 @@ static void test_GG111_keys_differing_after_nul_are_distinct(void **state) {
     gb_free(&b);
 }
 
+/* Arrays longer than a stream keeps (TFS_ARRAY_KEEP bytes), a string scalar
+ * above 256 bytes: gg_expect_ok reads every element with tfs_kv_cursor from
+ * each source (16-byte blocks) and compares them with the buffer's; a
+ * stream's cursor stops exactly past the kept bytes (issue 18, 2.2 / 2.3). */
+static void test_valid_arrays_past_the_stream_bound(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 4);
+    gb_kv_arr(&b, "u32s", TFS_GG_U32, 20000); /* 80,000 bytes: 16,384 kept */
+    for (uint32_t i = 0; i < 20000; i++) gb_u32(&b, i * 2654435761u);
+    gb_kv_arr(&b, "strs", TFS_GG_STRING, 5000); /* ~100 KB: the first whole ones kept */
+    char s[40];
+    for (int i = 0; i < 5000; i++) {
+        int n = snprintf(s, sizeof s, "token-%d-%.*s", i, i % 17, "abcdefghijklmnopq");
+        gb_strn(&b, s, (size_t)n);
+    }
+    char long_s[300];
+    memset(long_s, 'x', sizeof long_s - 1);
+    long_s[sizeof long_s - 1] = 0;
+    gb_kv_str(&b, "long", long_s);
+    gb_kv_arr(&b, "few", TFS_GG_I16, 3);
+    gb_u16(&b, 1), gb_u16(&b, 0xFFFF), gb_u16(&b, 3);
+    tfs_header *h = gg_expect_ok(&b, 0);
+    /* a stream keeps 16,384 u32 and the first strings; not the long string */
+    tfs_header *g = NULL;
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b.p, b.len);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
+    uint8_t blk[4096];
+    tfs_kv_cursor c;
+    tfs_value v;
+    tfs_str t;
+    assert_int_equal(tfs_kv_cursor_init(&c, g, &g->kv[0], blk, sizeof blk), TFS_OK);
+    while (tfs_kv_next(&c, &v, NULL) == TFS_OK) assert_int_equal(v.u64, (uint32_t)((uint32_t)c.i - 1u) * 2654435761u);
+    assert_int_equal(c.i, TFS_ARRAY_KEEP / 4u);
+    uint64_t used = 0, want = 0;
+    for (int i = 0; i < 5000; i++) {
+        uint64_t n = 8u + (uint64_t)snprintf(s, sizeof s, "token-%d-%.*s", i, i % 17, "abcdefghijklmnopq");
+        if (used + n > TFS_ARRAY_KEEP) break;
+        used += n, want++;
+    }
+    assert_int_equal(tfs_kv_cursor_init(&c, g, &g->kv[1], blk, sizeof blk), TFS_OK);
+    while (tfs_kv_next(&c, &v, &t) == TFS_OK) {
+        int n = snprintf(s, sizeof s, "token-%d-%.*s", (int)c.i - 1, ((int)c.i - 1) % 17, "abcdefghijklmnopq");
+        assert_int_equal(t.len, (size_t)n);
+        assert_memory_equal(t.ptr, s, (size_t)n);
+    }
+    assert_int_equal(c.i, want);
+    assert_int_equal(tfs_kv_cursor_init(&c, g, &g->kv[2], blk, sizeof blk), TFS_OK);
+    assert_int_equal(tfs_kv_next(&c, &v, &t), TFS_EIO);
+    assert_int_equal(tfs_kv_cursor_init(&c, g, &g->kv[3], NULL, 0), TFS_OK); /* kept: no block needed */
+    assert_int_equal(tfs_kv_next(&c, &v, NULL), TFS_OK);
+    assert_int_equal(tfs_kv_next(&c, &v, NULL), TFS_OK);
+    assert_int_equal(v.i64, -1);
+    tfs_header_free(g);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
 static void test_GG111_many_keys_last_duplicates_first(void **state) {
     (void)state; /* the hash set grows past several rehashes */
     gb b = {0};
@@ -760,6 +820,7 @@ int main(void) {
         cmocka_unit_test(test_valid_alignment_powers_of_two),
         cmocka_unit_test(test_valid_every_scalar_type),
         cmocka_unit_test(test_valid_array_of_every_type),
+        cmocka_unit_test(test_valid_arrays_past_the_stream_bound),
         cmocka_unit_test(test_valid_bool_any_nonzero_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
  * file://) in Debian's Chromium, headless, driven by playwright-core.
  * Drops (a DragEvent with a DataTransfer holding a file-backed File):
  *   - a real file (corpus/real), a damaged real file (corpus/real/gguf-damaged),
+ *     the real file cut 100 bytes short (GG304 and its detail line),
  *     a Git LFS pointer saved under a model name, a zip checkpoint;
  *   - a 100 GB sparse safetensors file (truncate), which must be inspected
  *     reading < 1 MB in < 1 s;
@@ -11,13 +12,16 @@
  * Each rendered verdict (verdict, rule id, offset) must be what the native
  * `tfs check --json` says.  No console error, no page error, no request
  * other than file:, blob: and data: (every other one is aborted and fails
- * the test).  Screenshots go to ARTIFACT_DIR.
+ * the test; every request the page made is listed and checked too).
+ * Screenshots go to ARTIFACT_DIR (CMake: BUILD_DIR/artifacts/web, kept by
+ * CI); the files dropped are made in a temporary folder, removed at the end.
  *
  * usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES
  * env TFS_CHROMIUM: the browser (default /usr/bin/chromium).
  * exit 0 pass, 1 fail, 77 skip (no page built, no chromium, no playwright-core). */
 'use strict';
 const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
 
@@ -38,6 +42,11 @@ try {
 }
 
 fs.mkdirSync(artDir, {recursive: true});
+/* this run's screenshots only */
+for (const f of fs.readdirSync(artDir)) if (f.endsWith('.png')) fs.rmSync(path.join(artDir, f));
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tfs-web-browser-'));
+process.on('exit', () => fs.rmSync(work, {recursive: true, force: true}));
+const started = Date.now();
 let failures = 0;
 function check(ok, what) {
     console.log(`${ok ? 'ok  ' : 'FAIL'} ${what}`);
@@ -57,7 +66,7 @@ function stHeader(entries) {
     len.writeBigUInt64LE(BigInt(json.length));
     return {head: Buffer.concat([len, json]), data: off};
 }
-const sparse = path.join(artDir, 'sparse-100GB.safetensors');
+const sparse = path.join(work, 'sparse-100GB.safetensors');
 {
     /* 1,000 tensors of 26,843,545 F32 = 107,374,180,000 bytes of data */
     const e = [];
@@ -66,19 +75,25 @@ const sparse = path.join(artDir, 'sparse-100GB.safetensors');
     fs.writeFileSync(sparse, head);
     fs.truncateSync(sparse, head.length + data); /* sparse: no data block written */
 }
-const many = path.join(artDir, 'tensors-100k.safetensors');
+const many = path.join(work, 'tensors-100k.safetensors');
 {
     const e = [];
     for (let i = 0; i < 100000; i++) e.push([`t${String(i).padStart(6, '0')}`, 1 + (i % 7)]);
     const {head, data} = stHeader(e);
     fs.writeFileSync(many, Buffer.concat([head, Buffer.alloc(data)]));
 }
-const lfs = path.join(artDir, 'lfs-pointer.safetensors');
+const lfs = path.join(work, 'lfs-pointer.safetensors');
 fs.writeFileSync(lfs, 'version https://git-lfs.github.com/spec/v1\noid sha256:' + 'cd'.repeat(32) + '\nsize 4400000\n');
-const zip = path.join(artDir, 'checkpoint.pt');
+const zip = path.join(work, 'checkpoint.pt');
 fs.writeFileSync(zip, Buffer.concat([Buffer.from('PK\x03\x04', 'binary'), Buffer.alloc(26), Buffer.from('archive/data.pkl')]));
 const real = path.join(srcDir, 'corpus/real/gguf/ollama-llama-2-tiny-random.gguf');
 const damaged = path.join(srcDir, 'corpus/real/gguf-damaged/ushure-ggml-vocab-bert-bge.gguf');
+/* the real file cut 100 bytes short: GG304, with the detail line (detail.c) */
+const cut = path.join(work, 'cut-short.gguf');
+{
+    const b = fs.readFileSync(real);
+    fs.writeFileSync(cut, b.subarray(0, b.length - 100));
+}
 
 function native(file, opt) {
     const r = spawnSync(cli, ['check', '--json', ...(opt || []), '--', file], {encoding: 'utf8'});
@@ -157,6 +172,7 @@ function native(file, opt) {
             check(r.focus === 1, `${name}: hex view marks the failing byte`);
         }
         if (n.looks_like) check(r.text.includes(n.looks_like), `${name}: looks like "${n.looks_like}"`);
+        if (n.detail) check(r.text.includes(n.detail), `${name}: detail "${n.detail}"`);
     }
 
     let r = await drop(real, 'real-valid.png');
@@ -165,6 +181,10 @@ function native(file, opt) {
 
     r = await drop(damaged, 'real-damaged.png');
     sameVerdict(r, native(damaged), 'damaged file');
+
+    r = await drop(cut, 'real-cut-short.png');
+    sameVerdict(r, native(cut), 'real file cut short');
+    check(/^GG304$/.test(native(cut).rule || '') && !!native(cut).detail, 'real file cut short: native GG304 with a detail');
 
     r = await drop(lfs, 'lfs-pointer.png');
     sameVerdict(r, native(lfs), 'LFS pointer named .safetensors');
@@ -178,8 +198,7 @@ function native(file, opt) {
     check(r.bytesRead > 0 && r.bytesRead < 1000000, `100 GB sparse file: ${r.bytesRead} bytes read (< 1 MB)`);
     check(r.ms < 1000, `100 GB sparse file: ${r.ms.toFixed(1)} ms in the worker (< 1 s); ${r.wall.toFixed(1)} ms drop to render`);
     check(r.tcount === '1,000', `100 GB sparse file: 1,000 tensors listed (${r.tcount})`);
-    /* the picture of docs/inspector.png: verdict, bytes read, security notes */
-    await page.screenshot({path: path.join(artDir, 'docs-inspector.png'), clip: {x: 40, y: 230, width: 1120, height: 340}});
+    /* sparse-100GB.png is the picture of docs/inspector.png */
 
     /* the strict profile on the same file */
     await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
@@ -212,8 +231,12 @@ function native(file, opt) {
     await browser.close();
     check(errors.length === 0, 'no console or page errors' + (errors.length ? ': ' + errors.join(' | ') : ''));
     check(offsite.length === 0, 'no network request' + (offsite.length ? ': ' + offsite.join(' ') : ''));
-    console.log(`${requests.length} requests, all file:/blob:/data:; screenshots in ${artDir}`);
-    for (const f of [sparse, many]) fs.rmSync(f, {force: true});
+    const other = requests.filter((u) => !/^(file|blob|data):/.test(u));
+    check(requests.length > 0 && other.length === 0,
+          `${requests.length} requests seen, all file:/blob:/data:` + (other.length ? ': ' + other.join(' ') : ''));
+    const shots = fs.readdirSync(artDir).filter((f) => f.endsWith('.png'));
+    console.log(`screenshots (${shots.length}): ${path.resolve(artDir)}`);
+    console.log(`browser test: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     process.exit(failures ? 1 : 0);
 })().catch((e) => {
     console.log('FAIL ' + (e && e.stack || e));

@@ -4,8 +4,13 @@
  * line: for every fixture of corpus/ and every real file (corpus/real, and
  * ../shared/real when present), plus a few files that are not models, in
  * the default, strict and header-only profiles, the JSON of
- * `tfs check --json` and of `tfs dump --json` must be byte for byte the same.
+ * `tfs check --json` and of `tfs dump --json --content-only` must be byte for byte the same.
  * Also: no WASI call made, never more bytes read than the file holds.
+ * The page checks the one file dropped on it, so the native side is
+ * `tfs check -r --json FILE...`, which checks each FILE alone (without -r,
+ * the first split of a GGUF set, model-00001-of-0000N.gguf, is checked with
+ * its other parts as a model set: docs/lint.md).  The native dumps run in
+ * one shell per profile (a fork of node per file costs more than the test).
  *
  * usage: node test_wasm_corpus.js TFS_WASM TFS_CLI SOURCE_DIR [WORK_DIR]
  * exit 0 pass, 1 fail, 77 skip (no tfs.wasm: no wasm toolchain). */
@@ -16,6 +21,7 @@ const path = require('path');
 const crypto = require('crypto');
 const {execFileSync, spawnSync} = require('child_process');
 
+const started = Date.now();
 const [wasmPath, cli, srcDir, workArg] = process.argv.slice(2);
 if (!wasmPath || !cli || !srcDir) {
     console.error('usage: node test_wasm_corpus.js TFS_WASM TFS_CLI SOURCE_DIR [WORK_DIR]');
@@ -84,33 +90,52 @@ function differ(what, p, want, got) {
 }
 
 for (const [pname, flags, opt] of profiles) {
-    /* native check: all files in one run, one JSON line each, in order */
-    const r = spawnSync(cli, ['check', '--json', ...opt, '--', ...files], {encoding: 'utf8', maxBuffer: 1 << 28});
-    const lines = r.stdout.split('\n').filter((l) => l.length);
-    if (lines.length !== files.length) {
-        console.log(`FAIL native check ${pname}: ${lines.length} lines for ${files.length} files\n${r.stderr}`);
+    /* native check: all files in one run, one JSON line each (then the
+     * summary record of -r), matched by their "file" */
+    const r = spawnSync(cli, ['check', '-r', '--json', ...opt, '--', ...files], {encoding: 'utf8', maxBuffer: 1 << 28});
+    const byFile = new Map();
+    for (const l of r.stdout.split('\n')) {
+        if (!l.length) continue;
+        const j = JSON.parse(l);
+        if (typeof j.file === 'string') byFile.set(j.file, l);
+    }
+    if (byFile.size !== files.length) {
+        console.log(`FAIL native check ${pname}: ${byFile.size} records for ${files.length} files\n${r.stderr}`);
         process.exit(1);
     }
-    files.forEach((p, i) => {
+    /* native dump: one run per file (exit status 0, 1 or 2 all print JSON),
+     * from one shell; each followed by a line holding only RS (0x1e), which
+     * JSON output cannot contain unescaped; --header-only changes nothing
+     * for safetensors (one profile) */
+    const dumped = files.filter((p) => flags !== TFS_HEADER_ONLY || p.endsWith('.gguf'));
+    const d = spawnSync('/bin/sh', ['-c', 'cli=$1; shift; n=$1; shift; ' +
+                                    'for f in "$@"; do "$cli" dump --json --content-only $n -- "$f"; printf "\\036\\n"; done',
+                                    'sh', cli, opt.join(' '), ...dumped], {encoding: 'utf8', maxBuffer: 1 << 30});
+    const dumps = d.stdout.split('\x1e\n');
+    if (dumps.length !== dumped.length + 1) {
+        console.log(`FAIL native dump ${pname}: ${dumps.length - 1} outputs for ${dumped.length} files\n${d.stderr}`);
+        process.exit(1);
+    }
+    const dumpOf = new Map(dumped.map((p, i) => [p, dumps[i]]));
+    files.forEach((p) => {
         const fd = openFile(p);
         const got = eng.check(flags);
         const dumpGot = eng.dump(flags);
         const s = eng.stats();
         fs.closeSync(fd);
         compared++;
-        if (got !== lines[i] + '\n') differ(`check ${pname}`, p, lines[i], got);
+        const want = byFile.get(p);
+        if (got !== want + '\n') differ(`check ${pname}`, p, want || '(no record)', got);
         if (s.wasiCalls !== 0) { failures++; console.log(`FAIL ${p}: ${s.wasiCalls} WASI calls`); }
         const size = fs.statSync(p).size;
         if (s.bytesRead > size) { failures++; console.log(`FAIL ${p}: read ${s.bytesRead} bytes of a ${size}-byte file`); }
-        /* native dump: one file per run (exit status 0, 1 or 2 all print JSON);
-         * --header-only changes nothing for safetensors (one profile) */
-        if (flags === TFS_HEADER_ONLY && !p.endsWith('.gguf')) return;
-        const d = spawnSync(cli, ['dump', '--json', ...opt, '--', p], {encoding: 'utf8', maxBuffer: 1 << 28});
+        if (!dumpOf.has(p)) return;
         compared++;
-        if (d.stdout !== dumpGot) differ(`dump ${pname}`, p, d.stdout, dumpGot);
+        if (dumpOf.get(p) !== dumpGot) differ(`dump ${pname}`, p, dumpOf.get(p), dumpGot);
     });
     console.log(`${pname}: ${files.length} files, check and dump compared`);
 }
 fs.rmSync(work, {recursive: true, force: true});
-console.log(`${compared} JSON results compared, ${failures} different`);
+console.log(`${compared} JSON results compared, ${failures} different (${files.length} files, ` +
+            `${((Date.now() - started) / 1000).toFixed(1)} s)`);
 process.exit(failures ? 1 : 0);

@@ -2,6 +2,7 @@
  * with -r, directories walked (walk.c), a progress line on a terminal and a
  * summary record. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,35 @@
 
 #define PROGRESS_MIN 20u /* files before a walk shows a progress line */
 
+/* The byte source of violation_detail (detail.c): positioned reads of an
+ * open regular file (ctx: its descriptor). */
+static int fd_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    size_t n = 0;
+    while (n < len) {
+        ssize_t r = pread(*(const int *)ctx, (char *)buf + n, len - n, (off_t)(off + n));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return errno;
+        if (r == 0) break;
+        n += (size_t)r;
+    }
+    *got = n;
+    return 0;
+}
+
+/* violation_detail of the file at path, reopened as a random-access byte
+ * source; standard input or a file that cannot be reopened: no source. */
+static void detail_of(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n) {
+    struct stat st;
+    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        tfs_source src = {.read = fd_read, .ctx = &fd, .size = (uint64_t)st.st_size, .forward = 0};
+        violation_detail(&src, h, e, buf, n);
+    } else {
+        violation_detail(NULL, h, e, buf, n);
+    }
+    if (fd >= 0) close(fd);
+}
+
 static void check_one(const char *path, const check_opts *o, check_result *r, tfs_header **h) {
     memset(r, 0, sizeof *r);
     r->file = path;
@@ -22,7 +52,7 @@ static void check_one(const char *path, const check_opts *o, check_result *r, tf
     /* TFS_PARTIAL: on a violation, the header read before it, for the
      * numbers of the detail line (the verdict is the same) */
     r->status = parse_one(path, o, o->flags | TFS_PARTIAL, h, &r->err, &r->not_model, &r->hint);
-    if (r->status == TFS_INVALID && !r->not_model) violation_detail(path, *h, &r->err, r->detail, sizeof r->detail);
+    if (r->status == TFS_INVALID && !r->not_model) detail_of(path, *h, &r->err, r->detail, sizeof r->detail);
     check_verdict_set(r, *h);
 }
 

@@ -80,9 +80,12 @@ typedef struct check_result {
 
 /* detail.c: the numbers behind a violation of GG304 (bytes needed against
  * the file size), ST307 (trailing bytes) and GG130 (count or byte size),
- * into buf (n bytes); "" for other rules, a stream, or no header.  h: the
- * partial header (TFS_PARTIAL) of the failed parse of path. */
-void violation_detail(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n);
+ * into buf (n bytes); "" for other rules or no header.  h: the partial
+ * header (TFS_PARTIAL) of the failed parse.  src: the same file as a
+ * random-access byte source of known size, from which GG130 re-reads the
+ * array's count and element type (8 + 4 bytes); NULL or a forward-only
+ * source (a stream): no GG130 detail.  Reads nothing else. */
+void violation_detail(const tfs_source *src, const tfs_header *h, const tfs_error *e, char *buf, size_t n);
 
 const char *verdict_name(check_verdict v); /* "valid", "parser_error", ... */
 /* Text for check_result.sys_errno: strerror, except EINVAL, which the
@@ -112,6 +115,9 @@ int cmd_dump(int argc, char **argv, int first);
  * (error_hint: "a Git LFS pointer ...", "a PNG image"); else NULL. */
 tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err,
                      const char **not_model, const char **hint);
+/* Did the last parse_one read its file as a stream (forward only: a pipe,
+ * a terminal, a /proc file)?  1 or 0. */
+int input_streamed(void);
 
 /* ---- sniff.c ---- */
 #define SNIFF_PREFIX 4096u /* first bytes of a file that sniff_decide looks at */
@@ -171,22 +177,62 @@ int walk_add(walk_list *l, const char *path, int err);
 int walk_dir(walk_list *l, const char *dir);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
+int cmd_mint(int argc, char **argv, int first);   /* mint_cmd.c: execs generators/mint.py */
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
 /* `tfs conform`: execs tfs-conform beside tfs or on PATH (conform_exec.c);
  * returns only on failure (2, message printed). */
 int cmd_conform(int argc, char **argv, int first);
-/* dump_json.c: the expected-content JSON of a parse (what `tfs dump --json`
- * prints), one line; not_model: NULL, or what a file that is no model looks
- * like (sniff.c); *unavailable counts values a stream cannot give again.
- * Returns 0, or -1 when a value could not be read. */
+/* dump_json.c: the expected-content JSON of a parse (what `tfs dump --json
+ * --content-only` prints), one line; not_model: NULL, or what a file that is
+ * no model looks like (sniff.c); *left_out += the values (array elements)
+ * left out because the source cannot give them again (a stream keeps the
+ * first TFS_ARRAY_KEEP bytes of each array).  Elements are read in blocks
+ * (tfs_kv_cursor).  Returns 0, or -1 when a value could not be read. */
 int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
-                       size_t *unavailable);
-/* print_content_json with the hint (`tfs dump --json`). */
+                       uint64_t *left_out);
+/* print_content_json with the hint (the web inspector). */
 int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
-                            const char *hint, size_t *unavailable);
+                            const char *hint, uint64_t *left_out);
+/* `tfs dump --json`: the expected-content form plus "file" (file), the
+ * header and data section ("header_size", "data_offset", "data_size",
+ * "file_size"), per tensor "n_elements", "n_bytes", "file_offset", and
+ * "left_out" (values not shown; then "complete" is false, and each KV cut
+ * has "count" and "left_out"). */
+int print_dump_json(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
+                    const char *not_model, const char *hint, uint64_t *left_out);
 /* Can the KV's value be read (a stream keeps scalars and short strings
  * only)?  1 or 0. */
 int kv_available(const tfs_header *h, const tfs_kv *kv);
+
+/* ---- dump_select.c, dump_table.c, dump_tree.c: what `tfs dump` shows ---- */
+enum { DUMP_SORT_FILE, DUMP_SORT_OFFSET, DUMP_SORT_SIZE, DUMP_SORT_NAME };
+typedef struct dump_view {
+    const char *keys_glob;    /* --keys: KV keys / __metadata__ keys shown (fnmatch), or NULL: all */
+    const char *tensors_glob; /* --tensors: tensor names shown, or NULL: all */
+    int no_tensors;           /* --no-tensors: none */
+    int tree;                 /* --tree: grouped by layer (dump_tree) */
+    int sort;                 /* --sort: DUMP_SORT_* */
+} dump_view;
+/* "file", "offset", "size" or "name" into *out (DUMP_SORT_*); -1 if none. */
+int dump_sort_parse(const char *s, int *out);
+/* Does the len bytes at s match the fnmatch(3) pattern glob (NULL: yes)?  1 or 0. */
+int dump_glob_match(const char *glob, const char *s, size_t len);
+/* Indices of the tensors v shows, in its order (size: largest first; ties
+ * in file order); *n the count.  malloc'd (free it); NULL when out of memory. */
+size_t *dump_tensor_order(const tfs_header *h, const dump_view *v, size_t *n);
+/* "totals" of the n tensors idx: count, parameters and bytes, then per type. */
+void dump_totals(FILE *out, const tfs_header *h, const size_t *idx, size_t n);
+/* The n tensors idx as aligned numbered columns; the violation e under
+ * tensor `mark` (-1: none). */
+void dump_table(FILE *out, const tfs_header *h, const size_t *idx, size_t n, int64_t mark, const tfs_error *e);
+/* The n tensors idx grouped by layer (blk.N., model.layers.N., ...): per
+ * group its layers and totals, per suffix the layers that have it.  0, or -1
+ * when out of memory. */
+int dump_tree(FILE *out, const tfs_header *h, const size_t *idx, size_t n);
+/* v with digits grouped by thousands ("1,234,567") in buf. */
+const char *group3(uint64_t v, char *buf, size_t cap);
+/* "GG111 (DUPLICATE_KEY) at byte 74, kv 2: message" (dump.c). */
+void dump_put_violation(FILE *out, const tfs_error *e);
 
 /* ---- histogram.c ---- */
 #define HIST_MAX 64u /* > TFS_GG_TYPE_COUNT and TFS_ST_DTYPE_COUNT */

@@ -18,7 +18,8 @@ static char *content_json(const char *path, const char *format, unsigned flags) 
     tfs_error e;
     tfs_status st = tfs_parse_file(path, f, flags, &h, &e);
     char *buf = NULL;
-    size_t len = 0, unavailable = 0;
+    size_t len = 0;
+    uint64_t unavailable = 0;
     FILE *mem = open_memstream(&buf, &len);
     int rc = -1;
     if (mem) {

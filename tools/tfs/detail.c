@@ -4,24 +4,21 @@
  *   ST307  how many bytes trail the last tensor's data;
  *   GG130  whether the array count or its byte size is the problem.
  * Computed from the partial header (TFS_PARTIAL) and, for GG130, the count
- * and element type fields re-read from the file (a stream: no GG130 detail). */
-#include <fcntl.h>
+ * and element type fields re-read through the caller's byte source (a file
+ * by pread in the command line, File.slice in the browser inspector's
+ * tfs.wasm; a stream: no GG130 detail).  No file I/O of its own, so the
+ * wasm build links it as is. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
 /* Little-endian integer of n <= 8 bytes at file offset off; 0 on success. */
-static int read_le(const char *path, uint64_t off, size_t n, uint64_t *v) {
+static int read_le(const tfs_source *src, uint64_t off, size_t n, uint64_t *v) {
     uint8_t b[8];
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) return -1;
-    ssize_t r = pread(fd, b, n, (off_t)off);
-    close(fd);
-    if (r != (ssize_t)n) return -1;
+    size_t got = 0;
+    if (src->read(src->ctx, off, b, n, &got) != 0 || got != n) return -1;
     *v = 0;
     for (size_t i = n; i > 0; i--) *v = (*v << 8) | b[i - 1];
     return 0;
@@ -33,14 +30,13 @@ static const tfs_field *field_of(const tfs_header *h, tfs_field_kind kind) {
     return NULL;
 }
 
-static void gg130(const char *path, const tfs_header *h, char *buf, size_t n) {
+static void gg130(const tfs_source *src, const tfs_header *h, char *buf, size_t n) {
     const tfs_field *cf = field_of(h, TFS_FIELD_COUNT), *tf = field_of(h, TFS_FIELD_ELEM_TYPE);
     uint64_t count, type, end;
-    struct stat st;
-    if (!cf || !tf || read_le(path, cf->offset, 8, &count) != 0 || read_le(path, tf->offset, 4, &type) != 0 ||
-        stat(path, &st) != 0 || __builtin_add_overflow(cf->offset, 8u, &end))
+    if (!cf || !tf || read_le(src, cf->offset, 8, &count) != 0 || read_le(src, tf->offset, 4, &type) != 0 ||
+        __builtin_add_overflow(cf->offset, 8u, &end))
         return;
-    uint64_t left = (uint64_t)st.st_size > end ? (uint64_t)st.st_size - end : 0;
+    uint64_t left = src->size > end ? src->size - end : 0;
     if (count > (UINT64_C(1) << 30)) {
         snprintf(buf, n, "the count: %" PRIu64 " elements, above ggml's 2^30 (1073741824)", count);
         return;
@@ -54,7 +50,7 @@ static void gg130(const char *path, const tfs_header *h, char *buf, size_t n) {
              count, tn, size, type == TFS_GG_STRING ? " (at least, the length fields)" : "", count * size, left);
 }
 
-void violation_detail(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n) {
+void violation_detail(const tfs_source *src, const tfs_header *h, const tfs_error *e, char *buf, size_t n) {
     buf[0] = '\0';
     if (!h) return;
     if (e->rule == TFS_GG304 && h->file_size) {
@@ -78,7 +74,7 @@ void violation_detail(const char *path, const tfs_header *h, const tfs_error *e,
             snprintf(buf, n,
                      "%" PRIu64 " trailing bytes: the tensors' data ends at byte %" PRIu64 ", the file has %" PRIu64,
                      h->file_size - used, used, h->file_size);
-    } else if (e->rule == TFS_GG130 && path && strcmp(path, "-") != 0) { /* re-reads the file: not a stream */
-        gg130(path, h, buf, n);
+    } else if (e->rule == TFS_GG130 && src && !src->forward && src->size != TFS_SIZE_UNKNOWN) { /* re-reads */
+        gg130(src, h, buf, n);
     }
 }

@@ -11,26 +11,40 @@
 #include "cli.h"
 
 static void dump_usage(FILE *f) {
-    fprintf(f, "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
+    fprintf(f, "usage: tfs dump [--json [--content-only]] [--full] [--strict] [--header-only] [--format "
+               "safetensors|gguf] FILE\n"
                "\n"
                "Shows what FILE holds: header fields, every KV pair or __metadata__ entry\n"
-               "with its type and value, every tensor.  On an invalid file, what was read\n"
-               "before the violation, then the violation.  FILE may be - (standard input).\n"
+               "with its type and value (long arrays: their length and first elements),\n"
+               "every tensor in numbered columns (type, shape, elements, bytes, offset in\n"
+               "the data section, file offset), then the totals: tensors, parameters and\n"
+               "bytes, per type.  On an invalid file, what was read before the violation,\n"
+               "then the violation.  FILE may be - (standard input).\n"
                "\n"
-               "  --json        the complete typed content as one JSON object\n"
+               "  --json        the complete typed content as one JSON object, with the\n"
+               "                file name, data_offset, and per tensor n_elements, n_bytes\n"
+               "                and file_offset (bytes)\n"
+               "  --content-only  with --json: only the conformance suite's expected-content\n"
+               "                form (no file name, sizes, offsets)\n"
+               "  --keys GLOB   only the KV pairs / __metadata__ entries whose key matches\n"
+               "                GLOB (shell pattern, e.g. 'tokenizer.*')\n"
+               "  --tensors GLOB  only the tensors whose name matches GLOB ('blk.0.*')\n"
+               "  --no-tensors  metadata only\n"
+               "  --sort KEY    tensors by file (order, default), offset, size (largest\n"
+               "                first) or name\n"
+               "  --tree        tensors grouped by layer (blk.N., model.layers.N.: the\n"
+               "                layers, tensors, parameters and bytes of each group)\n"
                "  --full        human output: show whole strings and every array element\n"
                "                (else strings are cut after 60 bytes, arrays after 8 elements)\n"
                "  --strict, --header-only, --format: as for `tfs check`\n"
                "\n"
+               "A stream (FILE -, a pipe) cannot be read again: it keeps the first 65536\n"
+               "bytes of each array and strings of up to 256 bytes; what it leaves out is\n"
+               "counted in \"left_out\" (and \"complete\" is false) and on stderr.\n"
                "A file that is not a model file is not parsed (as `tfs check`: not_a_model).\n"
                "\n"
                "exit status: 0 valid, 1 invalid or not a model file, 2 usage or I/O error,\n"
                "or out of memory\n");
-}
-
-static const char *type_name(const tfs_header *h, uint32_t type) {
-    const char *n = h->format == TFS_FORMAT_GGUF ? tfs_gg_type_name(type) : tfs_st_dtype_name(type);
-    return n ? n : "?";
 }
 
 /* Where the violation lies in the listing: the record the failing fields
@@ -93,7 +107,7 @@ static void fail_mark(const tfs_header *h, const tfs_error *e, int64_t *kv, int6
     }
 }
 
-static void put_violation(FILE *out, const tfs_error *e) {
+void dump_put_violation(FILE *out, const tfs_error *e) {
     fprintf(out, "%s (%s) at byte %" PRIu64, tfs_rule_id(e->rule), tfs_rule_category(e->rule), e->offset);
     if (e->index >= 0) fprintf(out, ", %s %" PRId64, index_kind(e->rule), e->index);
     fprintf(out, ": %s", e->message ? e->message : tfs_rule_message(e->rule));
@@ -104,7 +118,7 @@ static void put_violation(FILE *out, const tfs_error *e) {
 #define ELEMS_SHORT 8     /* array elements shown without --full */
 
 static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
-                                const char *not_model, const char *hint, int full) {
+                                const char *not_model, const char *hint, int full, const dump_view *view) {
     size_t max_str = full ? SIZE_MAX : STR_SHORT;
     uint64_t max_elems = full ? UINT64_MAX : ELEMS_SHORT;
     int64_t mkv = -1, mt = -1;
@@ -140,11 +154,18 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
         }
         if (h->format == TFS_FORMAT_SAFETENSORS && !h->has_metadata && h->complete)
             fputs("  metadata    no __metadata__\n", out);
-        else
-            fprintf(out, "  metadata    %zu entr%s%s\n", h->n_kv, h->n_kv == 1 ? "y" : "ies",
+        else {
+            size_t shown = 0;
+            for (size_t i = 0; i < h->n_kv; i++)
+                shown += dump_glob_match(view->keys_glob, h->kv[i].key.ptr, h->kv[i].key.len);
+            fprintf(out, "  metadata    %zu entr%s%s", h->n_kv, h->n_kv == 1 ? "y" : "ies",
                     h->complete ? "" : " read before the violation");
+            if (shown < h->n_kv) fprintf(out, " (%zu shown: --keys)", shown);
+            fputc('\n', out);
+        }
         for (size_t i = 0; i < h->n_kv; i++) {
             const tfs_kv *kv = &h->kv[i];
+            if (!dump_glob_match(view->keys_glob, kv->key.ptr, kv->key.len)) continue;
             const char *tn = tfs_gg_vtype_name(kv->type);
             fputs("    ", out);
             fput_safe(out, kv->key.ptr, kv->key.len);
@@ -154,44 +175,43 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
             fputc('\n', out);
             if ((int64_t)i == mkv) {
                 fputs(MARK, out);
-                put_violation(out, e);
+                dump_put_violation(out, e);
                 fputc('\n', out);
             }
         }
         if (mkv >= 0 && (uint64_t)mkv >= h->n_kv) {
             fprintf(out, "    [entry %" PRId64 ", not read whole]\n" MARK, mkv);
-            put_violation(out, e);
+            dump_put_violation(out, e);
             fputc('\n', out);
         }
-        fprintf(out, "  tensors     %zu%s\n", h->n_tensors, h->complete ? "" : " read before the violation");
-        for (size_t i = 0; i < h->n_tensors; i++) {
-            const tfs_tensor *t = &h->tensors[i];
-            fputs("    ", out);
-            fput_safe(out, t->name.ptr, t->name.len);
-            fprintf(out, "  %s [", type_name(h, t->type));
-            for (uint32_t d = 0; d < t->n_dims; d++) fprintf(out, "%s%" PRIu64, d ? ", " : "", t->shape[d]);
-            uint64_t end = t->offset + t->n_bytes < t->offset ? UINT64_MAX : t->offset + t->n_bytes;
-            fprintf(out, "]  %" PRIu64 " elements, %" PRIu64 " bytes, data [%" PRIu64 ", %" PRIu64 ")", t->n_elements,
-                    t->n_bytes, t->offset, end);
-            if (t->file_offset == UINT64_MAX)
-                fputs(", file offset past 2^64\n", out);
-            else
-                fprintf(out, ", file offset %" PRIu64 "\n", t->file_offset);
-            if ((int64_t)i == mt) {
-                fputs(MARK, out);
-                put_violation(out, e);
-                fputc('\n', out);
-            }
+        fprintf(out, "  tensors     %zu%s", h->n_tensors, h->complete ? "" : " read before the violation");
+        size_t n = 0;
+        size_t *idx = dump_tensor_order(h, view, &n);
+        if (!idx) {
+            fputs(" (out of memory)\n", out);
+        } else {
+            if (view->no_tensors)
+                fputs(" (not listed: --no-tensors)", out);
+            else if (n < h->n_tensors)
+                fprintf(out, " (%zu shown: --tensors)", n);
+            fputc('\n', out);
+            if (view->no_tensors) {
+            } else if (view->tree) {
+                if (dump_tree(out, h, idx, n) != 0) fputs("    (out of memory)\n", out);
+            } else
+                dump_table(out, h, idx, n, mt, e);
+            if (!view->no_tensors && n) dump_totals(out, h, idx, n);
+            free(idx);
         }
         if (mt >= 0 && (uint64_t)mt >= h->n_tensors) {
             fprintf(out, "    [tensor %" PRId64 ", not read whole]\n" MARK, mt);
-            put_violation(out, e);
+            dump_put_violation(out, e);
             fputc('\n', out);
         }
     }
     if (st == TFS_INVALID) {
         fputs("  INVALID     ", out);
-        put_violation(out, e);
+        dump_put_violation(out, e);
         fputc('\n', out);
         for (size_t i = 0; h && i < h->n_fail_fields; i++) {
             const tfs_field *f = &h->fail_fields[i];
@@ -211,14 +231,36 @@ static void print_content_human(FILE *out, const char *file, const tfs_header *h
 }
 
 int cmd_dump(int argc, char **argv, int first) {
-    int json = 0, full = 0;
+    int json = 0, full = 0, content_only = 0;
+    dump_view view = {0};
     check_opts o;
     /* the options of check, plus --full (removed before check's parser sees it) */
     int n = first;
     for (int i = first; i < argc; i++) {
         if (strcmp(argv[i], "--full") == 0)
             full = 1;
-        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+        else if (strcmp(argv[i], "--content-only") == 0)
+            content_only = 1;
+        else if (strcmp(argv[i], "--no-tensors") == 0)
+            view.no_tensors = 1;
+        else if (strcmp(argv[i], "--tree") == 0)
+            view.tree = 1;
+        else if (strcmp(argv[i], "--tensors") == 0 || strcmp(argv[i], "--keys") == 0 ||
+                 strcmp(argv[i], "--sort") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tfs dump: %s needs a value (tfs dump --help)\n", argv[i]);
+                return 2;
+            }
+            const char *val = argv[++i];
+            if (strcmp(argv[i - 1], "--tensors") == 0)
+                view.tensors_glob = val;
+            else if (strcmp(argv[i - 1], "--keys") == 0)
+                view.keys_glob = val;
+            else if (dump_sort_parse(val, &view.sort) != 0) {
+                fprintf(stderr, "tfs dump: --sort %s: one of file, offset, size, name\n", val);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             dump_usage(stdout);
             return stdout_done("dump", 0);
         } else
@@ -228,6 +270,15 @@ int cmd_dump(int argc, char **argv, int first) {
     int rc = check_parse_args(argc, argv, first, &o);
     if (rc != 0) return 2;
     json = o.json;
+    if (content_only && !json) {
+        fprintf(stderr, "tfs dump: --content-only goes with --json\n");
+        return 2;
+    }
+    if (json && (view.keys_glob || view.tensors_glob || view.no_tensors || view.tree || view.sort)) {
+        fprintf(stderr, "tfs dump: --keys, --tensors, --no-tensors, --tree and --sort shape the text form; "
+                        "--json prints everything (select with jq)\n");
+        return 2;
+    }
     if (argc - o.first_file != 1) {
         fprintf(stderr, "tfs dump: exactly one FILE, please\n");
         return 2;
@@ -238,23 +289,25 @@ int cmd_dump(int argc, char **argv, int first) {
     const char *not_model, *hint;
     tfs_status st = parse_one(file, &o, o.flags | TFS_PARTIAL, &h, &e, &not_model, &hint);
     int bad = 0;
-    size_t unavailable = 0;
+    uint64_t left_out = 0;
     if (json)
-        bad = print_content_json_hint(stdout, h, st, &e, not_model, hint, &unavailable);
+        bad = content_only ? print_content_json_hint(stdout, h, st, &e, not_model, hint, &left_out)
+                           : print_dump_json(stdout, file, h, st, &e, not_model, hint, &left_out);
     else {
-        print_content_human(stdout, file, h, st, &e, not_model, hint, full);
-        for (size_t i = 0; h && i < h->n_kv; i++) unavailable += !kv_available(h, &h->kv[i]);
+        print_content_human(stdout, file, h, st, &e, not_model, hint, full, &view);
+        for (size_t i = 0; h && i < h->n_kv; i++) left_out += !kv_available(h, &h->kv[i]);
     }
     tfs_header_free(h);
     if (stdout_done("dump", 0) != 0) return 2;
-    if (bad) {
+    if (bad || (left_out && !input_streamed())) { /* a file is read again: that failed */
         fprintf(stderr, "tfs dump: a value could not be read again from %s\n", file);
         return 2;
     }
-    if (unavailable)
+    if (left_out)
         fprintf(stderr,
-                "tfs dump: %zu value%s not shown: a stream cannot be read again, and only scalars and "
-                "strings of up to 256 bytes are kept\n",
-                unavailable, unavailable == 1 ? "" : "s");
+                "tfs dump: %" PRIu64 " value%s not shown: a stream cannot be read again, and only the first "
+                "%u bytes of each array and strings of up to 256 bytes are kept%s\n",
+                left_out, left_out == 1 ? "" : "s", (unsigned)TFS_ARRAY_KEEP,
+                json ? " (\"left_out\" in the JSON)" : "");
     return st == TFS_OK ? 0 : st == TFS_INVALID ? 1 : 2;
 }

@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -36,37 +37,34 @@ static void put_bits(FILE *out, const tfs_value *v) {
         fprintf(out, "\"0x%016" PRIx64 "\"", v->u64);
 }
 
-/* One element (or scalar) value, read once: *vp receives it (for the float
- * bits); returns 0 on success. */
-static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, tfs_value *vp) {
-    tfs_value v;
-    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) return -1;
-    *vp = v;
-    switch (v.type) {
+/* One element (or scalar) value v, as the cursor gave it (s: a string's
+ * bytes, cut when shorter than v->u64); returns 0 on success. */
+static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, const tfs_value *v,
+                     const tfs_str *s) {
+    switch (v->type) {
     case TFS_GG_U8:
     case TFS_GG_U16:
-    case TFS_GG_U32: fprintf(out, "%" PRIu64, v.u64); break;
+    case TFS_GG_U32: fprintf(out, "%" PRIu64, v->u64); break;
     case TFS_GG_I8:
     case TFS_GG_I16:
-    case TFS_GG_I32: fprintf(out, "%" PRId64, v.i64); break;
-    case TFS_GG_U64: fprintf(out, "\"%" PRIu64 "\"", v.u64); break;
-    case TFS_GG_I64: fprintf(out, "\"%" PRId64 "\"", v.i64); break;
+    case TFS_GG_I32: fprintf(out, "%" PRId64, v->i64); break;
+    case TFS_GG_U64: fprintf(out, "\"%" PRIu64 "\"", v->u64); break;
+    case TFS_GG_I64: fprintf(out, "\"%" PRId64 "\"", v->i64); break;
     case TFS_GG_F32:
-    case TFS_GG_F64: put_float(out, v.f64, v.type == TFS_GG_F32); break;
-    case TFS_GG_BOOL: fputs(v.u64 ? "true" : "false", out); break;
+    case TFS_GG_F64: put_float(out, v->f64, v->type == TFS_GG_F32); break;
+    case TFS_GG_BOOL: fputs(v->u64 ? "true" : "false", out); break;
     case TFS_GG_STRING: {
-        tfs_str s;
-        char small[4096];
-        char *buf = small;
-        size_t cap = sizeof small;
-        if (v.u64 > cap) { /* a long string: one allocation of its real (parsed) length */
-            buf = malloc((size_t)v.u64);
-            if (!buf) return -1;
-            cap = (size_t)v.u64;
+        if (s->len == v->u64) {
+            json_str(out, s->ptr, s->len);
+            break;
         }
-        tfs_status st = tfs_kv_get_string(h, kv, i, &s, buf, cap);
-        if (st == TFS_OK) json_str(out, s.ptr, s.len);
-        if (buf != small) free(buf);
+        /* longer than the cursor's block: one allocation of its real (parsed) length */
+        tfs_str whole;
+        char *buf = v->u64 <= SIZE_MAX ? malloc(v->u64 ? (size_t)v->u64 : 1u) : NULL;
+        if (!buf) return -1;
+        tfs_status st = tfs_kv_get_string(h, kv, i, &whole, buf, (size_t)v->u64);
+        if (st == TFS_OK) json_str(out, whole.ptr, whole.len);
+        free(buf);
         if (st != TFS_OK) return -1;
         break;
     }
@@ -75,64 +73,78 @@ static int put_value(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t 
     return 0;
 }
 
-int kv_available(const tfs_header *h, const tfs_kv *kv) {
+/* Can element i of kv be read (1) or did a stream not keep it (0)? */
+static int kv_available_at(const tfs_header *h, const tfs_kv *kv, uint64_t i) {
     tfs_value v;
     tfs_str str;
-    if (kv->count == 0) return 1;
-    if (tfs_kv_get(h, kv, 0, &v) != TFS_OK) return 0;
-    return kv->elem_type != TFS_GG_STRING || tfs_kv_get_string(h, kv, 0, &str, NULL, 0) == TFS_OK;
+    if (tfs_kv_get(h, kv, i, &v) != TFS_OK) return 0;
+    return kv->elem_type != TFS_GG_STRING || tfs_kv_get_string(h, kv, i, &str, NULL, 0) == TFS_OK;
 }
 
-/* One KV; a value that cannot be read again (from a stream) is null and
- * counted in *unavailable. */
-static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t *unavailable) {
+int kv_available(const tfs_header *h, const tfs_kv *kv) { return kv->count == 0 || kv_available_at(h, kv, 0); }
+
+/* The cursor's block (the CLI is single-threaded). */
+static uint8_t g_block[64u * 1024u];
+
+/* One KV, its elements read in blocks (tfs_kv_cursor).  Elements a stream
+ * did not keep (TFS_EIO: arrays keep their first TFS_ARRAY_KEEP bytes,
+ * strings their first 256) are left out: an array shows the elements before
+ * them, a scalar null, and "left_out" says how many (with --json of `tfs
+ * dump`: dump_extra; the expected-content form stays as it was);
+ * *left_out += that count.  Returns 0, or -1 when a value could not be read. */
+static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dump_extra, uint64_t *left_out) {
     int rc = 0;
     fputs("{\"key\":", out);
     json_str(out, kv->key.ptr, kv->key.len);
     fputs(",\"type\":", out);
     json_cstr(out, tfs_gg_vtype_name(kv->type));
-    if (!kv_available(h, kv)) {
-        if (kv->type == TFS_GG_ARRAY) {
-            fputs(",\"elem_type\":", out);
-            json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
-        }
-        fputs(",\"value\":null}", out);
-        ++*unavailable;
-        return 0;
-    }
     int is_float = kv->elem_type == TFS_GG_F32 || kv->elem_type == TFS_GG_F64;
-    if (kv->type == TFS_GG_ARRAY) {
+    int arr = kv->type == TFS_GG_ARRAY;
+    if (arr) {
         fputs(",\"elem_type\":", out);
         json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
-        /* each element read once; a float array keeps the values for its
-         * "bits" (count <= the file's bytes / 4: the parser checked it) */
-        tfs_value *fv = is_float && kv->count ? malloc((size_t)kv->count * sizeof *fv) : NULL;
-        if (is_float && kv->count && !fv) return -1;
-        fputs(",\"value\":[", out);
-        for (uint64_t i = 0; i < kv->count && rc == 0; i++) {
-            tfs_value v;
-            if (i) fputc(',', out);
-            rc = put_value(out, h, kv, i, &v);
-            if (fv) fv[i] = v;
-        }
-        fputc(']', out);
-        if (is_float && rc == 0) {
-            fputs(",\"bits\":[", out);
-            for (uint64_t i = 0; i < kv->count; i++) {
-                if (i) fputc(',', out);
-                put_bits(out, &fv[i]);
-            }
-            fputc(']', out);
-        }
-        free(fv);
-    } else {
+    }
+    tfs_kv_cursor cur;
+    if (tfs_kv_cursor_init(&cur, h, kv, g_block, sizeof g_block) != TFS_OK) return -1;
+    /* a float array keeps its bits for "bits" (count <= the file's bytes / 4:
+     * the parser checked it) */
+    uint64_t *bits = is_float && arr && kv->count ? malloc((size_t)kv->count * sizeof *bits) : NULL;
+    if (is_float && arr && kv->count && !bits) return -1;
+    uint64_t shown = 0, one_bits = 0;
+    fputs(arr ? ",\"value\":[" : ",\"value\":", out);
+    while (shown < kv->count && rc == 0) {
         tfs_value v;
-        fputs(",\"value\":", out);
-        rc = put_value(out, h, kv, 0, &v);
-        if (is_float && rc == 0) {
-            fputs(",\"bits\":", out);
-            put_bits(out, &v);
+        tfs_str s = {"", 0};
+        tfs_status st = tfs_kv_next(&cur, &v, &s);
+        if (st == TFS_EIO) break; /* not kept by a stream (or a file that cannot be read again: the caller's call) */
+        if (st != TFS_OK) {
+            rc = -1;
+            break;
         }
+        if (arr && shown) fputc(',', out);
+        rc = put_value(out, h, kv, shown, &v, &s);
+        if (bits) bits[shown] = v.u64;
+        one_bits = v.u64;
+        shown++;
+    }
+    if (arr)
+        fputc(']', out);
+    else if (shown == 0 && rc == 0)
+        fputs("null", out);
+    if (is_float && rc == 0 && (shown || arr)) {
+        fputs(",\"bits\":", out);
+        if (arr) fputc('[', out);
+        for (uint64_t i = 0; i < shown; i++) {
+            if (i) fputc(',', out);
+            tfs_value b = {.type = kv->elem_type, .u64 = arr ? bits[i] : one_bits};
+            put_bits(out, &b);
+        }
+        if (arr) fputc(']', out);
+    }
+    free(bits);
+    if (rc == 0 && shown < kv->count) {
+        if (dump_extra) fprintf(out, ",\"count\":%" PRIu64 ",\"left_out\":%" PRIu64, kv->count, kv->count - shown);
+        *left_out += kv->count - shown;
     }
     fputc('}', out);
     return rc;
@@ -144,15 +156,60 @@ static void put_u64_exact(FILE *out, uint64_t v) {
     fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
 }
 
-int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
-                       size_t *unavailable) {
-    return print_content_json_hint(out, h, st, e, not_model, NULL, unavailable);
+/* Elements a stream left out, over every KV (tfs_kv_cursor: TFS_EIO). */
+static uint64_t count_left_out(const tfs_header *h) {
+    uint64_t n = 0;
+    for (size_t i = 0; h && i < h->n_kv; i++) {
+        const tfs_kv *kv = &h->kv[i];
+        tfs_kv_cursor cur;
+        tfs_value v;
+        tfs_str s;
+        /* the last element readable: all are (a file; a stream's whole array) */
+        if (kv->count == 0 || kv_available_at(h, kv, kv->count - 1)) continue;
+        if (tfs_kv_cursor_init(&cur, h, kv, g_block, sizeof g_block) != TFS_OK) continue;
+        while (cur.i < kv->count && tfs_kv_next(&cur, &v, &s) == TFS_OK) {}
+        n += kv->count - cur.i;
+    }
+    return n;
 }
 
-/* hint: NULL, or what an invalid file looks like ("looks_like" in the error
- * object; parse_one) */
-int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
-                            const char *hint, size_t *unavailable) {
+/* The fields `tfs dump --json` adds to the expected-content form: what its
+ * text form shows (the file name, the header and data section, file size)
+ * and how many values a stream left out. */
+static void dump_fields(FILE *out, const char *file, const tfs_header *h, uint64_t missing) {
+    fputs(",\"file\":", out);
+    json_str(out, file, strlen(file));
+    int whole = h && h->complete;
+    fputs(",\"header_size\":", out);
+    if (h && (h->header_size || whole))
+        put_u64_exact(out, h->header_size);
+    else
+        fputs("null", out);
+    fputs(",\"data_offset\":", out);
+    if (whole)
+        put_u64_exact(out, h->data_offset);
+    else
+        fputs("null", out);
+    fputs(",\"data_size\":", out);
+    if (whole)
+        put_u64_exact(out, data_extent(h));
+    else
+        fputs("null", out);
+    fputs(",\"file_size\":", out);
+    if (h && h->file_size)
+        put_u64_exact(out, h->file_size);
+    else
+        fputs("null", out);
+    fprintf(out, ",\"left_out\":%" PRIu64, missing);
+}
+
+/* The JSON of a parse.  file: NULL for the expected-content form (the
+ * conformance suite's; conform, the web inspector, `tfs dump --json
+ * --content-only`), else the name `tfs dump --json` adds with the fields of
+ * its text form (dump_extra).  hint: NULL, or what an invalid file looks like
+ * ("looks_like" in the error object; parse_one). */
+static int content_json(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
+                        const char *not_model, const char *hint, uint64_t *left_out) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
@@ -167,7 +224,10 @@ int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const
         fprintf(out, "%" PRIu32, h->alignment);
     else
         fputs("null", out);
-    fprintf(out, ",\"complete\":%s,\"error\":", st == TFS_OK ? "true" : "false");
+    /* with the dump fields, "complete" also says whether every value is shown
+     * (a stream keeps the first TFS_ARRAY_KEEP bytes of each array) */
+    uint64_t missing = file ? count_left_out(h) : 0;
+    fprintf(out, ",\"complete\":%s,\"error\":", st == TFS_OK && missing == 0 ? "true" : "false");
     if (not_model) {
         fputs("{\"status\":\"not_a_model\",\"message\":", out);
         json_cstr(out, "neither GGUF nor safetensors, and no .gguf / .safetensors name: not parsed");
@@ -209,6 +269,7 @@ int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const
     } else {
         fputs("null", out);
     }
+    if (file) dump_fields(out, file, h, missing);
     fputs(",\"tensors\":[", out);
     for (size_t i = 0; h && i < h->n_tensors; i++) {
         const tfs_tensor *t = &h->tensors[i];
@@ -226,13 +287,40 @@ int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const
         put_u64_exact(out, t->offset);
         fputc(',', out);
         put_u64_exact(out, end);
-        fputs("]}", out);
+        fputc(']', out);
+        if (file) {
+            fputs(",\"n_elements\":", out);
+            put_u64_exact(out, t->n_elements);
+            fputs(",\"n_bytes\":", out);
+            put_u64_exact(out, t->n_bytes);
+            fputs(",\"file_offset\":", out);
+            if (t->file_offset == UINT64_MAX) /* past 2^64: saturated (GG304 judges it) */
+                fputs("null", out);
+            else
+                put_u64_exact(out, t->file_offset);
+        }
+        fputc('}', out);
     }
     fputs("],\"kv\":[", out);
     for (size_t i = 0; h && i < h->n_kv; i++) {
         if (i) fputc(',', out);
-        if (put_kv_json(out, h, &h->kv[i], unavailable) != 0) rc = -1;
+        if (put_kv_json(out, h, &h->kv[i], file != NULL, left_out) != 0) rc = -1;
     }
     fputs("]}\n", out);
     return rc;
+}
+
+int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                       uint64_t *left_out) {
+    return content_json(out, NULL, h, st, e, not_model, NULL, left_out);
+}
+
+int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                            const char *hint, uint64_t *left_out) {
+    return content_json(out, NULL, h, st, e, not_model, hint, left_out);
+}
+
+int print_dump_json(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
+                    const char *not_model, const char *hint, uint64_t *left_out) {
+    return content_json(out, file, h, st, e, not_model, hint, left_out);
 }

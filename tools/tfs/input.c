@@ -67,9 +67,14 @@ static tfs_status io_fail(tfs_error *err, int e) {
 
 /* A stream (pipe, terminal, or a regular file that says it is empty but is
  * not, as /proc files): the prefix, then forward-only reads. */
+static int g_streamed; /* the last parse_one read a stream (input_streamed) */
+
+int input_streamed(void) { return g_streamed; }
+
 static tfs_status parse_stream(int fd, const char *path, const check_opts *o, unsigned flags, tfs_header **h,
                                tfs_error *err, const char **not_model, const char **hint) {
     stream s = {.fd = fd};
+    g_streamed = 1;
     int e = read_full(fd, s.pre, sizeof s.pre, &s.pre_len);
     if (e) return io_fail(err, e);
     /* a stream shorter than the prefix has a known size */
@@ -124,6 +129,7 @@ tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_
     if (hint) *hint = NULL;
     *h = NULL;
     *not_model = NULL;
+    g_streamed = 0;
     memset(err, 0, sizeof *err);
     err->index = -1;
     tfs_status st;

@@ -68,6 +68,18 @@ size_t utf8_cut(const char *str, size_t len, size_t max) {
     return i;
 }
 
+/* The string s of `len` bytes (s->len == len, or s holds at least max + 4
+ * of them): quoted and escaped, cut to max bytes at a character boundary,
+ * then `... (N bytes)` when cut. */
+static void put_str_cut(FILE *out, const tfs_str *s, uint64_t len, size_t max) {
+    int cut = len > max;
+    size_t shown = cut ? utf8_cut(s->ptr, s->len, max) : s->len;
+    fputc('"', out);
+    put_escaped(out, s->ptr, shown, 1);
+    fputc('"', out);
+    if (cut) fprintf(out, "... (%" PRIu64 " bytes)", len);
+}
+
 /* String i of kv: quoted and escaped, cut to max bytes at a character
  * boundary (SIZE_MAX: whole), then `... (N bytes)` when cut. */
 static void put_string(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, size_t max) {
@@ -95,12 +107,7 @@ static void put_string(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_
     if (st != TFS_OK) {
         fprintf(out, "(string of %" PRIu64 " bytes, not kept: a stream cannot be read again)", v.u64);
     } else {
-        int cut = v.u64 > max;
-        size_t shown = cut ? utf8_cut(s.ptr, s.len, max) : s.len;
-        fputc('"', out);
-        put_escaped(out, s.ptr, shown, 1);
-        fputc('"', out);
-        if (cut) fprintf(out, "... (%" PRIu64 " bytes)", v.u64);
+        put_str_cut(out, &s, v.u64, max);
     }
     if (buf != small) free(buf);
 }
@@ -143,16 +150,31 @@ void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, 
     const char *et = tfs_gg_vtype_name(kv->elem_type);
     fprintf(out, "[%s x %" PRIu64 "]", et ? et : "?", kv->count);
     if (max_elems == 0 || kv->count == 0) return;
+    /* the elements in order, a block at a time (tfs_kv_cursor) */
+    static uint8_t block[64u * 1024u]; /* the CLI is single-threaded */
+    tfs_kv_cursor cur;
     tfs_value v;
-    if (tfs_kv_get(h, kv, 0, &v) != TFS_OK) { /* a stream: array elements are not kept */
+    tfs_str s;
+    uint64_t i = 0;
+    if (tfs_kv_cursor_init(&cur, h, kv, block, sizeof block) != TFS_OK) return;
+    for (; i < kv->count && i < max_elems; i++) {
+        if (tfs_kv_next(&cur, &v, &s) != TFS_OK) break; /* a stream keeps the first TFS_ARRAY_KEEP bytes */
+        fputs(i ? ", " : " [", out);
+        if (v.type != TFS_GG_STRING)
+            put_scalar(out, &v);
+        else if (s.len == v.u64 || s.len >= (max_str > SIZE_MAX - 4 ? SIZE_MAX : max_str + 4))
+            put_str_cut(out, &s, v.u64, max_str);
+        else /* longer than the block: read it whole */
+            put_string(out, h, kv, i, max_str);
+    }
+    if (i == 0) {
         fputs(" (not kept: a stream cannot be read again)", out);
         return;
     }
-    fputs(" [", out);
-    for (uint64_t i = 0; i < kv->count && i < max_elems; i++) {
-        if (i) fputs(", ", out);
-        put_elem(out, h, kv, i, max_str);
-    }
-    if (kv->count > max_elems) fprintf(out, ", ... (+%" PRIu64 " more)", kv->count - max_elems);
+    if (i < kv->count && i < max_elems)
+        fprintf(out, ", ... (+%" PRIu64 " more, not kept: a stream keeps the first %u bytes of an array)",
+                kv->count - i, (unsigned)TFS_ARRAY_KEEP);
+    else if (kv->count > max_elems)
+        fprintf(out, ", ... (+%" PRIu64 " more)", kv->count - max_elems);
     fputc(']', out);
 }

@@ -83,6 +83,7 @@ function renderVerdict(c) {
     row('offset', c.offset === null ? null : 'byte ' + num(c.offset));
     row('index', c.index);
     row('message', c.message);
+    row('detail', c.detail);
     row('looks like', c.looks_like);
     v.appendChild(dl);
 }

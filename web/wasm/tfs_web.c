@@ -1,7 +1,7 @@
 /* tfs_web.c: libtfs for the browser inspector (web/): a WebAssembly reactor
  * whose two entry points give the same JSON as `tfs check --json` and
- * `tfs dump --json`, produced by the command line's own code
- * (tools/tfs/out_json.c, dump_json.c, sniff.c, verdict.c) over a byte
+ * `tfs dump --json --content-only`, produced by the command line's own code
+ * (tools/tfs/out_json.c, dump_json.c, sniff.c, verdict.c, detail.c) over a byte
  * source that the host (a Web Worker reading File.slice, or node) serves.
  *
  * The host provides one function, imported as env.tfs_web_read:
@@ -123,7 +123,13 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
     r.flags = flags & (TFS_STRICT | TFS_HEADER_ONLY);
     r.format = TFS_FORMAT_UNKNOWN;
     r.err.index = -1;
-    r.status = parse_web(name, size, r.flags, &h, &r.err, &r.not_model, &r.hint);
+    /* as check_one (tools/tfs/check.c): TFS_PARTIAL for the numbers of the
+     * detail line, re-read through the same host source */
+    r.status = parse_web(name, size, r.flags | TFS_PARTIAL, &h, &r.err, &r.not_model, &r.hint);
+    if (r.status == TFS_INVALID && !r.not_model) {
+        tfs_source src = {.read = host_read, .ctx = NULL, .size = size, .forward = 0};
+        violation_detail(&src, h, &r.err, r.detail, sizeof r.detail);
+    }
     check_verdict_set(&r, h);
     FILE *f = result_open();
     if (!f) {
@@ -146,7 +152,7 @@ WEB_EXPORT(tfs_web_dump) const char *tfs_web_dump(const char *name, uint64_t siz
         tfs_header_free(h);
         return NULL;
     }
-    size_t unavailable = 0;
+    uint64_t unavailable = 0;
     print_content_json_hint(f, h, st, &e, not_model, hint, &unavailable);
     tfs_header_free(h);
     return result_close(f);
