@@ -22,7 +22,10 @@ BEGIN, END = "<!-- rule-table:begin -->", "<!-- rule-table:end -->"
 
 def manifest_rows():
     rows = []
-    for part in ("safetensors", "gguf"):
+    # corpus/minted: fixtures contributed from `tfs mint` (generators/contribute.py)
+    for part in ("safetensors", "gguf", "minted"):
+        if part == "minted" and not os.path.exists(os.path.join(tables.ROOT, "corpus", part, "MANIFEST.tsv")):
+            continue
         with open(os.path.join(tables.ROOT, "corpus", part, "MANIFEST.tsv"), encoding="utf-8") as f:
             rows += [line.rstrip("\n").split("\t") for line in f][1:]
     return rows

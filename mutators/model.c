@@ -234,26 +234,23 @@ static int take_st(mut_ctx *c, const tfs_st_model *m) {
     return 0;
 }
 
-int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want) {
-    if (size > 0) {
-        tfs_format f = tfs_detect_format(data, size, NULL);
-        tfs_error err;
-        tfs_status st = tfs_parse_buffer(data, size, f, TFS_PARTIAL, &c->h, &err);
-        if (st == TFS_ENOMEM) return -1;
-        const tfs_header *h = c->h;
-        if (h && (st == TFS_OK || h->n_kv + h->n_tensors > 0)) {
-            if (h->format == TFS_FORMAT_GGUF) {
-                st = tfs_gg_model_from_view(h, &c->gsrc);
-                if (st == TFS_OK && take_gg(c, c->gsrc) != 0) return -1;
-            } else {
-                st = tfs_st_model_from_view(h, &c->ssrc);
-                if (st == TFS_OK && take_st(c, c->ssrc) != 0) return -1;
-            }
-            if (st == TFS_ENOMEM) return -1;
-            if (st == TFS_OK) return c->nomem ? -1 : 0;
-            /* a view the writer's model cannot hold: start over */
-            c->n_kv = c->n_gt = c->n_se = c->n_meta = 0;
+/* Take the records of a parse (st: its status, c->h: its header or NULL)
+ * into the model, or fall back to a skeleton of format `want`. */
+static int load_parsed(mut_ctx *c, tfs_status st, int want) {
+    if (st == TFS_ENOMEM) return -1;
+    const tfs_header *h = c->h;
+    if (h && (st == TFS_OK || h->n_kv + h->n_tensors > 0)) {
+        if (h->format == TFS_FORMAT_GGUF) {
+            st = tfs_gg_model_from_view(h, &c->gsrc);
+            if (st == TFS_OK && take_gg(c, c->gsrc) != 0) return -1;
+        } else {
+            st = tfs_st_model_from_view(h, &c->ssrc);
+            if (st == TFS_OK && take_st(c, c->ssrc) != 0) return -1;
         }
+        if (st == TFS_ENOMEM) return -1;
+        if (st == TFS_OK) return c->nomem ? -1 : 0;
+        /* a view the writer's model cannot hold: start over */
+        c->n_kv = c->n_gt = c->n_se = c->n_meta = 0;
     }
     if (want != TFS_FORMAT_GGUF && want != TFS_FORMAT_SAFETENSORS)
         want = (tfs__mut_next(&c->rng) & 1) ? TFS_FORMAT_GGUF : TFS_FORMAT_SAFETENSORS;
@@ -263,6 +260,39 @@ int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want) {
     else
         st_skeleton(c);
     return c->nomem ? -1 : 0;
+}
+
+int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want) {
+    tfs_status st = TFS_INVALID;
+    if (size > 0) {
+        tfs_format f = tfs_detect_format(data, size, NULL);
+        tfs_error err;
+        st = tfs_parse_buffer(data, size, f, TFS_PARTIAL, &c->h, &err);
+    }
+    return load_parsed(c, st, want);
+}
+
+int tfs__mut_load_source(mut_ctx *c, const tfs_source *src, int want, int *io_errno) {
+    tfs_status st = TFS_INVALID;
+    *io_errno = 0;
+    if (src->size > 0) {
+        /* as tfs_detect_format(bytes, size, NULL): the magic, else safetensors */
+        uint8_t magic[4];
+        size_t got = 0;
+        int e = src->read(src->ctx, 0, magic, sizeof magic, &got);
+        if (e) {
+            *io_errno = e;
+            return -1;
+        }
+        tfs_format f = tfs_detect_format(magic, got, NULL);
+        tfs_error err;
+        st = tfs_parse_source(src, NULL, f, TFS_PARTIAL, &c->h, &err);
+        if (st == TFS_EIO) {
+            *io_errno = err.sys_errno ? err.sys_errno : 5 /* EIO */;
+            return -1;
+        }
+    }
+    return load_parsed(c, st, want);
 }
 
 /* ---------------------------------------------------------------- write */

@@ -105,6 +105,10 @@ char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...)
  * `want` when it does not parse; want TFS_FORMAT_UNKNOWN: from the rng).
  * Returns 0, or -1 on allocation failure. */
 int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want);
+/* The same from a random-access byte source (only its header is read; the
+ * records are copied out of it, tfs_gg_model_from_view).  -1 on allocation
+ * failure, or on a read error (*io_errno set to the reader's errno). */
+int tfs__mut_load_source(mut_ctx *c, const tfs_source *src, int want, int *io_errno);
 /* Write the model to c->w (after freeing any earlier write). 0 or -1. */
 int tfs__mut_write(mut_ctx *c);
 /* Copy c->w, cut at max, into out; returns bytes. */

@@ -161,19 +161,19 @@ size_t tfs_mutate_one(uint8_t *data, size_t size, size_t max_size, uint64_t seed
     return tfs_mutate(data, size, max_size, seed, &o);
 }
 
-size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, const tfs_mutate_options *opt) {
-    static const tfs_mutate_options defaults = TFS_MUTATE_OPTIONS_INIT;
-    put_chain(opt, NULL, 0);
-    if (!opt) opt = &defaults;
-    if (!data || max_size == 0) return 0;
-    if (size > max_size) size = max_size;
+/* Load (buffer, or source when src is not NULL), pick, run the model and
+ * bytes phases: c->w then holds the written mutant and picks[0, *n) the
+ * mutations applied.  Returns 0; 1 when the mutation does not apply (other
+ * format, off, out of range) or the write made nothing; -1 on allocation
+ * failure; a positive errno on a read error of the source. */
+static int run(mut_ctx *c, const uint8_t *data, size_t size, const tfs_source *src, size_t max_size, uint64_t seed,
+               const tfs_mutate_options *opt, int *picks, int *n) {
+    *n = 0;
     int mutation = opt->mutation;
-    if (mutation < -1 || mutation >= tfs_mutation_count() || is_off(mutation)) return size;
+    if (mutation < -1 || mutation >= tfs_mutation_count() || is_off(mutation)) return 1;
     int max_stack = opt->max_stack <= 0 ? DEFAULT_STACK : opt->max_stack > MAX_STACK ? MAX_STACK : opt->max_stack;
-    mut_ctx c;
-    memset(&c, 0, sizeof c);
-    c.rng.s = seed ^ 0x74667320u; /* "tfs " */
-    c.max_size = max_size;
+    c->rng.s = seed ^ 0x74667320u; /* "tfs " */
+    c->max_size = max_size;
     int want = opt->format;
     if (mutation >= 0) {
         unsigned f = tfs__mut_def(mutation)->formats;
@@ -182,36 +182,92 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, co
         else if (f == MUT_ST)
             want = TFS_FORMAT_SAFETENSORS;
     }
-    size_t out = size;
-    int picks[MAX_STACK], n = 0;
-    if (tfs__mut_load(&c, data, size, want) != 0) goto done;
-    unsigned fbit = 1u << c.format;
+    if (src) {
+        int e = 0;
+        if (tfs__mut_load_source(c, src, want, &e) != 0) return e ? e : -1;
+    } else if (tfs__mut_load(c, data, size, want) != 0) {
+        return -1;
+    }
+    unsigned fbit = 1u << c->format;
     if (mutation >= 0) {
-        if (!(tfs__mut_def(mutation)->formats & fbit)) goto done;
-        picks[n++] = mutation;
+        if (!(tfs__mut_def(mutation)->formats & fbit)) return 1;
+        picks[(*n)++] = mutation;
     } else {
         /* 1 three times in four; otherwise 2 .. max_stack */
         int k = 1;
-        if (max_stack > 1 && tfs__mut_below(&c.rng, 4) == 0)
-            k += 1 + (int)tfs__mut_below(&c.rng, (uint64_t)(max_stack - 1));
+        if (max_stack > 1 && tfs__mut_below(&c->rng, 4) == 0)
+            k += 1 + (int)tfs__mut_below(&c->rng, (uint64_t)(max_stack - 1));
         for (int i = 0; i < k; i++) {
-            int p = pick(&c.rng, fbit, opt->families);
-            if (p >= 0) picks[n++] = p;
+            int p = pick(&c->rng, fbit, opt->families);
+            if (p >= 0) picks[(*n)++] = p;
         }
     }
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < *n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
-        if (d->model) d->model(&c);
+        if (d->model) d->model(c);
     }
-    if (c.nomem || tfs__mut_write(&c) != 0) goto done;
-    for (int i = 0; i < n; i++) {
+    if (c->nomem || tfs__mut_write(c) != 0) return -1;
+    for (int i = 0; i < *n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
-        if (d->bytes) d->bytes(&c);
+        if (d->bytes) d->bytes(c);
     }
-    if (c.nomem || c.w.err != TFS_OK || c.w.size == 0) goto done;
-    out = tfs__mut_copy_out(&c, data, max_size);
-    put_chain(opt, picks, n);
-done:
+    if (c->nomem || c->w.err == TFS_ENOMEM) return -1;
+    if (c->w.err != TFS_OK || c->w.size == 0) return 1;
+    return 0;
+}
+
+size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, const tfs_mutate_options *opt) {
+    static const tfs_mutate_options defaults = TFS_MUTATE_OPTIONS_INIT;
+    put_chain(opt, NULL, 0);
+    if (!opt) opt = &defaults;
+    if (!data || max_size == 0) return 0;
+    if (size > max_size) size = max_size;
+    mut_ctx c;
+    memset(&c, 0, sizeof c);
+    int picks[MAX_STACK], n = 0;
+    size_t out = size;
+    if (run(&c, data, size, NULL, max_size, seed, opt, picks, &n) == 0) {
+        out = tfs__mut_copy_out(&c, data, max_size);
+        put_chain(opt, picks, n);
+    }
     tfs__mut_free(&c);
     return out;
+}
+
+int tfs_mutate_source(const tfs_source *src, uint64_t max_size, uint64_t seed, const tfs_mutate_options *opt,
+                      tfs_mutate_sink sink, void *ctx, uint64_t *out_size, tfs_mutate_info *info) {
+    static const tfs_mutate_options defaults = TFS_MUTATE_OPTIONS_INIT;
+    if (out_size) *out_size = 0;
+    if (info) memset(info, 0, sizeof *info);
+    put_chain(opt, NULL, 0);
+    if (!opt) opt = &defaults;
+    if (!src || !src->read || src->forward || src->size == TFS_SIZE_UNKNOWN || !sink || max_size == 0) return -2;
+    size_t cap = max_size > (uint64_t)SIZE_MAX / 2 ? SIZE_MAX / 2 : (size_t)max_size;
+    mut_ctx c;
+    memset(&c, 0, sizeof c);
+    int picks[MAX_STACK], n = 0;
+    int rc = run(&c, NULL, 0, src, cap, seed, opt, picks, &n);
+    if (info) {
+        info->format = c.format;
+        info->skeleton = c.skeleton;
+        info->n = n;
+        for (int i = 0; i < n; i++) info->mutation[i] = picks[i];
+    }
+    if (rc == 0) {
+        /* the segments, cut at cap: bytes from c.w.p, holes as NULL */
+        uint64_t total = c.w.size < cap ? c.w.size : cap;
+        for (size_t i = 0; i < c.w.n_segs && rc == 0; i++) {
+            const tfs_wseg *sg = &c.w.segs[i];
+            if (sg->offset >= total) break;
+            uint64_t len = sg->len;
+            if (len > total - sg->offset) len = total - sg->offset;
+            if (len) rc = sink(ctx, sg->offset, sg->hole ? NULL : c.w.p + sg->pos, len) ? -3 : 0;
+        }
+        if (rc == 0) {
+            if (out_size) *out_size = total;
+            put_chain(opt, picks, n);
+        }
+    }
+    tfs__mut_free(&c);
+    return rc;
 }

@@ -3,7 +3,7 @@
 # (each failed on the binary before the fix):
 #   - `tfs help help` is the help; `tfs rules GG204` shows that rule, an
 #     unknown id is refused;
-#   - `tfs mutate - OUT` reads standard input (a redirected file);
+#   - `tfs mutate - OUT` reads standard input (a redirected file, or a pipe: copied to a temporary file);
 #   - `--format safetensors` on a GGUF file: the rule plus "looks like a GGUF
 #     file" (and the other way round);
 #   - one spelling of io_error (dump --json's status as check's verdict);
@@ -38,9 +38,14 @@ if [ "$rc" -eq 2 ] && grep -q "no rule 'GG999'" "$tmp/err"; then ok; else ko "tf
 # mutate - OUT
 "$tfs" mutate --seed 7 - "$tmp/m.gguf" < "$gguf" 2> "$tmp/err"; rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$tmp/m.gguf" ]; then ok; else ko "tfs mutate - OUT < file: exit $rc: $(cat "$tmp/err")"; fi
+# a pipe is copied to a temporary file (issue 19): no --max-size needed; the
+# same bytes as the redirected file
 cat "$gguf" | "$tfs" mutate --seed 7 - "$tmp/m2.gguf" 2> "$tmp/err"; rc=$?
-if [ "$rc" -eq 2 ] && grep -q "give --max-size" "$tmp/err" && ! grep -q "No such file" "$tmp/err"; then ok
+if [ "$rc" -eq 0 ] && cmp -s "$tmp/m.gguf" "$tmp/m2.gguf"; then ok
 else ko "tfs mutate - OUT from a pipe: exit $rc: $(cat "$tmp/err")"; fi
+cat "$gguf" | "$tfs" mutate --seed 7 --max-size 100 - "$tmp/m4.gguf" 2> "$tmp/err"; rc=$?
+if [ "$rc" -eq 2 ] && grep -q "larger than --max-size" "$tmp/err" && [ ! -e "$tmp/m4.gguf" ]; then ok
+else ko "tfs mutate --max-size 100 - OUT from a pipe of a larger file: exit $rc: $(cat "$tmp/err")"; fi
 cat "$gguf" | "$tfs" mutate --seed 7 --max-size 100000 - "$tmp/m3.gguf" 2> "$tmp/err"; rc=$?
 if [ "$rc" -eq 0 ] && [ -s "$tmp/m3.gguf" ]; then ok; else ko "tfs mutate --max-size - OUT from a pipe: exit $rc: $(cat "$tmp/err")"; fi
 

@@ -26,6 +26,15 @@ if(TARGET tfs_cli)
            COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_strategies.py $<TARGET_FILE:tfs_cli>)
   set_tests_properties(test_generator_strategies PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
 endif()
+# Per-rule "break rule X and only X" strategies (generators/tfsgen/breakers.py, issue 19): every file
+# drawn is rejected with that rule (or a listed implied one) in the strategy's profile; 8 examples a
+# rule here, the longer run is documented in docs/mint.md.
+if(TARGET tfs_cli AND TARGET tfs_shared)
+  add_test(NAME test_generator_breakers
+           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_breakers.py $<TARGET_FILE:tfs_cli>
+                   --lib $<TARGET_FILE:tfs_shared> --examples 8)
+  set_tests_properties(test_generator_breakers PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
+endif()
 
 # The Rust crate's verdicts, recorded as data by maint/crate_verdicts.py (the crate cannot be built
 # in CI): every safetensors fixture has one, and its manifest line agrees with it outside the

@@ -256,6 +256,96 @@ static void test_determinism(void **state) {
     }
 }
 
+/* tfs_mutate_source (header read through a byte source, output as segments
+ * with holes: `tfs mutate`) gives the bytes tfs_mutate gives for the whole
+ * file in a buffer, for every mutation and a few seeds, on both seeds and
+ * on their copies with a data section grown by 1 MiB of holes-to-be. */
+typedef struct img {
+    uint8_t *p;
+    size_t cap, size;
+    int holes;
+} img;
+static int img_sink(void *ctx, uint64_t off, const uint8_t *bytes, uint64_t len) {
+    img *m = ctx;
+    if (off != m->size || off + len > m->cap) return 1; /* segments in order, contiguous, within the cap */
+    if (bytes)
+        memcpy(m->p + off, bytes, (size_t)len);
+    else {
+        memset(m->p + off, 0, (size_t)len);
+        m->holes++;
+    }
+    m->size = (size_t)(off + len);
+    return 0;
+}
+typedef struct buf_src {
+    const uint8_t *p;
+    size_t n;
+} buf_src;
+static int buf_read(void *ctx, uint64_t off, void *out, size_t len, size_t *got) {
+    const buf_src *b = ctx;
+    *got = 0;
+    if (off >= b->n) return 0;
+    *got = len < b->n - off ? len : (size_t)(b->n - off);
+    memcpy(out, b->p + off, *got);
+    return 0;
+}
+static void test_source_equals_buffer(void **state) {
+    (void)state;
+    unsigned bits[2] = {GG_BIT, ST_BIT};
+    uint8_t *x = malloc(CAP);
+    img m = {malloc(CAP), CAP, 0, 0};
+    assert_non_null(x);
+    assert_non_null(m.p);
+    int compared = 0, with_holes = 0;
+    for (int b = 0; b < 2; b++) {
+        size_t len;
+        uint8_t *seed = seed_of(bits[b], &len);
+        assert_non_null(seed);
+        for (int i = -1; i < tfs_mutation_count(); i++) {
+            for (uint64_t s = 1; s <= 3; s++) {
+                memcpy(x, seed, len);
+                char chain_x[128], chain_m[128];
+                tfs_mutate_options o = TFS_MUTATE_OPTIONS_INIT;
+                o.mutation = i;
+                o.chain = chain_x;
+                o.chain_size = sizeof chain_x;
+                size_t nx = tfs_mutate(x, len, CAP, s * 104729u, &o);
+                buf_src bs = {seed, len};
+                tfs_source src = {buf_read, &bs, len, 0};
+                tfs_mutate_info info;
+                uint64_t out_size = 0;
+                m.size = 0;
+                m.holes = 0;
+                o.chain = chain_m;
+                int rc = tfs_mutate_source(&src, CAP, s * 104729u, &o, img_sink, &m, &out_size, &info);
+                if (rc == 1) { /* not applicable: tfs_mutate left the input as it was */
+                    assert_int_equal(nx, len);
+                    assert_memory_equal(x, seed, len);
+                    continue;
+                }
+                assert_int_equal(rc, 0);
+                assert_int_equal(out_size, m.size);
+                assert_int_equal(nx, m.size);
+                assert_memory_equal(x, m.p, nx);
+                assert_true(info.n >= 1 && info.n <= 3);
+                assert_string_equal(chain_x, chain_m); /* same mutations named */
+                if (i >= 0) assert_int_equal(info.mutation[0], i);
+                compared++;
+                with_holes += m.holes > 0;
+            }
+        }
+        free(seed);
+    }
+    assert_true(compared > 100);
+    assert_true(with_holes > 0); /* the data sections came as holes */
+    /* a forward-only source is refused */
+    buf_src bs = {x, 16};
+    tfs_source fwd = {buf_read, &bs, 16, 1};
+    assert_int_equal(tfs_mutate_source(&fwd, CAP, 1, NULL, img_sink, &m, NULL, NULL), -2);
+    free(x);
+    free(m.p);
+}
+
 static void test_claims(void **state) {
     (void)state;
     int dump = getenv("TFS_MUT_TEST_DUMP") != NULL;
@@ -486,6 +576,7 @@ int main(void) {
         cmocka_unit_test(test_random_inputs),
         cmocka_unit_test(test_crossover),
         cmocka_unit_test(test_libfuzzer_front_end),
+        cmocka_unit_test(test_source_equals_buffer),
         cmocka_unit_test(test_libfuzzer_length_control),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -177,6 +177,7 @@ int walk_add(walk_list *l, const char *path, int err);
 int walk_dir(walk_list *l, const char *dir);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
+int cmd_mint(int argc, char **argv, int first);   /* mint_cmd.c: execs generators/mint.py */
 int cmd_mutate(int argc, char **argv, int first); /* mutate_cmd.c: `tfs mutate` */
 /* `tfs conform`: execs tfs-conform beside tfs or on PATH (conform_exec.c);
  * returns only on failure (2, message printed). */

@@ -23,9 +23,12 @@ static void usage(FILE *f) {
                "  rules [--json|--tsv] [ID...]\n"
                "                 list every rule (or the rules ID...): id, canonical category,\n"
                "                 profile, message, reference\n"
-               "  mutate --seed N [--mutation NAME] [--max-size BYTES] [--crossover IN2] IN OUT\n"
-               "                 write a structure-aware mutant of IN; `tfs mutate --list`\n"
-               "                 names the mutations\n"
+               "  mutate --seed N [--mutation NAME] [--max-size BYTES] [--crossover IN2] [--expect RULE]\n"
+               "         [--json] IN OUT\n"
+               "                 write a structure-aware mutant of IN and say what it is (verdict\n"
+               "                 per profile); `tfs mutate --list` names the mutations\n"
+               "  mint --out DIR [--rule ID]... [--budget SECONDS] [--against 'CMD {file}'] SEED...\n"
+               "                 mint minimised fixtures (a fixture folder) from seed files\n"
                "  help [COMMAND] this help, or the options of COMMAND (as `tfs COMMAND --help`)\n"
                "\n"
                "options:\n"
@@ -78,6 +81,7 @@ int main(int argc, char **argv) {
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc, argv, 2);
     if (strcmp(cmd, "rules") == 0) return cmd_rules(argc, argv, 2);
     if (strcmp(cmd, "mutate") == 0) return cmd_mutate(argc, argv, 2);
+    if (strcmp(cmd, "mint") == 0) return cmd_mint(argc, argv, 2);
     if (strcmp(cmd, "conform") == 0) return cmd_conform(argc, argv, 2);
     fprintf(stderr, "tfs: unknown command '%s'\n", cmd);
     usage(stderr);

@@ -5,7 +5,7 @@ _tfs() {
     prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "check dump rules mutate conform help --help --version" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "check dump rules mutate mint conform help --help --version" -- "$cur")
         return
     fi
     cmd=${COMP_WORDS[1]}
@@ -27,7 +27,8 @@ _tfs() {
         esac
         opts="--json --content-only --full --keys --tensors --no-tensors --sort --tree --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
-    mutate) opts="--seed --mutation --max-size --crossover --list --help" ;;
+    mutate) opts="--seed --mutation --expect --tries --profile --max-size --crossover --json -q --quiet --list --help" ;;
+    mint) opts="--out --rule --profile --budget --seed --max-candidates --strategies --format --byte-tests --against --timeout --help" ;;
     conform)
         case $prev in
         --profile) mapfile -t COMPREPLY < <(compgen -W "default strict header-only" -- "$cur"); return ;;
@@ -45,7 +46,7 @@ _tfs() {
         return
         ;;
     help)
-        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check conform dump mutate rules" -- "$cur")
+        [[ $COMP_CWORD -eq 2 ]] && mapfile -t COMPREPLY < <(compgen -W "check conform dump mint mutate rules" -- "$cur")
         return
         ;;
     *) return ;;
