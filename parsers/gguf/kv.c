@@ -38,6 +38,28 @@ static tfs_status skip_string_body(gg_ctx *c, uint64_t len_off, uint64_t len, in
     return tfs__gg_string_skip(c, len_off, len, i);
 }
 
+/* Fast path of parse_strings: the elements whose length field and body are
+ * all in the bytes at hand (the buffer, or the reader's window), walked in
+ * place; returns the next element's index (the general path goes on from
+ * there: a body past the window, a length above GG101's bound), or
+ * UINT64_MAX when out of memory. */
+static uint64_t strings_at_hand(gg_ctx *c, gg_kv_rec *r, uint64_t k) {
+    const tfs_src *s = c->src;
+    const uint8_t *base = s->buf ? s->buf : s->win;
+    uint64_t b_off = s->buf ? 0 : s->win_off, b_end = s->buf ? s->file_size : s->win_off + s->win_len;
+    uint64_t off = c->off;
+    if (!base || off < b_off) return k;
+    while (k < r->count && off <= b_end && b_end - off >= 8u) {
+        uint64_t len = tfs_le64(base + (off - b_off));
+        if (len > GG_MAX_STRING_LENGTH || len > b_end - off - 8u) break;
+        if (k % r->stride == 0 && !mark(r, k, off)) return UINT64_MAX;
+        off += 8u + len;
+        k++;
+    }
+    c->off = off;
+    return k;
+}
+
 /* The elements of a string array: each a string (GG101/GG102/GG103),
  * bodies skipped (read for GG507 under TFS_STRICT). */
 static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
@@ -45,6 +67,11 @@ static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
     bool keep = r->arr_ref != GG_UNSET;                   /* a forward-only source: the first elements are kept */
     while (r->count / r->stride > 4096u) r->stride *= 2u; /* <= 4097 marks per array */
     for (uint64_t k = 0; k < r->count; k++) {
+        if (!keep && !(c->flags & TFS_STRICT)) { /* nothing to keep or scan: the bytes at hand in place */
+            k = strings_at_hand(c, r, k);
+            if (k == UINT64_MAX) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
+            if (k >= r->count) break;
+        }
         uint64_t at = c->off, len;
         if (!mark(r, k, at)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
         tfs_status st = tfs__gg_string_len(c, TFS_GG103, i, &len);
