@@ -489,14 +489,10 @@ class Mint:
         self.tried += 1
         if data is None:
             return
-        c = self.cls.classify(data, fmt)
-        key = cls_key(c)
-        group = self.group_of(c, data, fmt)
-        if not group:
+        wanted = self.intake(data, fmt)
+        if not wanted:
             return
-        dedup = (group, key)
-        if dedup in self.seen and self.best.get(group, 1 << 62) <= SMALL:
-            return
+        key, group = wanted
         keep = self.keep_fn(fmt, key, group)
         steps = []
         # model level: the seed cut down, the same mutation and random seed
@@ -509,15 +505,34 @@ class Mint:
                 data = self.mutate_bytes(small_seed, fmt, mutation, rseed)
         # byte level
         data = reduce_bytes(data, keep, self.a.byte_tests if not self.against else self.a.byte_tests // 10)
+        self.record(data, fmt, key, group, seed_path, mutation, rseed, steps)
+
+    def intake(self, data, fmt):
+        """(classification key, group) of a candidate worth minimising, or
+        None: no group, or its group already has a fixture of at most SMALL
+        bytes with that classification."""
+        c = self.cls.classify(data, fmt)
+        key = cls_key(c)
+        group = self.group_of(c, data, fmt)
+        if not group:
+            return None
+        if (group, key) in self.seen and self.best.get(group, 1 << 62) <= SMALL:
+            return None
+        return key, group
+
+    def record(self, data, fmt, key, group, source, mutation, rseed, steps):
+        """Write a minimised candidate unless its classification changed,
+        its bytes are already written, or its group has one no larger."""
         c = self.cls.classify(data, fmt)
         if cls_key(c) != key:
             return
         sha = hashlib.sha256(data).hexdigest()
         if (fmt, sha) in self.seen_sha:
             return
+        dedup = (group, key)
         if dedup in self.seen and len(data) >= self.best.get(group, 1 << 62):
             return
-        self.write(data, fmt, c, group, seed_path, mutation, rseed, steps, sha)
+        self.write(data, fmt, c, group, source, mutation, rseed, steps, sha)
         self.seen[dedup] = sha
         self.seen_sha.add((fmt, sha))
         self.best[group] = min(self.best.get(group, 1 << 62), len(data))
@@ -526,26 +541,13 @@ class Mint:
         """A file drawn by a per-rule strategy: classified, kept, minimised
         over bytes (a strategy has no seed model to cut down), written."""
         self.tried += 1
-        c = self.cls.classify(data, fmt)
-        key = cls_key(c)
-        group = self.group_of(c, data, fmt)
-        if not group:
+        wanted = self.intake(data, fmt)
+        if not wanted:
             return
-        dedup = (group, key)
-        if dedup in self.seen and self.best.get(group, 1 << 62) <= SMALL:
-            return
+        key, group = wanted
         data = reduce_bytes(data, self.keep_fn(fmt, key, group),
                             self.a.byte_tests if not self.against else self.a.byte_tests // 10)
-        c = self.cls.classify(data, fmt)
-        sha = hashlib.sha256(data).hexdigest()
-        if cls_key(c) != key or (fmt, sha) in self.seen_sha:
-            return
-        if dedup in self.seen and len(data) >= self.best.get(group, 1 << 62):
-            return
-        self.write(data, fmt, c, group, None, name, k, [], sha)
-        self.seen[dedup] = sha
-        self.seen_sha.add((fmt, sha))
-        self.best[group] = min(self.best.get(group, 1 << 62), len(data))
+        self.record(data, fmt, key, group, None, name, k, [])
 
     def strategy_files(self):
         """[(rule, fmt, k, bytes)]: --strategies examples of each rule's
