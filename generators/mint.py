@@ -37,6 +37,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from tfsgen import gguf as G  # noqa: E402
+from tfsgen import safetensors as S  # noqa: E402
 from tfsgen.manifest import COLUMNS  # noqa: E402
 
 PROFILES = ("default", "strict", "header-only")
@@ -216,10 +217,6 @@ def st_model(data):
     return ents, meta
 
 
-DT_BITS = {"BOOL": 8, "U8": 8, "I8": 8, "F8_E5M2": 8, "F8_E4M3": 8, "F8_E8M0": 8, "I16": 16, "U16": 16,
-           "F16": 16, "BF16": 16, "I32": 32, "U32": 32, "F32": 32, "C64": 64, "F64": 64, "I64": 64, "U64": 64,
-           "F4": 4, "F6_E2M3": 6, "F6_E3M2": 6, "F8_E4M3FNUZ": 8, "F8_E5M2FNUZ": 8}
-
 
 def st_write(ents, meta):
     h, off = {}, 0
@@ -229,12 +226,10 @@ def st_write(ents, meta):
         n = 1
         for d in shape:
             n *= d
-        size = (n * DT_BITS.get(dt, 8) + 7) // 8
+        size = (n * S.ST_BITS.get(dt, 8) + 7) // 8
         h[name] = {"dtype": dt, "shape": shape, "data_offsets": [off, off + size]}
         off += size
-    text = json.dumps(h, separators=(",", ":")).encode()
-    text += b" " * (-len(text) % 8)
-    return struct.pack("<Q", len(text)) + text + b"\0" * off
+    return S.st_file(S.crate_padded(json.dumps(h, separators=(",", ":"))), bytes(off))
 
 
 def seed_reductions(data, fmt):
