@@ -62,14 +62,12 @@ out=$("$tfs" check --json "$tmp/missing.gguf" 2> /dev/null)
 case $out in *'"verdict":"io_error"'*) ok ;; *) ko "check --json of a missing file: $out" ;; esac
 
 # check --json: 2^60 parameters (an i8 tensor of 2^60 elements, header only)
-/usr/bin/python3 - "$tmp/big.gguf" <<'PY'
-import struct, sys
-name = b"t"
-b = b"GGUF" + struct.pack("<IQQ", 3, 1, 0)
-b += struct.pack("<Q", len(name)) + name + struct.pack("<I", 1) + struct.pack("<Q", 1 << 60)
-b += struct.pack("<iQ", 24, 0)  # ggml type 24 = i8, offset 0
-b += b"\0" * (-len(b) % 32)
-open(sys.argv[1], "wb").write(b)
+/usr/bin/python3 - "$tmp/big.gguf" "$src/generators" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from tfsgen import gguf as gg
+# ggml type 24 = i8; tfsgen writes the header and its padding, no data (2^60 bytes)
+open(sys.argv[1], "wb").write(gg.write(gg.Model(3, [], [gg.Tensor("t", [1 << 60], 24)])))
 PY
 out=$("$tfs" check --json --header-only "$tmp/big.gguf" 2>&1); rc=$?
 case $out in

@@ -22,8 +22,11 @@ import struct
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "corpus"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "generators"))
 import indep_decode  # noqa: E402
+from tfsgen import gguf as gg  # noqa: E402
 
 TFS, SRC = sys.argv[1], sys.argv[2]
 KEEP = 65536  # bytes of each array a stream keeps (the bound the issue asks for)
@@ -39,16 +42,6 @@ def check(cond, what):
         print("FAIL: " + what)
 
 
-def gstr(s):
-    b = s.encode()
-    return struct.pack("<Q", len(b)) + b
-
-
-def kv_array(key, et, fmt, values):
-    body = b"".join(gstr(v) for v in values) if fmt is None else b"".join(struct.pack(fmt, v) for v in values)
-    return gstr(key) + struct.pack("<IIQ", 9, et, len(values)) + body
-
-
 def arrays_gguf():
     """A GGUF v3 with no tensors and arrays small and large, and the values written."""
     ints = [(i * 7919) % 100003 - 50000 for i in range(20000)]  # i32, 80,000 bytes
@@ -61,8 +54,7 @@ def arrays_gguf():
         ("big.i32", 5, "<i", ints),
         ("big.str", 8, None, words),
     ]
-    body = b"".join(kv_array(*k) for k in kvs)
-    data = b"GGUF" + struct.pack("<IQQ", 3, 0, len(kvs)) + body
+    data = gg.write(gg.Model(3, [gg.kv_array(key, et, values) for key, et, _, values in kvs], []))
     return data, {k[0]: (k[2], k[3]) for k in kvs}
 
 

@@ -14,13 +14,17 @@ Prints one line per failure and "N passed, N failed"; exit 1 on any failure.
 """
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "corpus"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "generators"))
 import indep_decode  # noqa: E402
+from tfsgen import gguf as gg  # noqa: E402
+from tfsgen import safetensors as st  # noqa: E402
+from tfsgen.tables import VT  # noqa: E402
 
 TFS = sys.argv[1]
 passed = failed = 0
@@ -35,11 +39,6 @@ def check(cond, what):
         print("FAIL: " + what)
 
 
-def gstr(s):
-    b = s.encode()
-    return struct.pack("<Q", len(b)) + b
-
-
 TYPE_ID = {"f32": 0, "f16": 1, "q8_0": 8}
 
 
@@ -52,33 +51,30 @@ def nbytes(tname, shape):
 
 
 def make_gguf(path):
+    """The file is written by generators/tfsgen; the expected rows are computed
+    here from the shapes and indep_decode's type table."""
     tensors = [("token_embd.weight", "q8_0", [64, 10])]
     for layer in range(4):
         tensors += [("blk.%d.attn_q.weight" % layer, "q8_0", [64, 64]),
                     ("blk.%d.ffn_up.weight" % layer, "f16", [64, 96]),
                     ("blk.%d.attn_norm.weight" % layer, "f32", [64])]
     tensors += [("output_norm.weight", "f32", [64]), ("output.weight", "f16", [64, 10])]
-    kvs = gstr("general.architecture") + struct.pack("<I", 8) + gstr("llama")
-    kvs += gstr("general.name") + struct.pack("<I", 8) + gstr("view-test")
-    kvs += gstr("llama.block_count") + struct.pack("<II", 4, 4)
-    ints = list(range(1000, 21000))
-    kvs += gstr("tokenizer.ggml.token_type") + struct.pack("<IIQ", 9, 5, len(ints)) + struct.pack("<%di" % len(ints),
-                                                                                                  *ints)
-    infos, rows, off = b"", [], 0
-    for name, t, shape in tensors:
-        infos += gstr(name) + struct.pack("<I", len(shape)) + struct.pack("<%dQ" % len(shape), *shape)
-        infos += struct.pack("<IQ", TYPE_ID[t], off)
-        size = nbytes(t, shape)
-        rows.append({"name": name, "type": t, "shape": shape, "offset": off, "bytes": size,
-                     "elements": eval("*".join(str(d) for d in shape))})
-        off += (size + 31) // 32 * 32
-    head = b"GGUF" + struct.pack("<IQQ", 3, len(tensors), 4) + kvs + infos
-    data_start = (len(head) + 31) // 32 * 32
+    kvs = [gg.kv_string("general.architecture", "llama"), gg.kv_string("general.name", "view-test"),
+           gg.kv_scalar("llama.block_count", VT["U32"], 4),
+           gg.kv_array("tokenizer.ggml.token_type", VT["I32"], list(range(1000, 21000)))]
+    m = gg.Model(3, kvs, [gg.Tensor(name, shape, TYPE_ID[t]) for name, t, shape in tensors])
+    data, _, info = gg.serialize(m)
     with open(path, "wb") as f:
-        f.write(head + b"\0" * (data_start - len(head)) + b"\x11" * off)
-    for i, r in enumerate(rows):
-        r["index"] = i
-        r["file_offset"] = data_start + r["offset"]
+        f.write(data)
+    rows, off = [], 0
+    for i, (name, t, shape) in enumerate(tensors):
+        size = nbytes(t, shape)
+        n = 1
+        for d in shape:
+            n *= d
+        rows.append({"name": name, "type": t, "shape": shape, "offset": off, "bytes": size, "elements": n,
+                     "index": i, "file_offset": info["data_start"] + off})
+        off += (size + 31) // 32 * 32
     return rows
 
 
@@ -93,9 +89,8 @@ def make_st(path):
             off += 4 * n
     hdr["lm_head.weight"] = {"dtype": "BF16", "shape": [8, 4], "data_offsets": [off, off + 64]}
     off += 64
-    h = json.dumps(hdr).encode()
     with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(h)) + h + b"\0" * off)
+        f.write(st.st_file(json.dumps(hdr), off))
 
 
 def dump(*args):

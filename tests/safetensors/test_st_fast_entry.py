@@ -20,13 +20,14 @@ import csv
 import json
 import os
 import random
-import struct
 import subprocess
 import sys
 import tempfile
 
-DTYPES = ["F32", "F16", "BF16", "I8", "U8", "BOOL", "F4", "F6_E2M3", "F8_E4M3", "F8_E5M2FNUZ", "I64", "U64",
-          "C64", "F64", "I16", "U16", "I32", "U32"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generators"))
+from tfsgen import safetensors as st  # noqa: E402
+
+DTYPES = [name for name, _ in st.DTYPES]  # include/tfs/st_dtypes.def, through tfsgen
 ODD_DTYPES = ["F33", "f32", "", "F8_E4M3FNUZX", "VERYLONGDTYPENAME1", "F\\u0033" + "2", "F32 ", "Q4_0"]
 
 
@@ -84,7 +85,7 @@ def header(r):
     if r.random() < 0.3:
         text += b" " * r.randrange(8)
     data = bytes(off)
-    blob = struct.pack("<Q", len(text)) + text + data
+    blob = st.st_file(text, data)
     k = r.random()
     if k < 0.15 and len(text) > 2:
         i = 8 + r.randrange(len(text))
