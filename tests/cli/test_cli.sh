@@ -8,14 +8,9 @@
 set -u
 tfs=$1
 src=$2
+. "$(dirname "$0")/../lib.sh"
 real=$src/corpus/real
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
 
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # run ARGS...: runs tfs, output in $out, exit status in $rc
 run() {
@@ -236,5 +231,4 @@ run check "$esc"; expect_rc 0 "escaped key"
 expect_out 'general.\x1b[31mname\x0aFAKE = 1' "escaped key"
 if printf '%s' "$out" | grep -q "$(printf '\033')"; then ko "escaped key: raw ESC in output"; else ok; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

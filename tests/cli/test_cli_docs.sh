@@ -10,11 +10,8 @@
 set -u
 tfs=$1
 src=$2
+. "$(dirname "$0")/../lib.sh"
 man=$src/tools/tfs/tfs.1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # options of a command, from its --help (long options and -r / -h)
 # (the usage line and the lines that start with an option)
@@ -61,8 +58,6 @@ for c in $(printf '%s\n' $cmds | grep -vx help); do
 done
 got=$(complete_words tfs check --format "")
 if [ "$got" = "gguf safetensors " ]; then ok; else ko "--format values: $got"; fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/dir"
 : > "$tmp/a.gguf"; : > "$tmp/B.SAFETENSORS"; : > "$tmp/c.gguf.part"; : > "$tmp/notes.txt"
 got=$(cd "$tmp" && complete_words tfs check "")
@@ -73,5 +68,4 @@ got=$(complete_words tfs help "")
 want=$(printf '%s\n' $cmds | grep -vx help | tr '\n' ' ')
 if [ "$got" = "$want" ]; then ok; else ko "help: '$got' (want '$want')"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

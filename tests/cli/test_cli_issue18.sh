@@ -15,12 +15,7 @@
 set -u
 tfs=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 gguf=$src/corpus/real/gguf/ratchet-test.gguf
 st=$src/corpus/real/safetensors/hf-samples-overall.safetensors
 
@@ -101,5 +96,4 @@ out=$("$tfs" check -q --json "$gguf" "$src/corpus/gguf/GG002-bad-magic-FUGG.gguf
 if [ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && printf '%s\n' "$out" | grep -q '"rule":"GG002"'; then ok
 else ko "check -q --json: exit $rc: $out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -9,13 +9,8 @@ set -u
 tfs=$1
 mk=$2
 src=$3
+. "$(dirname "$0")/../lib.sh"
 real=$src/corpus/real
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 run() { out=$("$tfs" "$@" 2>"$tmp/stderr"); rc=$?; }
 expect_rc() { if [ "$rc" -eq "$1" ]; then ok; else ko "$2: exit $rc, want $1"; printf '%s\n' "$out" | head -8; fi; }
 has() { if printf '%s\n' "$out" | grep -qF -- "$1"; then ok; else ko "$2: output lacks '$1'"; printf '%s\n' "$out" | head -20; fi; }
@@ -304,5 +299,4 @@ run check "$tmp/adir"; expect_rc 2 "check a directory"
 has "Is a directory (use -r to walk a folder)" "check a directory hint"
 run check -r "$tmp/adir"; expect_rc 1 "check -r an empty directory (issue 18: a walk that checks nothing exits 1)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

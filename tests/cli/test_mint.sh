@@ -18,10 +18,7 @@
 set -u
 TFS=$1
 SRC=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib.sh"
 gg=$SRC/corpus/real/gguf/ratchet-dummy.gguf
 st=$SRC/corpus/real/safetensors/hf-samples-B.safetensors
 [ -r "$gg" ] && [ -r "$st" ] || { echo "corpus/real seeds missing"; exit 1; }
@@ -108,5 +105,4 @@ sed -i "2s/\t[0-9a-f]\{64\}\t/\t$(sha256sum <"$tmp/b/$first" | cut -d' ' -f1)\t/
 /usr/bin/python3 "$SRC/generators/contribute.py" "$tmp/b" --to "$tmp/corpus/minted" --no-audit >"$tmp/o" 2>&1
 [ $? -eq 1 ] || bad "contribute of an id with other bytes: not refused ($(tail -1 "$tmp/o"))"
 
-[ $fail -eq 0 ] && echo "test_mint: ok"
-exit $fail
+finish test_mint

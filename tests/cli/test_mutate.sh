@@ -13,10 +13,7 @@ set -u
 TFS=$1
 GEN=$2
 SRC=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib.sh"
 gg=$SRC/corpus/real/gguf/ollama-llama-2-tiny-random.gguf
 st=$SRC/corpus/real/safetensors/julia-non_sharded-model.with_metadata.safetensors
 [ -r "$gg" ] && [ -r "$st" ] || { echo "corpus/real seeds missing"; exit 1; }
@@ -137,5 +134,4 @@ for fmt in gguf st; do
     rm -f "$big" "$tmp/bigout"
 done
 
-[ $fail -eq 0 ] && echo "test_mutate: ok"
-exit $fail
+finish test_mutate

@@ -19,12 +19,7 @@
 set -u
 tfs=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 
 # ---- 1. the corpus
 (cd "$src" && "$tfs" check -r --json corpus/ > "$tmp/corpus.jsonl" 2> "$tmp/stderr")
@@ -169,5 +164,4 @@ mkdir "$tmp/bin"; cp "$src/corpus/real/gguf/ratchet-test.gguf" "$tmp/bin/model.b
 out=$("$tfs" check -r "$tmp/bin" 2> /dev/null); rc=$?
 if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q "model.bin: valid"; then ok; else ko "model.bin that is GGUF: exit $rc: $out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -6,10 +6,7 @@
 set -u
 TFS=$1
 SRC=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/../lib.sh"
 
 # a private folder with one fixture: a copy of a corpus file under a new id
 mkdir -p "$tmp/private"
@@ -58,5 +55,4 @@ rc=$?
 [ $rc -eq 2 ] || bad "missing folder: exit $rc, want 2"
 grep -q "nonexistent" "$tmp/out" || bad "missing folder not named ($(cat "$tmp/out"))"
 
-[ $fail -eq 0 ] && echo "test_conform_folders: ok"
-exit $fail
+finish test_conform_folders

@@ -16,11 +16,7 @@
 #     error, only the warnings docs/lint.md justifies (LT101, LT301, LT303).
 set -u
 tfs=$1 mk=$2 src=$3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/../lib.sh"
 
 # ---- 1. the committed corpus is the generator's
 sh "$src/maint/gen_lint_corpus.sh" "$mk" "$tmp/gen" || ko "gen_lint_corpus.sh failed"
@@ -128,5 +124,4 @@ sys.exit(1 if bad or n < 20 else 0)
 PY
 done
 
-echo "test_lint: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish test_lint
