@@ -13,6 +13,7 @@ read from include/tfs/*.def (tfsgen.tables).  Run from anywhere:
 import os
 import sys
 
+import gg_gaps
 import gg_operands
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
@@ -237,7 +238,8 @@ def build():
         "GG504", expect=sid, mode="strict")
     # spec: keys ASCII lower_snake_case, at most 65,535 bytes; strings and tensor names UTF-8 (ggml checks none)
     add("GG505-key-65536-bytes", header(0, 1) + kv("k" * 65536, U8, u8(1)),
-        "key of 65,536 bytes (spec: at most 65,535; ggml: up to 2^30)", "GG505", expect=sid, mode="strict")
+        "key of 65,536 bytes (spec: at most 65,535; ggml: up to 2^30)", "GG505", expect=sid, mode="strict",
+        extra=[("valid-key-65536-bytes", "valid", "-", "default")])
     add("GG506-key-not-snake-case", header(0, 2) + kv_u32("General Name-X", 1) + kv_u32("tokenizer.GGML.Bos", 2),
         "keys with capitals, a space and a dash (spec: ASCII lower_snake_case; ggml: any bytes)", "GG506",
         expect=sid, mode="strict")
@@ -316,6 +318,7 @@ def build():
         "small llama-like model: q4_K, f32, q6_K, q8_0 tensors")
     coverage()
     gg_operands.build(add)  # boundaries per operand (docs/fixtures.md)
+    gg_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
 
 
 def coverage():

@@ -18,6 +18,7 @@ import os
 import struct
 import sys
 
+import st_gaps
 import st_operands
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
@@ -631,6 +632,7 @@ def build():
     strict()
     coverage()
     st_operands.build(add)  # boundaries per operand (docs/fixtures.md)
+    st_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
 
 
 def main():
