@@ -4,7 +4,8 @@
  *
  * Compared, field by field: format, version, alignment, and every tensor
  * (name, type, shape, offsets) and KV (key, type, elem_type, value) in
- * order.  Lenient in spelling, strict in meaning:
+ * order (safetensors: matched by name, see by_name).  Lenient in spelling,
+ * strict in meaning:
  *   - partial content: a key the reader leaves out is not compared (keys
  *     without types, tensors without offsets); an array it gives must have
  *     every element; what was left out is counted (cf_content_cov);
@@ -297,6 +298,41 @@ static json_t *load_file(const char *path, json_error_t *je) {
     return j;
 }
 
+/* safetensors content has no order: the crate keeps tensors and
+ * __metadata__ in hash maps, and a JavaScript reader enumerates an
+ * integer-like name ("1") before the others.  So for safetensors the
+ * reader's `tensors` / `kv` elements are matched to the expected ones by
+ * `name` / `key` (each used once) before the comparison.  Returns that
+ * reordered array (a new reference), or NULL to compare in the reader's own
+ * order: already in order, sizes differ, or a name is not found (the
+ * comparison then shows the difference). */
+static json_t *by_name(const json_t *e, const json_t *g, const char *field) {
+    if (!json_is_array(e) || !json_is_array(g) || json_array_size(e) != json_array_size(g)) return NULL;
+    size_t n = json_array_size(e), i = 0;
+    while (i < n &&
+           json_equal(json_object_get(json_array_get(e, i), field), json_object_get(json_array_get(g, i), field)))
+        i++;
+    if (i == n) return NULL;
+    json_t *out = json_array();
+    char *used = calloc(n, 1);
+    if (!out || !used) goto fail;
+    for (i = 0; i < n; i++) {
+        const json_t *name = json_object_get(json_array_get(e, i), field);
+        if (!json_is_string(name)) goto fail;
+        size_t j = 0;
+        while (j < n && (used[j] || !json_equal((json_t *)name, json_object_get(json_array_get(g, j), field)))) j++;
+        if (j == n) goto fail;
+        used[j] = 1;
+        json_array_append(out, json_array_get(g, j));
+    }
+    free(used);
+    return out;
+fail:
+    free(used);
+    json_decref(out);
+    return NULL;
+}
+
 static int compare(const json_t *got, const char *expected_path, char *why, size_t n, cf_content_cov *cov) {
     cf_content_cov dummy;
     if (!cov) cov = &dummy;
@@ -311,12 +347,17 @@ static int compare(const json_t *got, const char *expected_path, char *why, size
     int rc = 0;
     if (!json_is_object(got)) rc = differ(&c, "", "not a JSON object");
     static const char *const keys[] = {"format", "version", "alignment", "tensors", "kv"};
+    const json_t *fmt = json_object_get(exp, "format");
+    int unordered = json_is_string(fmt) && strcmp(json_string_value(fmt), "safetensors") == 0;
     for (int i = 0; rc == 0 && i < 5; i++) {
         const json_t *gv = json_object_get(got, keys[i]);
+        json_t *sorted = NULL;
+        if (unordered && i >= 3) sorted = by_name(json_object_get(exp, keys[i]), gv, i == 3 ? "name" : "key");
         if (!gv)
             cov->skipped++; /* partial content */
         else
-            rc = deep(&c, json_object_get(exp, keys[i]), gv, keys[i], 0);
+            rc = deep(&c, json_object_get(exp, keys[i]), sorted ? sorted : gv, keys[i], 0);
+        json_decref(sorted);
     }
     json_decref(exp);
     return rc;

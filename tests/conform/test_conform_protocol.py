@@ -35,7 +35,8 @@ def check(cond, what):
 
 PICK = {"gguf": ["GG001-empty-file", "GG002-bad-magic-FUGG", "valid-kv-every-scalar-type", "valid-kv-array-every-type",
                  "valid-n-dims-4"],
-        "safetensors": ["ST001-empty-file", "ST002-n-100000001", "valid-crate-empty", "valid-big-shape-zero-elements"]}
+        "safetensors": ["ST001-empty-file", "ST002-n-100000001", "valid-crate-empty", "valid-big-shape-zero-elements",
+                        "valid-tensor-names-js-properties", "valid-metadata-keys-js-properties"]}
 tmp = tempfile.mkdtemp(prefix="tfs-protocol-")
 suite = os.path.join(tmp, "suite")
 rows = {}
@@ -200,6 +201,30 @@ def partial_wrong(r):
     return c
 rc, cases, out = run(truth(partial_wrong))
 check(cases["valid-n-dims-4"]["result"] == "misread", "partial content with a wrong shape: misread")
+
+# order: safetensors tensors and __metadata__ have none (the crate keeps hash maps; JavaScript
+# enumerates the name "1" first), GGUF tensors and KVs are in file order
+def reversed_lists(fmt):
+    def f(r):
+        c = copy.deepcopy(r.get("content"))
+        if c and c["format"] == fmt:
+            c["tensors"].reverse()
+            c["kv"].reverse()
+        return c
+    return f
+rc, cases, out = run(truth(reversed_lists("safetensors")))
+st_multi = [i for i in ("valid-tensor-names-js-properties", "valid-metadata-keys-js-properties")]
+check(rc == 0 and all(cases[i]["result"] == "pass" and cases[i]["content"] == "full" for i in st_multi),
+      f"safetensors tensors and __metadata__ in another order: pass {results(cases)}")
+rc, cases, out = run(truth(reversed_lists("gguf")))
+check(cases["valid-kv-every-scalar-type"]["result"] == "misread", "GGUF KVs in another order: misread")
+def st_renamed(r):
+    c = reversed_lists("safetensors")(r)
+    if c and c["format"] == "safetensors" and c["tensors"]:
+        c["tensors"][0]["name"] = "other"
+    return c
+rc, cases, out = run(truth(st_renamed))
+check(cases["valid-tensor-names-js-properties"]["result"] == "misread", "safetensors: a tensor name not expected: misread")
 
 # no content at all: not checked, said per case
 rc, cases, out = run(truth(lambda r: None))
