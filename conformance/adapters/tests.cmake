@@ -66,6 +66,8 @@ set_tests_properties(test_adapter_types_json test_matrix_npm PROPERTIES LABELS "
 # the matrix page (docs/results.html) in headless Chromium (Debian's chromium +
 # npm playwright-core): renders from file://, filters work, no console error;
 # screenshot kept as build/.../results-page.png; skipped without Chromium
+add_test(NAME test_findings_explained COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_findings.sh ${TFS_PYTHON3})
+set_tests_properties(test_findings_explained PROPERTIES LABELS "conformance;matrix" TIMEOUT 120)
 add_test(NAME test_matrix_page
          COMMAND node ${PROJECT_SOURCE_DIR}/conformance/matrix/test_page.mjs ${PROJECT_SOURCE_DIR}/docs/results.html
                  ${CMAKE_CURRENT_BINARY_DIR}/results-page.png)
