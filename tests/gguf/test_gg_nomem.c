@@ -1,0 +1,173 @@
+/* test_gg_nomem.c: every allocation of a GGUF parse failing in turn.
+ * The program is linked with --wrap for malloc, calloc, realloc and
+ * aligned_alloc (tests/gguf/tests.cmake), so libtfs's calls come here: with
+ * fail_at = N the N-th allocation of the parse returns NULL.  For each N up
+ * to the count of a whole parse, through the buffer, a random-access reader
+ * and a forward-only stream, the parse must end in TFS_ENOMEM (no header,
+ * no rule, offset 0, index -1, errno 0) or in exactly the verdict of the
+ * parse without failures (same rule, offset and index, or the same view):
+ * never a crash, a header built on a lost allocation, or another verdict.
+ * This is what checks the `if (!p) return ...` paths of push, mark, the
+ * arena and the window (docs/mutation-testing.md). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "gguf/gg_build.h"
+#include "common/sources.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static long fail_at = -1; /* the allocation number that fails; -1: none */
+static long n_allocs;     /* allocations since counting started */
+
+static int fails(void) {
+    long k = n_allocs++;
+    return fail_at >= 0 && k == fail_at;
+}
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t a, size_t n);
+void *__wrap_malloc(size_t n) { return fails() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t k, size_t n) { return fails() ? NULL : __real_calloc(k, n); }
+void *__wrap_realloc(void *p, size_t n) { return fails() ? NULL : __real_realloc(p, n); }
+void *__wrap_aligned_alloc(size_t a, size_t n) { return fails() ? NULL : __real_aligned_alloc(a, n); }
+
+typedef struct mem_src {
+    const uint8_t *p;
+    size_t n;
+} mem_src;
+
+static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    const mem_src *m = ctx;
+    size_t k = off >= m->n ? 0 : m->n - (size_t)off < len ? m->n - (size_t)off : len;
+    if (k) memcpy(buf, m->p + off, k);
+    *got = k;
+    return 0;
+}
+
+enum { BUFFER, READER, STREAM };
+
+/* One parse of p[0, n) through `how`, allocation number `fail` failing. */
+static tfs_status parse(int how, const uint8_t *p, size_t n, long fail, tfs_header **h, tfs_error *e) {
+    static mem_src m; /* the header reads through it later (values) */
+    static tfs_test_stream st;
+    m = (mem_src){p, n};
+    tfs_source src = {.read = mem_read, .ctx = &m, .size = n};
+    if (how == STREAM) tfs_test_stream_source(&src, &st, p, n);
+    *h = NULL;
+    n_allocs = 0;
+    fail_at = fail;
+    tfs_status s = how == BUFFER ? tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, h, e)
+                                 : tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, h, e);
+    fail_at = -1;
+    return s;
+}
+
+static void every_allocation_fails(const gb *b) {
+    tfs_header *bref;
+    tfs_error be;
+    parse(BUFFER, b->p, b->len, -1, &bref, &be);
+    for (int how = BUFFER; how <= STREAM; how++) {
+        tfs_header *ref, *h;
+        tfs_error re, e;
+        tfs_status want = parse(how, b->p, b->len, -1, &ref, &re);
+        long total = n_allocs;
+        assert_true(total > 3);
+        for (long k = 0; k <= total; k++) {
+            tfs_status st = parse(how, b->p, b->len, k, &h, &e);
+            if (k == total || st != TFS_ENOMEM) {
+                /* past the last allocation (or one whose failure is
+                 * recovered from): the verdict of the parse without failures */
+                if (st != want) print_error("source %d, allocation %ld failing: %s\n", how, k, tfs_status_name(st));
+                assert_int_equal(st, want);
+                assert_int_equal(e.rule, re.rule);
+                assert_int_equal(e.offset, re.offset);
+                assert_int_equal(e.index, re.index);
+                if (st == TFS_OK) {
+                    if (how == STREAM) { /* arrays and strings of a stream cannot be re-read */
+                        assert_int_equal(h->n_kv, ref->n_kv);
+                        tfs_test_assert_cursor_values(bref, h, 1);
+                    } else {
+                        tfs_test_assert_same_view(ref, h);
+                    }
+                    tfs_header_free(h);
+                }
+                continue;
+            }
+            assert_null(h);
+            assert_int_equal(e.rule, TFS_RULE_NONE);
+            assert_int_equal(e.offset, 0);
+            assert_int_equal(e.index, -1);
+            assert_int_equal(e.sys_errno, 0);
+        }
+        tfs_header_free(ref);
+    }
+    tfs_header_free(bref);
+}
+
+/* A file that needs every kind of allocation: more KVs and tensors than a
+ * first reservation (16), a string array past a few marks (every 64th
+ * element) and past what a stream keeps, a long string scalar, tensors. */
+static void build(gb *b, uint64_t n_kv_extra, int dup) {
+    char s[48];
+    gb_header(b, 3, 40, 4 + n_kv_extra);
+    gb_kv_u32(b, "general.alignment", 32);
+    gb_kv_arr(b, "tokens", TFS_GG_STRING, 3000);
+    for (int i = 0; i < 3000; i++) {
+        int n = snprintf(s, sizeof s, "tok%d%.*s", i, i % 9, "zzzzzzzzz");
+        gb_strn(b, s, (size_t)n);
+    }
+    gb_kv_arr(b, "scores", TFS_GG_F32, 5000);
+    gb_zeros(b, 5000 * 4);
+    char long_s[400];
+    memset(long_s, 'q', sizeof long_s - 1);
+    long_s[sizeof long_s - 1] = 0;
+    gb_kv_str(b, "long", long_s);
+    for (uint64_t i = 0; i < n_kv_extra; i++) {
+        snprintf(s, sizeof s, "k.%llu", (unsigned long long)(dup && i + 1u == n_kv_extra ? 0u : i));
+        gb_kv_u32(b, s, (uint32_t)i);
+    }
+    int64_t ne[2] = {4, 2};
+    for (int t = 0; t < 40; t++) {
+        snprintf(s, sizeof s, "blk.%d.weight", t);
+        gb_ti(b, s, 2, ne, 0 /* F32 */, (uint64_t)t * 32u);
+    }
+    gb_pad(b, 32);
+    gb_zeros(b, 40 * 32);
+}
+
+static void test_valid_every_allocation_fails(void **state) {
+    (void)state;
+    gb b = {0};
+    build(&b, 20, 0);
+    tfs_header_free(gg_expect_ok(&b, 0));
+    every_allocation_fails(&b);
+    gb_free(&b);
+}
+
+static void test_GG111_every_allocation_fails(void **state) {
+    (void)state; /* the last extra key repeats the first: GG111 once all is read */
+    gb b = {0};
+    build(&b, 20, 1);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(b.p, b.len, TFS_FORMAT_GGUF, 0, &h, &e), TFS_INVALID);
+    assert_string_equal(tfs_rule_id(e.rule), "GG111");
+    assert_int_equal(e.index, 4 + 19);
+    every_allocation_fails(&b);
+    gb_free(&b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_every_allocation_fails),
+        cmocka_unit_test(test_GG111_every_allocation_fails),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

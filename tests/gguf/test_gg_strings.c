@@ -1,0 +1,156 @@
+/* test_gg_strings.c: string-array elements as kv.c walks them: in place
+ * while the bytes at hand hold an element (strings_at_hand), else one by
+ * one (parse_strings), remembering every stride-th element's offset for the
+ * getters (mark).  Each test pins a boundary that a one-token slip in that
+ * walk moves (docs/mutation-testing.md): the bytes at hand ending inside a
+ * length field, a body in memory but above GG101's bound, and element
+ * lookups across mark strides (the stride doubling past 4096 marks). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "gguf/gg_build.h"
+#include "common/sources.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifndef TFS_NO_POSIX
+#include <sys/mman.h>
+#endif
+
+#define MAX_STR (UINT64_C(1) << 30)
+
+/* The last element's length field cut after k = 0..8 bytes, the file ending
+ * there.  The bytes after the end are zeros in memory (the buffer API is
+ * given n bytes of a larger block): a walk that reads a length field with
+ * fewer than 8 bytes at hand would take len = 0 from them and step past the
+ * end.  GG103 at the cut field, element 0 of KV 0 (as the whole-file
+ * fixture GG103-string-array-element-length-cut; ggml rejects every one of
+ * these files: conformance/adapters/ggml-adapter). */
+static void test_GG103_element_length_cut_every_byte(void **state) {
+    (void)state;
+    for (size_t k = 0; k < 8; k++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 1);
+        gb_kv_arr(&b, "k", TFS_GG_STRING, 2);
+        gb_str(&b, "abcdefgh"); /* 16 bytes: 2 x 8 fits for every cut */
+        size_t cut = gb_strn(&b, "", 0);
+        gb_truncate(&b, cut + k);
+        uint8_t *p = calloc(b.len + 16u, 1);
+        assert_non_null(p);
+        memcpy(p, b.p, b.len);
+        gg_expect_invalid_bytes(p, b.len, 0, TFS_GG103, cut, 0);
+        free(p);
+        gb_free(&b);
+    }
+}
+
+#ifndef TFS_NO_POSIX
+/* A string-array element of 2^30 + 1 bytes whose body is all in the
+ * buffer: GG101 (above gguf.cpp's bound) even though the bytes are there.
+ * The 1 GiB block is reserved, never touched past its first page. */
+static void test_GG101_element_body_in_buffer(void **state) {
+    (void)state;
+    if (sizeof(size_t) < 8) skip();
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "k", TFS_GG_STRING, 1);
+    size_t at = b.len;
+    gb_u64(&b, MAX_STR + 1u);
+    size_t n = b.len + (size_t)MAX_STR + 1u;
+    uint8_t *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) skip();
+    memcpy(p, b.p, b.len);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_INVALID);
+    assert_string_equal(tfs_rule_id(e.rule), "GG101");
+    assert_int_equal(e.offset, at);
+    assert_int_equal(e.index, 0);
+    assert_null(h);
+    /* the same element of exactly 2^30 bytes is valid */
+    memset(p + at, 0, 8);
+    p[at + 3] = 0x40; /* 2^30, little-endian */
+    assert_int_equal(tfs_parse_buffer(p, n - 1u, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(h->kv[0].count, 1);
+    tfs_value v;
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v), TFS_OK);
+    assert_int_equal(v.u64, MAX_STR);
+    assert_int_equal(v.offset, at + 8u);
+    tfs_header_free(h);
+    munmap(p, n);
+    gb_free(&b);
+}
+#endif
+
+/* Element i's text: distinct lengths, so a lookup that starts from a wrong
+ * mark lands on a different length or offset. */
+static size_t elem(char *s, size_t cap, size_t i) {
+    if (i > 300u && i % 997u != 0) return 0; /* long arrays: mostly empty */
+    int n = snprintf(s, cap, "e%zu%.*s", i, (int)(i % 7u), "xxxxxxx");
+    return (size_t)n;
+}
+
+/* n string elements; every element read back with tfs_kv_get_string and
+ * tfs_kv_get from the buffer view and the file view, at the offsets the
+ * writer put them (marks every 64th element; 128th past 4096 marks). */
+static void check_lookup(size_t n, const size_t *probe, size_t n_probe) {
+    gb b = {0};
+    char s[32];
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "strs", TFS_GG_STRING, n);
+    size_t *at = malloc(n * sizeof *at);
+    assert_non_null(at);
+    for (size_t i = 0; i < n; i++) at[i] = gb_strn(&b, s, elem(s, sizeof s, i));
+    tfs_header *views[2] = {NULL, NULL};
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(b.p, b.len, TFS_FORMAT_GGUF, 0, &views[0], &e), TFS_OK);
+    assert_int_equal(tfs_test_parse_second(b.p, b.len, TFS_FORMAT_GGUF, 0, &views[1], &e), TFS_OK);
+    for (int w = 0; w < 2; w++) {
+        tfs_header *h = views[w];
+        assert_int_equal(h->kv[0].count, n);
+        for (size_t j = 0; j < (probe ? n_probe : n); j++) {
+            size_t i = probe ? probe[j] : j;
+            size_t len = elem(s, sizeof s, i);
+            tfs_value v;
+            assert_int_equal(tfs_kv_get(h, &h->kv[0], i, &v), TFS_OK);
+            assert_int_equal(v.offset, at[i] + 8u);
+            assert_int_equal(v.u64, len);
+            char buf[32];
+            tfs_str t;
+            assert_int_equal(tfs_kv_get_string(h, &h->kv[0], i, &t, buf, sizeof buf), TFS_OK);
+            assert_int_equal(t.len, len);
+            if (len) assert_memory_equal(t.ptr, s, len);
+        }
+        tfs_header_free(h);
+    }
+    free(at);
+    gb_free(&b);
+}
+
+static void test_valid_string_lookup_every_element(void **state) {
+    (void)state; /* 200 elements: marks at 0, 64, 128, 192 */
+    check_lookup(200, NULL, 0);
+}
+
+static void test_valid_string_lookup_past_4096_marks(void **state) {
+    (void)state; /* 4097 x 64 + 1 elements: the stride doubles to 128 */
+    enum { N = 4097 * 64 + 1 };
+    size_t probe[] = {0,   1,   63,        64,      65,      127,     128,    129,    997,    191,   192,
+                      255, 256, 997 * 262, N - 130, N - 129, N - 128, N - 65, N - 64, N - 63, N - 2, N - 1};
+    check_lookup(N, probe, sizeof probe / sizeof *probe);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_GG103_element_length_cut_every_byte),
+#ifndef TFS_NO_POSIX
+        cmocka_unit_test(test_GG101_element_body_in_buffer),
+#endif
+        cmocka_unit_test(test_valid_string_lookup_every_element),
+        cmocka_unit_test(test_valid_string_lookup_past_4096_marks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
