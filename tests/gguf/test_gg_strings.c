@@ -143,12 +143,96 @@ static void test_valid_string_lookup_past_4096_marks(void **state) {
     check_lookup(N, probe, sizeof probe / sizeof *probe);
 }
 
+/* An element's body ending past the end of the file, L = 1, 7, 8, 9, 16
+ * bytes long with 0, 1 or L - 1 of its bytes there (the file ending right
+ * after the length field, or inside the body), as the first element and as
+ * a later one: GG102 at its length field (ggml rejects every one). */
+static void test_GG102_element_body_past_end(void **state) {
+    (void)state;
+    static const size_t lens[] = {1, 7, 8, 9, 16};
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+        size_t L = lens[li], present[] = {0, 1, L - 1};
+        for (size_t pi = 0; pi < 3; pi++) {
+            if (present[pi] >= L || (pi == 2 && L - 1 <= 1)) continue;
+            for (int later = 0; later <= 1; later++) {
+                gb b = {0};
+                gb_header(&b, 3, 0, 1);
+                gb_kv_arr(&b, "k", TFS_GG_STRING, later ? 2u : 1u);
+                if (later) gb_str(&b, "abcdefgh");
+                size_t at = b.len;
+                gb_u64(&b, L);
+                gb_zeros(&b, present[pi]);
+                gg_expect_invalid(&b, 0, TFS_GG102, at, 0);
+                gb_free(&b);
+            }
+        }
+    }
+}
+
+/* A forward-only source keeps the first TFS_ARRAY_KEEP bytes of an array,
+ * whole elements (length field and body): an array whose kept elements end
+ * exactly at TFS_ARRAY_KEEP bytes keeps them all, one whose next element
+ * would end 1 byte past it stops before that element.  Lengths around 128,
+ * 256 and 512 first: the kept length fields are re-encoded byte by byte. */
+static void stream_keeps(long over) {
+    static const size_t first[] = {0, 1, 127, 128, 255, 256, 511, 512, 1000, 4095, 4096};
+    size_t lens[64], n = 0, used = 0;
+    for (size_t i = 0; i < sizeof first / sizeof *first; i++) lens[n++] = first[i], used += 8u + first[i];
+    while (TFS_ARRAY_KEEP - used > 8u + 8000u) lens[n++] = 8000, used += 8u + 8000u;
+    lens[n++] = TFS_ARRAY_KEEP - used - 8u + (size_t)over; /* ends at TFS_ARRAY_KEEP + over */
+    size_t kept = over > 0 ? n - 1u : n;
+    lens[n++] = 3; /* one more: never kept */
+    char *body = malloc(8000 + 4096);
+    assert_non_null(body);
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "strs", TFS_GG_STRING, n);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t j = 0; j < lens[i]; j++) body[j] = (char)('a' + (i + j) % 26u);
+        gb_strn(&b, body, lens[i]);
+    }
+    tfs_header *g = NULL;
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b.p, b.len);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
+    static uint8_t blk[16384];
+    tfs_kv_cursor c;
+    tfs_value v;
+    tfs_str t;
+    assert_int_equal(tfs_kv_cursor_init(&c, g, &g->kv[0], blk, sizeof blk), TFS_OK);
+    while (tfs_kv_next(&c, &v, &t) == TFS_OK) {
+        size_t i = (size_t)c.i - 1u;
+        for (size_t j = 0; j < lens[i]; j++) body[j] = (char)('a' + (i + j) % 26u);
+        assert_int_equal(v.u64, lens[i]);
+        assert_int_equal(t.len, lens[i]);
+        if (lens[i]) assert_memory_equal(t.ptr, body, lens[i]);
+    }
+    assert_int_equal(c.i, kept);
+    tfs_header_free(g);
+    free(body);
+    gb_free(&b);
+}
+
+static void test_valid_stream_keeps_exactly_array_keep(void **state) {
+    (void)state;
+    stream_keeps(0);
+}
+
+static void test_valid_stream_keeps_not_one_byte_more(void **state) {
+    (void)state;
+    stream_keeps(1);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
 #ifndef TFS_NO_POSIX
         cmocka_unit_test(test_GG101_element_body_in_buffer),
 #endif
+        cmocka_unit_test(test_GG102_element_body_past_end),
+        cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
+        cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
         cmocka_unit_test(test_valid_string_lookup_every_element),
         cmocka_unit_test(test_valid_string_lookup_past_4096_marks),
     };
