@@ -224,6 +224,50 @@ static void test_valid_stream_keeps_not_one_byte_more(void **state) {
     stream_keeps(1);
 }
 
+/* All arrays of a stream together keep at most 64 MiB (kv.c
+ * GG_ARR_KEEP_TOTAL): 1024 arrays of one string element each, kept bytes
+ * summing to 64 MiB - 7 + `last` bytes, then one more array whose empty
+ * string (8 bytes) is kept only when the sum is 64 MiB - 8 or less. */
+static void stream_keeps_total(size_t first_len, int want_last_kept) {
+    enum { N_ARR = 1024, ELEM = TFS_ARRAY_KEEP - 8u };
+    gb b = {0};
+    gb_header(&b, 3, 0, N_ARR + 1u);
+    char *body = calloc(ELEM, 1);
+    assert_non_null(body);
+    char key[16];
+    for (int a = 0; a <= N_ARR; a++) {
+        snprintf(key, sizeof key, "a%d", a);
+        gb_kv_arr(&b, key, TFS_GG_STRING, 1);
+        gb_strn(&b, body, a == N_ARR ? 0u : a == 0 ? first_len : ELEM);
+    }
+    tfs_header *g = NULL;
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b.p, b.len);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
+    uint8_t blk[64];
+    tfs_kv_cursor c;
+    tfs_value v;
+    for (int a = N_ARR - 1; a <= N_ARR; a++) {
+        assert_int_equal(tfs_kv_cursor_init(&c, g, &g->kv[a], blk, sizeof blk), TFS_OK);
+        tfs_status want = a < N_ARR || want_last_kept ? TFS_OK : TFS_EIO;
+        assert_int_equal(tfs_kv_next(&c, &v, NULL), want);
+    }
+    tfs_header_free(g);
+    free(body);
+    gb_free(&b);
+}
+
+static void test_valid_stream_keeps_exactly_total(void **state) {
+    (void)state; /* 64 MiB - 8 kept before the last array: its 8 bytes fit exactly */
+    stream_keeps_total((TFS_ARRAY_KEEP - 16u), 1);
+}
+
+static void test_valid_stream_keeps_not_one_byte_past_total(void **state) {
+    (void)state; /* 64 MiB - 7 kept before the last array: its 8 bytes would end 1 byte past */
+    stream_keeps_total((TFS_ARRAY_KEEP - 16u) + 1u, 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -233,6 +277,8 @@ int main(void) {
         cmocka_unit_test(test_GG102_element_body_past_end),
         cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
+        cmocka_unit_test(test_valid_stream_keeps_exactly_total),
+        cmocka_unit_test(test_valid_stream_keeps_not_one_byte_past_total),
         cmocka_unit_test(test_valid_string_lookup_every_element),
         cmocka_unit_test(test_valid_string_lookup_past_4096_marks),
     };
