@@ -4,6 +4,10 @@
   conformance/matrix/run.sh [--tfs PATH] [--readers-dir DIR] [--ggml-adapter PATH]
                             [--only ID,ID] [--id GLOB]... [--out DIR] [-j N] [--timeout S]
                             [--merge] [--reports DIR]
+  conformance/matrix/run.sh --adapter 'CMD {file}' --reader-id ID [--format F]
+                            [--profile P] [--label L] [--reader-version V]
+                            [--category-map FILE] [--out DIR | --merge]
+                            (one column for a reader not in readers() yet)
 
 Runs `tfs conform` once per reader column (its format, its profile, its
 adapter, its category map; the adapter check on), then writes, into --out
@@ -48,6 +52,10 @@ def npm_dir(spec):
 
 def readers(a):
     """Every column: id, label, format, profile, command (or None + why), version, map."""
+    if a.adapter:  # one column for a reader the list below does not have yet (docs/matrix.md)
+        return [dict(id=a.reader_id, label=a.label or a.reader_id, format=a.format, profile=a.profile,
+                     version=a.reader_version, command=a.adapter, why=None,
+                     map=a.category_map and os.path.abspath(a.category_map))]
     out = []
     tfs = a.tfs
     out.append(dict(id="tfs-default", label="tfs (ours)", format=None, profile="default", inprocess=True, version=None))
@@ -156,7 +164,18 @@ def main():
     ap.add_argument("--reports", help="a folder of tfs conform reports (<id>.json) a run left in its temporary folder: "
                     "a column whose report is there is not run again (an interrupted run, resumed)")
     ap.add_argument("--command", help=argparse.SUPPRESS)
+    new = ap.add_argument_group("a new reader's column (instead of the list in readers(); with --merge: added to OUT)")
+    new.add_argument("--adapter", help="the adapter command, as tfs conform --adapter takes it ('node x.mjs {file}')")
+    new.add_argument("--reader-id", help="the column's id (required with --adapter)")
+    new.add_argument("--label", help="the column's label (default: the id)")
+    new.add_argument("--reader-version", help="the reader's version, as the tables show it")
+    new.add_argument("--format", choices=("gguf", "safetensors"), help="the format it reads (default: both)")
+    new.add_argument("--profile", default="default", choices=("default", "strict", "header-only"),
+                     help="the profile it implements (header-only: a metadata reader)")
+    new.add_argument("--category-map", help="a category map for its messages (docs/conform.md)")
     a = ap.parse_args()
+    if a.adapter and not a.reader_id:
+        ap.error("--adapter needs --reader-id")
     rs = readers(a)
     old = None
     if a.merge and os.path.exists(os.path.join(a.out, "results.json")):

@@ -38,3 +38,19 @@ check("http://" not in page.replace("http://127.0.0.1:9", "") and "https://" not
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
 PY
+st=$?
+# a new reader's column from the command line (docs/matrix.md "A first matrix row"): hyllama again
+sh "$here/run.sh" --tfs "$tfs" --reader-id new-js --adapter "node $ad/js/hyllama.mjs {file}" --format gguf \
+    --profile header-only --reader-version 0.2.2 --id 'GG00*' --out "$tmp/new" 2> "$tmp/new.log" || { cat "$tmp/new.log"; echo "FAIL: run.sh --adapter"; exit 1; }
+"$py" - "$tmp/new" "$tmp/results.json" << 'PY' || st=1
+import json, sys
+new = json.load(open(sys.argv[1] + "/results.json"))
+old = json.load(open(sys.argv[2]))
+# the same results as hyllama's column (that one has its category map, this one none)
+ok = [r["id"] for r in new["readers"]] == ["new-js"] and {k: v["result"] for k, v in new["cells"]["new-js"].items()} == {
+    k: v["result"] for k, v in old["cells"]["hyllama"].items() if k.startswith("GG00")}
+ok = ok and "--adapter 'node " in new["command"] and "| new-js | 0.2.2 | header-only |" in open(sys.argv[1] + "/results.md").read()
+print("ok:" if ok else "FAIL:", "run.sh --adapter: one column, the same cells as hyllama's, the command quoted")
+sys.exit(0 if ok else 1)
+PY
+exit $st
