@@ -150,41 +150,67 @@ static void test_decode_edges(void **state) {
 
 /* one odd sequence at every position of buffers of every length up to 40:
  * valid_up_to is its position when it is invalid or cut by the end, the
- * length when it is valid (the 8- and 16-byte ASCII skips around it) */
+ * length when it is valid (the 8- and 16-byte ASCII skips around it).  The
+ * n bytes are checked twice: followed by continuation bytes (a sequence cut
+ * by the end must not be completed by them), and ending at a page that
+ * cannot be read (nothing past the end is read at all). */
+static const struct {
+    uint8_t b[4];
+    size_t len;
+    int valid;
+} SEQ[] = {
+    {{0x80}, 1, 0},
+    {{0xFF}, 1, 0},
+    {{0xC3, 0xA9}, 2, 1},
+    {{0xE2, 0x82, 0xAC}, 3, 1},
+    {{0xF0, 0x9F, 0x98, 0x80}, 4, 1},
+    {{0xE0, 0x9F, 0xBF}, 3, 0},
+    {{0xED, 0xA0, 0x80}, 3, 0},
+    {{0xF4, 0x90, 0x80, 0x80}, 4, 0},
+};
+
+static void check_positions(uint8_t *buf, size_t n) {
+    memset(buf, 'a', n);
+    assert_int_equal(tfs_utf8_valid_up_to(buf, n), n);
+    for (size_t s = 0; s < sizeof SEQ / sizeof SEQ[0]; s++)
+        for (size_t at = 0; at < n; at++) {
+            memset(buf, 'a', n);
+            size_t k = SEQ[s].len < n - at ? SEQ[s].len : n - at;
+            memcpy(buf + at, SEQ[s].b, k);
+            size_t want = SEQ[s].valid && k == SEQ[s].len ? n : at;
+            size_t got = tfs_utf8_valid_up_to(buf, n);
+            if (got != want) fail_msg("seq %zu at %zu of %zu: got %zu, want %zu", s, at, n, got, want);
+        }
+}
+
 static void test_valid_up_to_positions(void **state) {
     (void)state;
-    static const struct {
-        uint8_t b[4];
-        size_t len;
-        int valid;
-    } S[] = {
-        {{0x80}, 1, 0},
-        {{0xFF}, 1, 0},
-        {{0xC3, 0xA9}, 2, 1},
-        {{0xE2, 0x82, 0xAC}, 3, 1},
-        {{0xF0, 0x9F, 0x98, 0x80}, 4, 1},
-        {{0xE0, 0x9F, 0xBF}, 3, 0},
-        {{0xED, 0xA0, 0x80}, 3, 0},
-        {{0xF4, 0x90, 0x80, 0x80}, 4, 0},
-    };
     uint8_t buf[48];
     for (size_t n = 0; n <= 40; n++) {
-        memset(buf, 'a', sizeof buf);
-        assert_int_equal(tfs_utf8_valid_up_to(buf, n), n);
-        for (size_t s = 0; s < sizeof S / sizeof S[0]; s++)
-            for (size_t at = 0; at < n; at++) {
-                memset(buf, 'a', sizeof buf);
-                size_t k = S[s].len < n - at ? S[s].len : n - at;
-                memcpy(buf + at, S[s].b, k);
-                size_t want = S[s].valid && k == S[s].len ? n : at;
-                size_t got = tfs_utf8_valid_up_to(buf, n);
-                if (got != want) fail_msg("seq %zu at %zu of %zu: got %zu, want %zu", s, at, n, got, want);
-                /* the bytes after the end are never read: a bad byte there changes nothing */
-                buf[n] = 0xFF;
-                assert_int_equal(tfs_utf8_valid_up_to(buf, n), want);
-            }
+        memset(buf, 0x80, sizeof buf);
+        check_positions(buf, n);
     }
 }
+
+#if defined(__unix__)
+#include <sys/mman.h>
+#include <unistd.h>
+
+static void test_valid_up_to_page_end(void **state) {
+    (void)state;
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    assert_int_equal(mprotect(m + page, page, PROT_NONE), 0);
+    for (size_t n = 0; n <= 40; n++) check_positions(m + page - n, n);
+    munmap(m, 2 * page);
+}
+#else
+static void test_valid_up_to_page_end(void **state) {
+    (void)state;
+    skip();
+}
+#endif
 
 int main(void) {
     const struct CMUnitTest tests[] = {
@@ -192,6 +218,7 @@ int main(void) {
         cmocka_unit_test(test_decode_four_bytes),
         cmocka_unit_test(test_decode_edges),
         cmocka_unit_test(test_valid_up_to_positions),
+        cmocka_unit_test(test_valid_up_to_page_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
