@@ -20,6 +20,7 @@ import sys
 
 import st_gaps
 import st_operands
+import st_sort
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 
@@ -633,6 +634,7 @@ def build():
     coverage()
     st_operands.build(add)  # boundaries per operand (docs/fixtures.md)
     st_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
+    st_sort.build(add)  # the (start, end) walk order of both sorts (docs/fixtures.md)
 
 
 def main():

@@ -207,6 +207,34 @@ static void test_ties_keep_file_order_radix_sort(void **state) {
     stt_json_ok(json, 40, 0);
 }
 
+/* corpus/safetensors ST308-order-wide-offsets-{32,33,40} (generators/st_sort.py; st-oracle: ERR
+ * MetadataIncompleteBuffer): ST308 names the tensor that ends last in (start, end) order, the
+ * zero-size t<n-1> at the very end (the tensor before it ends there too), by its position in
+ * file order and its data_offsets; both read here from the file's text. */
+static void test_ST308_names_last_in_offset_order(void **state) {
+    (void)state;
+    static const int counts[] = {32, 33, 40};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        char path[512], last[16];
+        snprintf(path, sizeof path, TFS_SOURCE_DIR "/corpus/safetensors/ST308-order-wide-offsets-%d.safetensors",
+                 counts[k]);
+        snprintf(last, sizeof last, "\"t%02d\":", counts[k] - 1);
+        stt_buf b = stt_read_file(path);
+        char *json = calloc(1, b.len - 8 + 1);
+        assert_non_null(json);
+        memcpy(json, b.p + 8, b.len - 8);
+        const char *at = strstr(json, last);
+        assert_non_null(at);
+        int64_t index = 0;
+        for (const char *q = strstr(json, "\"t"); q && q < at; q = strstr(q + 1, "\"t")) index++;
+        const char *offs = strstr(at, "\"data_offsets\":");
+        assert_non_null(offs);
+        stt_expect_rule(&b, 0, TFS_ST308, 8u + (uint64_t)(offs - json) + strlen("\"data_offsets\":"), index);
+        free(json);
+        stt_free(&b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_entry_then_number_range),
@@ -222,6 +250,7 @@ int main(void) {
         cmocka_unit_test(test_held_entry_keeps_later_indices),
         cmocka_unit_test(test_ties_keep_file_order_insertion_sort),
         cmocka_unit_test(test_ties_keep_file_order_radix_sort),
+        cmocka_unit_test(test_ST308_names_last_in_offset_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

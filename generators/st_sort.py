@@ -1,0 +1,62 @@
+"""st_sort.py: safetensors fixtures that pin the order in which tensors are walked (ST3xx), for
+both of tfs's sorts (insertion sort up to 32 tensors, LSD radix sort above; issue 16, item 4:
+st_validate.c mutants of the sort keys, the sorts and the last tensor's index).  Called by
+st_fixtures.py with its add(); every expectation is checked against the Rust crate's recorded
+verdict (corpus/CRATE_VERDICTS.tsv).
+
+Each file has n U8 tensors laid end to end from offset 0, listed in a shuffled order, with
+sizes whose offsets differ in every byte of both start and end (2^(8k) - 1, 2^(8k), 2^(8k) + 1
+for k = 1..7) and zero-size tensors (a start shared with the next tensor: (s, s) must come
+before (s, e), so the end is a sort key too).  With no data bytes at all the crate answers
+MetadataIncompleteBuffer (ST308) only if it walks the tensors in (start, end) order; any other
+order meets a start that is not the running offset first (ST301).
+"""
+from tfsgen.safetensors import ent, obj, st_file
+
+BIG = [(1 << (8 * k)) + d for k in range(1, 8) for d in (-1, 0, 1)]  # 21 sizes
+
+
+def layout(n):
+    """Sizes in offset order: the big ones with a zero-size tensor before every other one,
+    then small ones, ending with a zero-size tensor (the one that ends last: ST308's index)."""
+    sizes = []
+    for i, b in enumerate(BIG):
+        if i % 2 == 0:
+            sizes.append(0)
+        sizes.append(b)
+    k = 1
+    while len(sizes) < n - 1:
+        sizes.append(k)
+        k += 1
+    sizes = sizes[:n - 1]
+    if sizes[-1] == 0:  # one zero-size tensor at the end, after a tensor ending there
+        sizes[-1] = 5
+    sizes.append(0)
+    assert len(sizes) == n and sum(sizes) < 1 << 63
+    return sizes
+
+
+def shuffled(n, mult):
+    """File position i holds the tensor of offset-order position (i * mult + 3) % n."""
+    sizes = layout(n)
+    offs, at = [], 0
+    for s in sizes:
+        offs.append((at, at + s))
+        at += s
+    order = [(i * mult + 3) % n for i in range(n)]
+    assert sorted(order) == list(range(n)) and order != sorted(order)
+    pos = {j: i for i, j in enumerate(order)}
+    # a zero-size tensor listed after the tensor sharing its start: the end decides
+    assert any(sizes[j] == 0 and j + 1 < n and offs[j + 1][0] == offs[j][0] and pos[j] > pos[j + 1]
+               for j in range(n))
+    pairs = [("t%02d" % j, ent("U8", [sizes[j]], *offs[j])) for j in order]
+    return obj(*pairs)
+
+
+def build(add):
+    for n, path in ((32, "insertion sort, the most tensors it takes"), (33, "radix sort, the fewest"),
+                    (40, "radix sort")):
+        add("ST308-order-wide-offsets-%d" % n, st_file(shuffled(n, 7), 0),
+            "%d U8 tensors end to end, shuffled (%s), offsets differing in all 8 bytes of start and end, "
+            "zero-size tensors listed after the tensor sharing their start; no data bytes: only the "
+            "(start, end) walk order reaches ST308" % (n, path), "ST308")
