@@ -54,6 +54,11 @@ NOTES = {
     "hf-hub": "Validates only what its own parameter count needs: shapes and data_offsets of each entry; no check of "
               "dtype names, of offsets covering the data contiguously, of the header's start, or of `__metadata__` "
               "being strings.",
+    "safetensors-js": "The npm package `safetensors` 0.0.1 (added by the newcomer run of docs/matrix.md): its "
+                      "SafeTensor constructor reads the header length, JSON.parse's the header decoded by TextDecoder "
+                      "(invalid UTF-8 replaced, a leading BOM dropped) and, for every top-level entry, copies dtype and "
+                      "shape and maps data_offsets to absolute offsets. It checks nothing else, and it takes "
+                      "`__metadata__` for a tensor: a file with metadata throws a TypeError.",
     "gguflib": "Its source checks only the magic and the 24-byte header size: every count, length and offset after "
                "that is trusted, so a malformed header is read out of bounds (ASan). Block sizes come from its own "
                "table (issue 17 reported four wrong ones: they show as misread offsets).",
@@ -193,6 +198,14 @@ EXPLAIN = [
      "error that follows"),
     ("hf-hub", (WR,), "ST301-*", None, "no check that the offsets are contiguous from 0: it reports the end past "
      "the file"),
+    # safetensors 0.0.1 (npm; dist/safetensors.es.js, class SafeTensor)
+    ("safetensors-js", (FR,), "valid-*", None, "it takes `__metadata__` for a tensor entry and maps its data_offsets: "
+     "every file with `__metadata__` throws a TypeError"),
+    ("safetensors-js", (MR,), "valid-big-shape-zero-elements", None, "JSON.parse reads numbers as doubles: the "
+     "dimension 2^64-1 comes back as 18446744073709552000"),
+    ("safetensors-js", (FA,), "ST*", None, "its SafeTensor constructor checks nothing but that the header parses "
+     "(JSON.parse over TextDecoder's replacement characters) and that each entry has data_offsets: no check for: "
+     "{title} ({rule})"),
     # syoyo/safetensors-cpp: safetensors.hh and csafetensors.c
     ("*safetensors*", (WR,), "*", "EmptyTensorWithOffsets", EMPTY),
     ("*safetensors*", (WR,), "*", "TensorInvalidInfo", "it computes the byte size in wrapping size_t arithmetic from "

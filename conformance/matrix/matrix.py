@@ -82,7 +82,9 @@ def readers(a):
             ("hf-gguf", "@huggingface/gguf", "hf-gguf.mjs", "gguf", "header-only", "@huggingface/gguf@0.4.6"),
             ("hyllama", "hyllama", "hyllama.mjs", "gguf", "header-only", "hyllama@0.2.2"),
             ("hf-hub", "@huggingface/hub parseSafetensorsMetadata", "hf-hub-safetensors.mjs", "safetensors", "header-only",
-             "@huggingface/hub@2.17.5")):
+             "@huggingface/hub@2.17.5"),
+            ("safetensors-js", "safetensors (npm, SafeTensor JS)", "safetensors-js.mjs", "safetensors", "header-only",
+             "safetensors@0.0.1")):
         d = npm_dir(spec)
         out.append(dict(id=rid, label=label, format=fmt, profile=prof, version=spec.rsplit("@", 1)[1] + " (npm)",
                         command=None if not d else f"{node} {os.path.join(js, script)} {{file}}",
