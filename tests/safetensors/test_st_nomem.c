@@ -1,0 +1,154 @@
+/* test_st_nomem.c: every allocation of a safetensors parse failing in turn
+ * (the safetensors twin of tests/gguf/test_gg_nomem.c).  The program is
+ * linked with --wrap for malloc, calloc, realloc and aligned_alloc
+ * (tests/safetensors/tests.cmake): with fail_at = N the N-th allocation of
+ * the parse returns NULL.  For each N up to the count of a whole parse,
+ * through the buffer, a random-access reader and a forward-only stream, the
+ * parse must end in TFS_ENOMEM (no header, no rule, offset 0, index -1,
+ * errno 0) or in exactly the verdict of the parse without failures (same
+ * rule, offset and index, or the same view).  This checks the `if (!p)`
+ * paths of the entry and shape arrays, the arena of decoded strings, the
+ * name sets, the sort's records and counters and the view
+ * (docs/mutation-testing.md). */
+#include "st_test_util.h"
+
+#include "common/sources.h"
+
+static long fail_at = -1; /* the allocation number that fails; -1: none */
+static long n_allocs;     /* allocations since counting started */
+
+static int fails(void) {
+    long k = n_allocs++;
+    return fail_at >= 0 && k == fail_at;
+}
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t k, size_t n);
+void *__real_realloc(void *p, size_t n);
+void *__real_aligned_alloc(size_t a, size_t n);
+void *__wrap_malloc(size_t n) { return fails() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t k, size_t n) { return fails() ? NULL : __real_calloc(k, n); }
+void *__wrap_realloc(void *p, size_t n) { return fails() ? NULL : __real_realloc(p, n); }
+void *__wrap_aligned_alloc(size_t a, size_t n) { return fails() ? NULL : __real_aligned_alloc(a, n); }
+
+typedef struct mem_src {
+    const uint8_t *p;
+    size_t n;
+} mem_src;
+
+static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    const mem_src *m = ctx;
+    size_t k = off >= m->n ? 0 : m->n - (size_t)off < len ? m->n - (size_t)off : len;
+    if (k) memcpy(buf, m->p + off, k);
+    *got = k;
+    return 0;
+}
+
+enum { BUFFER, READER, STREAM };
+
+/* One parse of p[0, n) through `how`, allocation number `fail` failing. */
+static tfs_status parse(int how, const uint8_t *p, size_t n, long fail, tfs_header **h, tfs_error *e) {
+    static mem_src m;
+    static tfs_test_stream st;
+    m = (mem_src){p, n};
+    tfs_source src = {.read = mem_read, .ctx = &m, .size = n};
+    if (how == STREAM) tfs_test_stream_source(&src, &st, p, n);
+    *h = NULL;
+    n_allocs = 0;
+    fail_at = fail;
+    tfs_status s = how == BUFFER ? tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, 0, h, e)
+                                 : tfs_parse_source(&src, NULL, TFS_FORMAT_SAFETENSORS, 0, h, e);
+    fail_at = -1;
+    return s;
+}
+
+static void every_allocation_fails(const stt_buf *b) {
+    for (int how = BUFFER; how <= STREAM; how++) {
+        tfs_header *ref, *h;
+        tfs_error re, e;
+        tfs_status want = parse(how, b->p, b->len, -1, &ref, &re);
+        long total = n_allocs;
+        assert_true(total > 3);
+        for (long k = 0; k <= total; k++) {
+            tfs_status st = parse(how, b->p, b->len, k, &h, &e);
+            if (k == total || st != TFS_ENOMEM) {
+                if (st != want) print_error("source %d, allocation %ld failing: %s\n", how, k, tfs_status_name(st));
+                assert_int_equal(st, want);
+                assert_int_equal(e.rule, re.rule);
+                assert_int_equal(e.offset, re.offset);
+                assert_int_equal(e.index, re.index);
+                if (st == TFS_OK) {
+                    tfs_test_assert_same_view(ref, h);
+                    tfs_header_free(h);
+                }
+                continue;
+            }
+            assert_null(h);
+            assert_int_equal(e.rule, TFS_RULE_NONE);
+            assert_int_equal(e.offset, 0);
+            assert_int_equal(e.index, -1);
+            assert_int_equal(e.sys_errno, 0);
+        }
+        tfs_header_free(ref);
+    }
+}
+
+/* A header that needs every kind of allocation: 20 __metadata__ entries
+ * (some escaped: the arena), 40 tensors listed backwards (the radix sort:
+ * records and counters), escaped names, shapes of several dimensions.
+ * gap != 0 moves tensor t20 one byte up: ST301 in the sorted walk. */
+static char *header(int gap, size_t *data_len) {
+    size_t cap = 16384, n = 0;
+    char *j = malloc(cap);
+    assert_non_null(j);
+    n += (size_t)snprintf(j + n, cap - n, "{\"__metadata__\":{");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(j + n, cap - n, "%s\"key%d%s\":\"value \\u00e9 %d\"", k ? "," : "", k, k % 3 ? "" : "\\t",
+                              k);
+    n += (size_t)snprintf(j + n, cap - n, "}");
+    for (int i = 39; i >= 0; i--) {
+        unsigned start = (unsigned)i * 24u + (gap && i == 20), end = (unsigned)i * 24u + 24u;
+        if (gap && i == 20) end++;
+        n += (size_t)snprintf(j + n, cap - n,
+                              ",\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}", i,
+                              i % 4 ? "" : "\\u0041", start, end);
+    }
+    n += (size_t)snprintf(j + n, cap - n, "}");
+    assert_true(n < cap);
+    *data_len = 40u * 24u;
+    return j;
+}
+
+static void test_valid_every_allocation_fails(void **state) {
+    (void)state;
+    size_t data_len;
+    char *json = header(0, &data_len);
+    stt_buf b = stt_json(json, data_len);
+    tfs_header *h = stt_expect_ok(&b, 0, 1);
+    assert_int_equal(h->n_tensors, 40);
+    assert_int_equal(h->n_kv, 20);
+    tfs_header_free(h);
+    every_allocation_fails(&b);
+    stt_free(&b);
+    free(json);
+}
+
+static void test_ST301_every_allocation_fails(void **state) {
+    (void)state;
+    size_t data_len;
+    char *json = header(1, &data_len);
+    stt_buf b = stt_json(json, data_len);
+    /* t20 [481,505] after t19 [456,480]: ST301 at t20's data_offsets (file position 19) */
+    stt_expect_rule(&b, 0, TFS_ST301, stt_at(json, "[481,505]", 0), 19);
+    every_allocation_fails(&b);
+    stt_free(&b);
+    free(json);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_every_allocation_fails),
+        cmocka_unit_test(test_ST301_every_allocation_fails),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
