@@ -10,6 +10,9 @@ for k = 1..7) and zero-size tensors (a start shared with the next tensor: (s, s)
 before (s, e), so the end is a sort key too).  With no data bytes at all the crate answers
 MetadataIncompleteBuffer (ST308) only if it walks the tensors in (start, end) order; any other
 order meets a start that is not the running offset first (ST301).
+
+Small valid files (valid-order-*) list three tensors so that one comparison of the "already in
+offset order?" test (which skips the sort) would wrongly say yes: walked unsorted they fail.
 """
 from tfsgen.safetensors import ent, obj, st_file
 
@@ -53,7 +56,25 @@ def shuffled(n, mult):
     return obj(*pairs)
 
 
+# Small files (the insertion sort) whose file order fools one comparison of the "already in
+# offset order?" test that decides whether to sort at all; each is valid (st-oracle: OK 3).
+SMALL = [
+    ("valid-order-reverse-3", [("c", 8, 12), ("b", 4, 8), ("a", 0, 4)],
+     "three tensors listed backwards: every pair's start decreasing"),
+    ("valid-order-first-two-swapped", [("b", 4, 8), ("a", 0, 4), ("c", 8, 12)],
+     "only the first two tensors out of offset order (the rest in order)"),
+    ("valid-order-zero-size-after-twin", [("a", 0, 2), ("e", 2, 4), ("z", 2, 2)],
+     "a zero-size tensor listed after the tensor sharing its start: equal starts, ends decreasing"),
+    ("valid-order-zero-size-first", [("z", 4, 4), ("a", 0, 4), ("b", 4, 8)],
+     "a zero-size tensor listed first, ending where the next listed one ends: starts decreasing, "
+     "ends equal"),
+]
+
+
 def build(add):
+    for fid, tensors, desc in SMALL:
+        end = max(e for _, _, e in tensors)
+        add(fid, st_file(obj(*[(k, ent("U8", [e - s], s, e)) for k, s, e in tensors]), end), desc)
     for n, path in ((32, "insertion sort, the most tensors it takes"), (33, "radix sort, the fewest"),
                     (40, "radix sort")):
         add("ST308-order-wide-offsets-%d" % n, st_file(shuffled(n, 7), 0),
