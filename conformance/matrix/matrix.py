@@ -84,7 +84,8 @@ def readers(a):
             ("hf-hub", "@huggingface/hub parseSafetensorsMetadata", "hf-hub-safetensors.mjs", "safetensors", "header-only",
              "@huggingface/hub@2.17.5"),
             ("safetensors-js", "safetensors (npm, SafeTensor JS)", "safetensors-js.mjs", "safetensors", "header-only",
-             "safetensors@0.0.1")):
+             "safetensors@0.0.1"),
+            ("gguf-js", "gguf (npm, GGUF.js) parseRawMetadata", "gguf-js.mjs", "gguf", "header-only", "gguf@1.0.7")):
         d = npm_dir(spec)
         out.append(dict(id=rid, label=label, format=fmt, profile=prof, version=spec.rsplit("@", 1)[1] + " (npm)",
                         command=None if not d else f"{node} {os.path.join(js, script)} {{file}}",
