@@ -298,8 +298,12 @@ def explain(rid, fid, c):
 def repro(r, f):
     cmd = r.get("conform_command") or ""
     if r.get("command"):
-        return f"tfs conform --id {f['id']} --profile {r['profile']} --adapter '{r['command']}'"
-    return f"tfs conform --id {f['id']} {cmd}"
+        m = re.search(r"--category-map (\S+)", cmd)  # the reasons are graded through it
+        env = "ASAN_OPTIONS=detect_leaks=0 " if "gguf-tools show" in r["command"] else ""  # as matrix.py runs it
+        ad = f"\"{r['command'].replace('~/', '$HOME/')}\"" if "~/" in r["command"] else f"'{r['command']}'"  # tfs splits it, no shell
+        return (f"{env}tfs conform --id {f['id']} --profile {r['profile']} --adapter {ad}"
+                + (f" --category-map {m.group(1)}" if m else ""))
+    return f"tfs {cmd.replace(' -q', '')} --id {f['id']}"
 
 
 fix = {f["id"]: f for f in doc["fixtures"]}
