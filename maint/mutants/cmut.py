@@ -14,8 +14,9 @@ lines are skipped) and the operators of issue 16, item 2:
   stmt  a return or break statement removed (replaced by `;`): a return only
         inside a block or as the body of an if/else, never a function's last
 
-Tokens inside TFS_BUG_CHECK's third argument and TFS_BUG_CANARY (both unused
-in a normal build) are never mutated.
+Tokens inside TFS_BUG_CHECK's third argument and TFS_BUG_CANARY, and inside
+`#ifdef TFS_RULE_OFF` / `#ifdef TFS_BUG` blocks (all unused in a normal
+build) are never mutated.
 
 A mutant's id does not move when unrelated lines do:
   <path>@<8 hex of the sha256 of its line's text, stripped>#<k>:<op>:<replacement>
@@ -153,10 +154,37 @@ def _int_value(text):
     return int(body, 10), suffix, False
 
 
+# Blocks a normal build never compiles: their mutants would be the unmutated object.
+OFF_BLOCK = re.compile(r"^\s*#\s*(ifdef\s+(TFS_RULE_OFF|TFS_BUG)\b|if\s+defined\s*\(?\s*(TFS_RULE_OFF|TFS_BUG)\b)")
+
+
+def _off_ranges(src):
+    """[(start, end)] character ranges of `#ifdef TFS_RULE_OFF` / `#ifdef TFS_BUG` blocks
+    (up to their #else or #endif; nested conditionals counted)"""
+    out, pos, depth, start = [], 0, 0, None
+    for ln in src.split("\n"):
+        d = re.match(r"^\s*#\s*(\w+)", ln)
+        word = d.group(1) if d else ""
+        if start is None:
+            if OFF_BLOCK.match(ln):
+                start, depth = pos, 1
+        elif word in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif word == "endif" or (word in ("else", "elif") and depth == 1):
+            depth -= word == "endif"
+            if depth == 0 or word != "endif":
+                out.append((start, pos))
+                start = None
+        pos += len(ln) + 1
+    return out
+
+
 def mutants(path, src):
     """[(id, op, start, end, replacement, line)] for the source text src"""
     toks = tokenize(src)
     skip = _skipped(toks)
+    for a, b in _off_ranges(src):
+        skip.update(i for i, t in enumerate(toks) if a <= t.start < b)
     lines = src.split("\n")
     out = []
     per_line = {}
