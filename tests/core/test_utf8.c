@@ -150,7 +150,8 @@ static void test_decode_edges(void **state) {
 
 /* one odd sequence at every position of buffers of every length up to 40:
  * valid_up_to is its position when it is invalid or cut by the end, the
- * length when it is valid (the 8- and 16-byte ASCII skips around it).  The
+ * length when it is valid (the 8- and 16-byte ASCII skips around it), among
+ * 'a' and among NUL bytes (no bit but the high one set next to it).  The
  * n bytes are checked twice: followed by continuation bytes (a sequence cut
  * by the end must not be completed by them), and ending at a page that
  * cannot be read (nothing past the end is read at all). */
@@ -169,12 +170,12 @@ static const struct {
     {{0xF4, 0x90, 0x80, 0x80}, 4, 0},
 };
 
-static void check_positions(uint8_t *buf, size_t n) {
-    memset(buf, 'a', n);
+static void check_positions(uint8_t *buf, size_t n, uint8_t fill) {
+    memset(buf, fill, n);
     assert_int_equal(tfs_utf8_valid_up_to(buf, n), n);
     for (size_t s = 0; s < sizeof SEQ / sizeof SEQ[0]; s++)
         for (size_t at = 0; at < n; at++) {
-            memset(buf, 'a', n);
+            memset(buf, fill, n);
             size_t k = SEQ[s].len < n - at ? SEQ[s].len : n - at;
             memcpy(buf + at, SEQ[s].b, k);
             size_t want = SEQ[s].valid && k == SEQ[s].len ? n : at;
@@ -188,7 +189,8 @@ static void test_valid_up_to_positions(void **state) {
     uint8_t buf[48];
     for (size_t n = 0; n <= 40; n++) {
         memset(buf, 0x80, sizeof buf);
-        check_positions(buf, n);
+        check_positions(buf, n, 'a');
+        check_positions(buf, n, 0);
     }
 }
 
@@ -202,7 +204,10 @@ static void test_valid_up_to_page_end(void **state) {
     uint8_t *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     assert_true(m != MAP_FAILED);
     assert_int_equal(mprotect(m + page, page, PROT_NONE), 0);
-    for (size_t n = 0; n <= 40; n++) check_positions(m + page - n, n);
+    for (size_t n = 0; n <= 40; n++) {
+        check_positions(m + page - n, n, 'a');
+        check_positions(m + page - n, n, 0);
+    }
     munmap(m, 2 * page);
 }
 #else
