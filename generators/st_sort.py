@@ -6,7 +6,8 @@ verdict (corpus/CRATE_VERDICTS.tsv).
 
 Each file has n U8 tensors laid end to end from offset 0, listed in a shuffled order, with
 sizes whose offsets differ in every byte of both start and end (2^(8k) - 1, 2^(8k), 2^(8k) + 1
-for k = 1..7) and zero-size tensors (a start shared with the next tensor: (s, s) must come
+for k = 1..7; one of 2^57 bytes at 0, whose end differs from 0 only above bit 56) and zero-size
+tensors (a start shared with the next tensor: (s, s) must come
 before (s, e), so the end is a sort key too).  With no data bytes at all the crate answers
 MetadataIncompleteBuffer (ST308) only if it walks the tensors in (start, end) order; any other
 order meets a start that is not the running offset first (ST301).
@@ -22,7 +23,7 @@ BIG = [(1 << (8 * k)) + d for k in range(1, 8) for d in (-1, 0, 1)]  # 21 sizes
 def layout(n):
     """Sizes in offset order: the big ones with a zero-size tensor before every other one,
     then small ones, ending with a zero-size tensor (the one that ends last: ST308's index)."""
-    sizes = []
+    sizes = [0, 1 << 57]  # ends 0 and 2^57 differ only above bit 56
     for i, b in enumerate(BIG):
         if i % 2 == 0:
             sizes.append(0)
@@ -39,14 +40,21 @@ def layout(n):
     return sizes
 
 
-def shuffled(n, mult):
-    """File position i holds the tensor of offset-order position (i * mult + 3) % n."""
+def shuffled(n, mult, last_end_before_start=False):
+    """File position i holds the tensor of offset-order position (i * mult + 3) % n, except that
+    the zero-size tensor at 0 is listed after the 2^57-byte one sharing its start.
+    last_end_before_start: the last tensor [E, E - 1] instead of [E, E] (ST302)."""
     sizes = layout(n)
     offs, at = [], 0
     for s in sizes:
         offs.append((at, at + s))
         at += s
+    if last_end_before_start:
+        offs[-1] = (at, at - 1)
     order = [(i * mult + 3) % n for i in range(n)]
+    a, b = order.index(0), order.index(1)
+    if a < b:
+        order[a], order[b] = 1, 0
     assert sorted(order) == list(range(n)) and order != sorted(order)
     pos = {j: i for i, j in enumerate(order)}
     # a zero-size tensor listed after the tensor sharing its start: the end decides
@@ -81,3 +89,8 @@ def build(add):
             "%d U8 tensors end to end, shuffled (%s), offsets differing in all 8 bytes of start and end, "
             "zero-size tensors listed after the tensor sharing their start; no data bytes: only the "
             "(start, end) walk order reaches ST308" % (n, path), "ST308")
+    for n, path in ((32, "insertion sort"), (40, "radix sort")):
+        add("ST302-order-wide-offsets-%d" % n, st_file(shuffled(n, 7, True), 0),
+            "the same %d tensors (%s), the last one [E, E - 1]: walked in (start, end) order it starts "
+            "at the running offset and ends before its start (ST302); an order that puts it before the "
+            "tensor ending at E (by end first, say) finds ST301" % (n, path), "ST302")
