@@ -199,7 +199,7 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     if (check_writable("--json", o.json) || check_writable("--tap", o.tap) || check_writable("--junit", o.junit) ||
         check_writable("--write-expected-failures", o.write_expected_failures))
         return 2;
-    char dirbuf[PATH_MAX + 64], err[1024];
+    char dirbuf[PATH_MAX + 64], err[2048];
     const char *dir = fixtures_dir(&o, dirbuf, sizeof dirbuf);
     if (!dir) {
         fprintf(stderr, "tfs conform: no fixtures folder: give --fixtures DIR or set TFS_CONFORMANCE_DIR\n");

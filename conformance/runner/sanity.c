@@ -10,13 +10,40 @@
  *     fixture it accepted.
  * At least two valid fixtures (and three in all) must have been tried for a
  * verdict: a selection of one fixture (a per-fixture ctest) is not judged.
+ * A stopping message ends with the first lines of the adapter's stderr on a
+ * case it failed (a valid one first): a reader's exception, node's "Cannot
+ * find module", a missing library, not hidden behind the verdicts.
  * The runs are made on copies of the cases: the run proper starts afresh. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "conform.h"
 
-enum { PER_KIND = 2 };
+enum { PER_KIND = 2, STDERR_LINES = 6, STDERR_WIDTH = 160 };
+
+/* Append to out the first STDERR_LINES non-blank lines of text, each on a
+ * line of its own, under "its stderr on ID:"; control bytes as '?'. */
+static void append_stderr(char *out, size_t n, const char *id, const char *text) {
+    const char *p = text;
+    for (int k = 0; k < STDERR_LINES && *p;) {
+        size_t ll = strcspn(p, "\r\n"), l = strlen(out);
+        size_t blank = strspn(p, " \t");
+        if (blank < ll) {
+            char line[STDERR_WIDTH + 4];
+            size_t j = 0;
+            for (; j < ll && j < STDERR_WIDTH; j++) line[j] = (unsigned char)p[j] < 0x20 || p[j] == 0x7f ? '?' : p[j];
+            line[j] = '\0';
+            if (!k) {
+                snprintf(out + l, n - l, "\n  its stderr on %s:", id);
+                l = strlen(out);
+            }
+            snprintf(out + l, n - l, "\n    %s%s", line, ll > STDERR_WIDTH ? "..." : "");
+            k++;
+        }
+        p += ll;
+        p += strspn(p, "\r\n");
+    }
+}
 
 static int cmp_rule(const cf_case *a, const cf_case *b) {
     int r = strcmp(a->line->rule, b->line->rule);
@@ -78,7 +105,7 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
     }
     size_t n_valid = 0, valid_rejected = 0, same = 1, done = 0;
     const char *first_exit = NULL, *no_content = NULL;
-    char ids[300] = "", first_detail[200] = "";
+    char ids[300] = "", vids[300] = "", iids[300] = "", first_detail[200] = "", tail[1400] = "";
     for (size_t i = 0; i < nt; i++) {
         cf_case *c = &trial[i];
         if (!c->done) continue;
@@ -91,23 +118,35 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
         size_t l = strlen(ids);
         snprintf(ids + l, sizeof ids - l, "%s%s (exit %s)", l ? ", " : "", c->line->id, c->exit_desc);
         if (is_valid[i]) {
+            l = strlen(vids);
+            snprintf(vids + l, sizeof vids - l, "%s%s (exit %s)", l ? ", " : "", c->line->id, c->exit_desc);
             n_valid++;
             valid_rejected += c->got && strcmp(c->got, "parser_error") == 0;
             if (want_content && c->got && strcmp(c->got, "valid") == 0 && c->expected_content &&
                 c->content == CF_CONTENT_NOT_CHECKED && !no_content)
                 no_content = c->line->id;
+        } else {
+            l = strlen(iids);
+            snprintf(iids + l, sizeof iids - l, "%s%s (exit %s)", l ? ", " : "", c->line->id, c->exit_desc);
         }
     }
+    /* the adapter's own words: the stderr of a valid case first, else any */
+    for (int pass = 0; pass < 2 && !tail[0]; pass++)
+        for (size_t i = 0; i < nt && !tail[0]; i++)
+            if (trial[i].done && trial[i].stderr_text && (pass || is_valid[i]))
+                append_stderr(tail, sizeof tail, trial[i].line->id, trial[i].stderr_text);
     for (size_t i = 0; i < nt; i++) free(trial[i].stderr_text);
     if (*stop || done < nt) return 0; /* interrupted: the run proper reports it */
     /* a selection of one or two cases (a per-fixture ctest) says nothing of the adapter */
     if (n_valid >= 2 && valid_rejected == n_valid) {
-        snprintf(err, en, "adapter check: it rejects every valid fixture tried: %s", ids);
+        snprintf(err, en, "adapter check: it rejects every valid fixture tried: %s%s%s%s%s", vids,
+                 iids[0] ? " (invalid ones tried: " : "", iids, iids[0] ? ")" : "",
+                 tail[0] ? tail : "\n  (nothing on its stderr)");
         return -1;
     }
     if (same && nt >= 3 && n_valid && n_valid < nt) {
-        snprintf(err, en, "adapter check: it answers every fixture tried the same way (exit %s%s%s): %s", first_exit,
-                 first_detail[0] ? "; " : "", first_detail, ids);
+        snprintf(err, en, "adapter check: it answers every fixture tried the same way (exit %s%s%s): %s%s", first_exit,
+                 first_detail[0] ? "; " : "", first_detail, ids, tail);
         return -1;
     }
     if (no_content) {

@@ -248,6 +248,14 @@ check(rc == 2 and "the same way" in out and not cases, f"accepts everything: exi
 reject_all = {k: [1, None, ""] for k in t}
 rc, cases, out = run(reject_all)
 check(rc == 2 and "rejects every valid fixture" in out, f"rejects everything: exit {rc}")
+# the adapter's own stderr in the message (a reader that throws, a script not found: issue 17),
+# and only valid fixtures listed as valid
+throws = {k: [1, None, "Error: boom: my reader has a bug\n    at read (reader.mjs:2:7)"] for k in t}
+rc, cases, out = run(throws)
+said = out[out.find("rejects every valid fixture tried:"):].split("(invalid ones tried:")[0]
+check(rc == 2 and "Error: boom: my reader has a bug" in out and "at read (reader.mjs:2:7)" in out,
+      f"rejects everything: its stderr shown ({out.strip()[-300:]!r})")
+check("valid-" in said and "GG001" not in said and "ST001" not in said, f"rejects everything: the valid list names valid fixtures only ({said!r})")
 crash_all = {k: [3, None, "boom"] for k in t}
 rc, cases, out = run(crash_all)
 check(rc == 2 and "the same way" in out, f"crashes on everything: exit {rc}")
