@@ -88,3 +88,7 @@ endforeach()
 set_tests_properties(test_adapter_template_python test_adapter_template_js test_adapter_template_c test_adapter_template_cpp
                      test_adapter_template_rust test_adapter_template_go
                      PROPERTIES LABELS "conformance;adapters;templates" TIMEOUT 900 SKIP_RETURN_CODE 77)
+# run.sh's exit status and its guard of docs/results.* (shell adapters, no npm)
+add_test(NAME test_matrix_exit COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_run_exit.sh ${TFS_PYTHON3}
+                                       $<TARGET_FILE:tfs_cli>)
+set_tests_properties(test_matrix_exit PROPERTIES LABELS "conformance;matrix" TIMEOUT 300)

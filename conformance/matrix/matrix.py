@@ -22,6 +22,15 @@ adapter, its category map; the adapter check on), then writes, into --out
                 description on hover, links to the fixtures (html.py)
 A reader that cannot be had here (npm offline, a C reader not built, no
 libggml) is listed as skipped with the reason, never silently left out.
+With --adapter, --out DIR or --merge is required (the default, docs/, holds
+the committed matrix: never overwritten by one column by accident).
+
+Exit status: 0 every column ran and every cell passes; 1 every requested
+column ran, some cell fails (false accept, false reject, wrong rule, misread,
+crash, timeout); 2 usage, or a requested column (--adapter, or named by
+--only) was not run (not built, not installable, the adapter check stopped
+it: the reason is printed).  A full run (no --only) lists the columns it
+could not run and does not count them.
 """
 import argparse
 import datetime
@@ -123,6 +132,14 @@ def readers(a):
     return out
 
 
+FAILURES = ("false_accept", "false_reject", "wrong_rule", "misread", "crash", "timeout")
+
+
+def readers_all(a):
+    """Every column readers() knows, --only aside."""
+    return readers(argparse.Namespace(**dict(vars(a), only=None)))
+
+
 def run_reader(a, r, tmp):
     rep = os.path.join(tmp, r["id"] + ".json")
     cmd = [a.tfs, "conform", "-q", "--json", rep, "--timeout", str(a.timeout), "--profile", r["profile"]]
@@ -145,7 +162,12 @@ def run_reader(a, r, tmp):
     else:
         p = sh(cmd, env=env)
     if not os.path.exists(rep):
-        r["why"] = (p.stderr.strip().splitlines() or ["tfs conform failed"])[-2 if len(p.stderr.strip().splitlines()) > 1 else -1][:300]
+        # tfs conform's message: its first "tfs conform: " line (the adapter
+        # check's lines after it: the adapter's own stderr), not "nothing was run"
+        lines = [x for x in p.stderr.strip().splitlines() if "nothing was run" not in x] or ["tfs conform failed"]
+        first = next((i for i, x in enumerate(lines) if x.startswith("tfs conform: ")), 0)
+        r["why"] = lines[first][:300]
+        r["why_more"] = [x[:300] for x in lines[first + 1:first + 9]]
         return None
     return json.load(open(rep))
 
@@ -159,7 +181,7 @@ def main():
     ap.add_argument("--fixtures")
     ap.add_argument("--only", help="reader ids, comma-separated")
     ap.add_argument("--id", action="append", help="fixture id glob (repeatable)")
-    ap.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    ap.add_argument("--out", help="the folder written (default: docs/; with --adapter: required, or --merge)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30)
     ap.add_argument("--merge", action="store_true",
@@ -179,7 +201,16 @@ def main():
     a = ap.parse_args()
     if a.adapter and not a.reader_id:
         ap.error("--adapter needs --reader-id")
+    if a.adapter and not a.out and not a.merge:
+        ap.error("--adapter makes one column: give --out DIR (a folder of its own) or --merge (add it to docs/results.*); "
+                 "without them it would overwrite the committed docs/results.json, .md and .html")
+    a.out = a.out or os.path.join(ROOT, "docs")
     rs = readers(a)
+    wanted = set(a.only.split(",")) if a.only else {a.reader_id} if a.adapter else set()
+    unknown = sorted(wanted - {r["id"] for r in rs})
+    if unknown:
+        ap.error(f"--only: no reader column {', '.join(unknown)} (the ids: {', '.join(r['id'] for r in readers_all(a))})")
+    not_run, failing = [], []
     old = None
     if a.merge and os.path.exists(os.path.join(a.out, "results.json")):
         old = json.load(open(os.path.join(a.out, "results.json")))
@@ -188,11 +219,15 @@ def main():
     for r in rs:
         if r.get("inprocess") is None and not r.get("command"):
             print(f"matrix: {r['id']}: skipped: {r['why']}", file=sys.stderr)
+            not_run.append(r["id"])
             continue
         print(f"matrix: {r['id']} ...", file=sys.stderr, flush=True)
         rep = run_reader(a, r, tmp)
         if rep is None:
             print(f"matrix: {r['id']}: not run: {r['why']}", file=sys.stderr)
+            for line in r.get("why_more") or []:
+                print(f"matrix: {r['id']}:   {line}", file=sys.stderr)
+            not_run.append(r["id"])
             continue
         r["summary"] = rep["summary"]
         r["seconds"] = rep["seconds"]
@@ -204,6 +239,8 @@ def main():
             cells[r["id"]][c["id"]] = {k: c[k] for k in ("result", "expect", "detail", "got_rule", "got_category", "exit", "content")
                                         if c.get(k) not in (None, "")}
         print(f"matrix: {r['id']}: {rep['summary']}", file=sys.stderr)
+        if any(rep["summary"].get(k) for k in FAILURES):
+            failing.append(r["id"])
     if old:
         # the columns not redone keep their cells, reader entry (version,
         # command, the date and commit they were made at) and fixtures
@@ -228,6 +265,7 @@ def main():
         f["path"] = os.path.relpath(f["path"], ROOT) if os.path.isabs(f["path"]) else f["path"]
     for r in rs:
         r.pop("env", None)
+        r.pop("why_more", None)
         if r.get("command"):
             r["command"] = r["command"].replace(ROOT + "/", "").replace(os.path.expanduser("~"), "~")
         if r.get("conform_command"):
@@ -251,7 +289,15 @@ def main():
         f.write(render.html(doc, os.path.relpath(ROOT, a.out)))
     print(f"matrix: wrote {a.out}/results.json, results.md, results.html ({len(cells)} readers, {len(fixtures)} fixtures)",
           file=sys.stderr)
+    missed = [i for i in not_run if i in wanted]
+    if missed:
+        print(f"matrix: exit 2: requested column{'s' if len(missed) > 1 else ''} not run: {', '.join(missed)}", file=sys.stderr)
+        return 2
+    if failing:
+        print(f"matrix: exit 1: failing cells in {', '.join(failing)}", file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
