@@ -3,6 +3,7 @@
 set(TFS_GG_TEST_HELPERS gguf/gg_build.c common/sources.c)
 tfs_add_test(test_gg_header SOURCES gguf/test_gg_header.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_kv SOURCES gguf/test_gg_kv.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
+tfs_add_test(test_gg_arrays SOURCES gguf/test_gg_arrays.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_strings SOURCES gguf/test_gg_strings.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_nomem SOURCES gguf/test_gg_nomem.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 target_link_options(test_gg_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc)
