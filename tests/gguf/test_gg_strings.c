@@ -268,6 +268,34 @@ static void test_valid_stream_keeps_not_one_byte_past_total(void **state) {
     stream_keeps_total((TFS_ARRAY_KEEP - 16u) + 1u, 0);
 }
 
+/* A stream keeps string scalars of up to 256 bytes (tfs.h: longer ones
+ * give TFS_EIO, the source cannot be read again): 255 and 256 kept, 257 not. */
+static void test_valid_stream_keeps_string_scalars_up_to_256(void **state) {
+    (void)state;
+    char body[257], buf[300];
+    for (size_t i = 0; i < sizeof body; i++) body[i] = (char)('a' + i % 26u);
+    for (size_t len = 255; len <= 257; len++) {
+        gb b = {0};
+        gb_header(&b, 3, 0, 1);
+        gb_kv(&b, "s", TFS_GG_STRING);
+        gb_strn(&b, body, len);
+        tfs_header *g = NULL;
+        tfs_source src;
+        tfs_test_stream st;
+        tfs_test_stream_source(&src, &st, b.p, b.len);
+        assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
+        tfs_str t;
+        tfs_status want = len <= 256u ? TFS_OK : TFS_EIO;
+        assert_int_equal(tfs_kv_get_string(g, &g->kv[0], 0, &t, buf, sizeof buf), want);
+        if (want == TFS_OK) {
+            assert_int_equal(t.len, len);
+            assert_memory_equal(t.ptr, body, len);
+        }
+        tfs_header_free(g);
+        gb_free(&b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -279,6 +307,7 @@ int main(void) {
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
         cmocka_unit_test(test_valid_stream_keeps_exactly_total),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_past_total),
+        cmocka_unit_test(test_valid_stream_keeps_string_scalars_up_to_256),
         cmocka_unit_test(test_valid_string_lookup_every_element),
         cmocka_unit_test(test_valid_string_lookup_past_4096_marks),
     };
