@@ -1,0 +1,201 @@
+/* test_gg_collide.c: duplicate detection when hashes collide.  Keys and
+ * tensor names go into a hash set keyed per parse (tfs__hash_seed); only
+ * the low 32 bits of a hash sit in a slot, and the comparison (kv.c key_eq
+ * and rest_eq, tensor_info.c name_eq) decides.  Distinct keys almost never
+ * collide with a random seed, so that comparison is tested here with a
+ * fixed one: the program is linked with --wrap=tfs__hash_seed
+ * (tests/gguf/tests.cmake) and searches for distinct keys whose hashes
+ * share their low 32 bits (a birthday search, ~10^5 candidates).  Such
+ * files are valid (ggml compares the strings), and two equal long keys
+ * with varied bytes are GG111 from every source. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "gguf/gg_build.h"
+#include "common/sources.h"
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEED UINT64_C(0x5EED5EED12345678)
+
+uint64_t __wrap_tfs__hash_seed(void);
+uint64_t __wrap_tfs__hash_seed(void) { return SEED; }
+
+enum { LONG = TFS_KEY_KEEP + 8u }; /* a long key: TFS_KEY_KEEP shared bytes, 8 that differ */
+
+static uint8_t prefix[TFS_KEY_KEEP];
+static tfs_hash_state prefix_state;
+
+/* Candidate i of a family: its bytes into k (cap >= LONG), its length. */
+typedef size_t (*family)(uint32_t i, uint8_t *k);
+
+static size_t short_same(uint32_t i, uint8_t *k) { return (size_t)sprintf((char *)k, "key.%08x", i); }
+/* even i: 12 bytes, odd i: 13 bytes */
+static size_t short_mixed(uint32_t i, uint8_t *k) {
+    return (size_t)sprintf((char *)k, i % 2u ? "key.%09x" : "key.%08x", i / 2u);
+}
+static size_t name_same(uint32_t i, uint8_t *k) { return (size_t)sprintf((char *)k, "blk.%08x.w", i); }
+static size_t name_mixed(uint32_t i, uint8_t *k) {
+    return (size_t)sprintf((char *)k, i % 2u ? "blk.%09x.w" : "blk.%08x.w", i / 2u);
+}
+static size_t long_key(uint32_t i, uint8_t *k) {
+    memcpy(k, prefix, TFS_KEY_KEEP);
+    sprintf((char *)k + TFS_KEY_KEEP, "%08x", i);
+    return LONG;
+}
+
+static uint64_t hash_of(family f, uint32_t i, uint8_t *k) {
+    size_t n = f(i, k);
+    if (f != long_key) return tfs__hash_bytes(SEED, k, n);
+    tfs_hash_state s = prefix_state; /* the shared prefix hashed once */
+    tfs__hash_update(&s, k + TFS_KEY_KEEP, 8);
+    return tfs__hash_final(&s);
+}
+
+/* Two candidates whose hashes have equal low 32 bits (and differ in the
+ * full 64); `mixed`: one of even index, one of odd (different lengths). */
+static void find_pair(family f, int mixed, uint32_t *a, uint32_t *b) {
+    enum { CAP = 1u << 21 };
+    uint32_t *hs = calloc(CAP, sizeof *hs), *ix = calloc(CAP, sizeof *ix);
+    uint64_t *full = calloc(CAP, sizeof *full);
+    uint8_t *k = malloc(LONG + 16u);
+    assert_true(hs && ix && full && k);
+    for (uint32_t i = 0; i < 8000000u; i++) {
+        uint64_t h64 = hash_of(f, i, k);
+        uint32_t h = (uint32_t)h64;
+        size_t j = h & (CAP - 1u);
+        for (; ix[j]; j = (j + 1u) & (CAP - 1u)) {
+            if (hs[j] == h && full[j] != h64 && (!mixed || (ix[j] - 1u) % 2u != i % 2u)) {
+                *a = ix[j] - 1u;
+                *b = i;
+                free(hs), free(ix), free(full), free(k);
+                return;
+            }
+        }
+        if (!mixed || i % 2u == 0) hs[j] = h, ix[j] = i + 1u, full[j] = h64;
+    }
+    fail_msg("no 32-bit collision found");
+}
+
+static void setup_prefix(void) {
+    for (size_t j = 0; j < TFS_KEY_KEEP; j++) prefix[j] = (uint8_t)('a' + (j * 7u + j / 251u) % 26u);
+    tfs__hash_init(&prefix_state, SEED, LONG);
+    tfs__hash_update(&prefix_state, prefix, TFS_KEY_KEEP);
+}
+
+/* Two KVs (u32 values) with the keys of candidates a and b of f. */
+static void two_keys(gb *b, family f, uint32_t x, uint32_t y, size_t *second) {
+    uint8_t *k = malloc(LONG + 16u);
+    assert_non_null(k);
+    gb_header(b, 3, 0, 2);
+    for (int j = 0; j < 2; j++) {
+        size_t n = f(j ? y : x, k);
+        size_t at = gb_strn(b, k, n);
+        if (j) *second = at;
+        gb_u32(b, TFS_GG_U32);
+        gb_u32(b, 7u + (uint32_t)j);
+    }
+    free(k);
+}
+
+static void test_valid_colliding_keys_same_length(void **state) {
+    (void)state;
+    uint32_t x, y;
+    size_t second;
+    find_pair(short_same, 0, &x, &y);
+    gb b = {0};
+    two_keys(&b, short_same, x, y, &second);
+    tfs_header_free(gg_expect_ok(&b, 0));
+    gb_free(&b);
+}
+
+static void test_valid_colliding_keys_different_lengths(void **state) {
+    (void)state;
+    uint32_t x, y;
+    size_t second;
+    find_pair(short_mixed, 1, &x, &y);
+    gb b = {0};
+    two_keys(&b, short_mixed, x, y, &second);
+    tfs_header_free(gg_expect_ok(&b, 0));
+    gb_free(&b);
+}
+
+/* Long keys (more than a reader keeps) sharing their first TFS_KEY_KEEP
+ * bytes, differing in the last 8, hashes colliding in 32 bits: a reader
+ * (the file API) reads the rest again and finds them different. */
+static void test_valid_colliding_long_keys(void **state) {
+    (void)state;
+    setup_prefix();
+    uint32_t x, y;
+    size_t second;
+    find_pair(long_key, 0, &x, &y);
+    gb b = {0};
+    two_keys(&b, long_key, x, y, &second);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(b.p, b.len, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    tfs_header_free(h);
+    assert_int_equal(tfs_test_parse_second(b.p, b.len, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(h->n_kv, 2);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* Two equal long keys with varied bytes: GG111 at the second from every
+ * source (a reader compares the rest again, from the right offsets). */
+static void test_GG111_equal_long_keys_varied_bytes(void **state) {
+    (void)state;
+    setup_prefix();
+    gb b = {0};
+    size_t second;
+    two_keys(&b, long_key, 5, 5, &second);
+    gg_expect_invalid(&b, 0, TFS_GG111, second, 1);
+    gb_free(&b);
+}
+
+/* Two tensors whose names' hashes collide: valid (ggml compares names). */
+static void two_names(family f, int mixed) {
+    uint32_t x, y;
+    find_pair(f, mixed, &x, &y);
+    uint8_t k[32];
+    gb b = {0};
+    gb_header(&b, 3, 2, 0);
+    int64_t ne[1] = {8};
+    for (int j = 0; j < 2; j++) {
+        size_t n = f(j ? y : x, k);
+        gb_tin(&b, k, n, 1, ne, 0 /* F32 */, (uint64_t)j * 32u);
+    }
+    gb_pad(&b, 32);
+    gb_zeros(&b, 64);
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->n_tensors, 2);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+static void test_valid_colliding_names_same_length(void **state) {
+    (void)state;
+    two_names(name_same, 0);
+}
+
+static void test_valid_colliding_names_different_lengths(void **state) {
+    (void)state;
+    two_names(name_mixed, 1);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_valid_colliding_keys_same_length),
+        cmocka_unit_test(test_valid_colliding_keys_different_lengths),
+        cmocka_unit_test(test_valid_colliding_long_keys),
+        cmocka_unit_test(test_GG111_equal_long_keys_varied_bytes),
+        cmocka_unit_test(test_valid_colliding_names_same_length),
+        cmocka_unit_test(test_valid_colliding_names_different_lengths),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
