@@ -226,9 +226,10 @@ static bool key_eq(const void *ctx, uint64_t idx) {
     const uint8_t *kept = gg_kept(c);
     if (memcmp(kept + o->key_ref, kept + r->key_ref, (size_t)r->key_kept) != 0) return false;
     if (r->key_kept == r->key_len) return true;
-    /* two long keys with equal hashes and first TFS_KEY_KEEP bytes: the rest
-     * is read again, or, on a forward-only source, the hash decides */
-    if (c->src->forward) return true;
+    /* two long keys with equal first TFS_KEY_KEEP bytes: the rest is read
+     * again, or, on a forward-only source, the whole 64-bit hash decides (the
+     * set matched only its low 32 bits) */
+    if (c->src->forward) return o->key_hash == r->key_hash;
     return rest_eq(c, o->field_off + 8u, r->field_off + 8u, r->key_kept, r->key_len);
 }
 

@@ -127,7 +127,8 @@ static void test_valid_colliding_keys_different_lengths(void **state) {
 
 /* Long keys (more than a reader keeps) sharing their first TFS_KEY_KEEP
  * bytes, differing in the last 8, hashes colliding in 32 bits: a reader
- * (the file API) reads the rest again and finds them different. */
+ * reads the rest again and finds them different; a stream, which cannot,
+ * compares the full 64-bit hashes (before that fix: a false GG111). */
 static void test_valid_colliding_long_keys(void **state) {
     (void)state;
     setup_prefix();
@@ -136,13 +137,7 @@ static void test_valid_colliding_long_keys(void **state) {
     find_pair(long_key, 0, &x, &y);
     gb b = {0};
     two_keys(&b, long_key, x, y, &second);
-    tfs_header *h = NULL;
-    tfs_error e;
-    assert_int_equal(tfs_parse_buffer(b.p, b.len, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
-    tfs_header_free(h);
-    assert_int_equal(tfs_test_parse_second(b.p, b.len, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
-    assert_int_equal(h->n_kv, 2);
-    tfs_header_free(h);
+    tfs_header_free(gg_expect_ok(&b, 0)); /* also a stream: its full hashes differ */
     gb_free(&b);
 }
 
