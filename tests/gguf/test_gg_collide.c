@@ -17,6 +17,7 @@
 #include "common/sources.h"
 #include "internal.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,12 +184,54 @@ static void test_valid_colliding_names_different_lengths(void **state) {
     two_names(name_mixed, 1);
 }
 
+/* A random-access reader over memory that fails (EIO) when it is asked
+ * again for bytes it already gave (a read starting below the furthest byte
+ * read), for a read starting in [lo, hi). */
+typedef struct rereader {
+    const uint8_t *p;
+    size_t n;
+    uint64_t hw, lo, hi;
+} rereader;
+
+static int reread_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    rereader *r = ctx;
+    if (off < r->hw && off >= r->lo && off < r->hi) return EIO;
+    size_t k = off >= r->n ? 0 : r->n - (size_t)off < len ? r->n - (size_t)off : len;
+    if (k) memcpy(buf, r->p + off, k);
+    if (off + k > r->hw) r->hw = off + k;
+    *got = k;
+    return 0;
+}
+
+/* Two equal long keys: comparing their tails means reading both again;
+ * when either read fails the parse fails with TFS_EIO (not GG111, not
+ * valid). */
+static void test_reread_fails_while_comparing_long_keys(void **state) {
+    (void)state;
+    setup_prefix();
+    gb b = {0};
+    size_t second;
+    two_keys(&b, long_key, 5, 5, &second);
+    for (int which = 0; which < 2; which++) {
+        /* the first key's tail is read again first, then the second's */
+        rereader r = {b.p, b.len, 0, which ? second : 0, which ? UINT64_MAX : second};
+        tfs_source src = {.read = reread_read, .ctx = &r, .size = b.len};
+        tfs_header *h = NULL;
+        tfs_error e;
+        assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_EIO);
+        assert_int_equal(e.rule, TFS_RULE_NONE);
+        assert_null(h);
+    }
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_colliding_keys_same_length),
         cmocka_unit_test(test_valid_colliding_keys_different_lengths),
         cmocka_unit_test(test_valid_colliding_long_keys),
         cmocka_unit_test(test_GG111_equal_long_keys_varied_bytes),
+        cmocka_unit_test(test_reread_fails_while_comparing_long_keys),
         cmocka_unit_test(test_valid_colliding_names_same_length),
         cmocka_unit_test(test_valid_colliding_names_different_lengths),
     };

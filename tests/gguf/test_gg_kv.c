@@ -780,6 +780,36 @@ static void test_GG504_long_key(void **state) {
     free(k);
 }
 
+/* gguf_find_key compares C strings and takes the first match: a later key
+ * "general.alignment\0x" (a distinct key) is not the alignment, whatever its
+ * type or value (ggml-adapter --meta accepts both files). */
+static void test_valid_alignment_first_match_wins(void **state) {
+    (void)state;
+    for (int second_u32 = 0; second_u32 <= 1; second_u32++) {
+        gb b = {0};
+        gb_header(&b, 3, 1, 2);
+        gb_kv_u32(&b, "general.alignment", 32);
+        gb_strn(&b, "general.alignment\0x", 19);
+        if (second_u32) {
+            gb_u32(&b, TFS_GG_U32);
+            gb_u32(&b, 64);
+        } else {
+            gb_u32(&b, TFS_GG_STRING);
+            gb_str(&b, "abc");
+        }
+        int64_t ne[1] = {8};
+        gb_ti(&b, "t", 1, ne, 0 /* F32 */, 0);
+        gb_pad(&b, 32);
+        size_t data = b.len;
+        gb_zeros(&b, 32);
+        tfs_header *h = gg_expect_ok(&b, 0);
+        assert_int_equal(h->alignment, 32);
+        assert_int_equal(h->data_offset, data);
+        tfs_header_free(h);
+        gb_free(&b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG111_long_keys_equal),
@@ -818,6 +848,7 @@ int main(void) {
         cmocka_unit_test(test_GG140_checked_after_all_kvs),
         cmocka_unit_test(test_GG141_alignment_not_power_of_two),
         cmocka_unit_test(test_valid_alignment_powers_of_two),
+        cmocka_unit_test(test_valid_alignment_first_match_wins),
         cmocka_unit_test(test_valid_every_scalar_type),
         cmocka_unit_test(test_valid_array_of_every_type),
         cmocka_unit_test(test_valid_arrays_past_the_stream_bound),
