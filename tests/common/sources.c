@@ -97,6 +97,11 @@ void tfs_test_assert_cursor_values(const tfs_header *ref, const tfs_header *h, i
                 break;
             }
             assert_int_equal(sb, TFS_OK);
+            /* h's cursor gives what h's tfs_kv_get gives (a stream's kept
+             * string elements: from its marks) */
+            assert_int_equal(tfs_kv_get(h, y, k, &g), TFS_OK);
+            assert_int_equal(g.u64, v.u64);
+            assert_int_equal(g.offset, v.offset);
             assert_int_equal(u.type, v.type);
             assert_int_equal(u.u64, v.u64);
             assert_int_equal(u.i64, v.i64);
