@@ -236,7 +236,7 @@ def main():
         for c in rep["cases"]:
             f = fixtures.setdefault(c["id"], {k: c[k] for k in ("id", "format", "manifest_expect", "rule", "category", "description", "path")})
             f["family"] = render.family(c)
-            cells[r["id"]][c["id"]] = {k: c[k] for k in ("result", "expect", "detail", "got_rule", "got_category", "exit", "content")
+            cells[r["id"]][c["id"]] = {k: c[k] for k in ("result", "expect", "detail", "got_rule", "got_category", "exit", "content", "warning")
                                         if c.get(k) not in (None, "")}
         print(f"matrix: {r['id']}: {rep['summary']}", file=sys.stderr)
         if any(rep["summary"].get(k) for k in FAILURES):

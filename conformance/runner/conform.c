@@ -273,9 +273,9 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     size_t n_content = 0;
     for (size_t i = 0; i < s.n_cases; i++) n_content += content_checked(&s.cases[i]);
     fprintf(o.quiet == 2 ? stderr : stdout,
-            "tfs conform: content compared on %zu of the %zu selected cases (valid, with expected content%s; --list: "
-            "column 6)\n",
-            n_content, s.n_cases, o.adapter ? ", when the adapter prints content" : "");
+            "tfs conform: content to compare on %zu of the %zu selected cases (valid, with expected content%s; --list: "
+            "column 6; the summary says on how many it was)\n",
+            n_content, s.n_cases, o.adapter ? ", when the adapter accepts them and prints content" : "");
 
     cf_report_info ri;
     memset(&ri, 0, sizeof ri);

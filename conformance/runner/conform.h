@@ -68,6 +68,7 @@ typedef struct cf_case {
     char detail[512];   /* why it is not a pass; "" otherwise */
     char *stderr_text;  /* the first 2 KiB of an adapter's stderr when the case did not pass, or NULL */
     int content;        /* cf_content_state: was the reader's content compared? */
+    char warning[240];  /* a protocol warning (a JSON line after non-JSON stdout output), or "" */
     int xfail_listed;   /* named in the expected-failures file */
     cf_result xfail_of; /* the failure an xfail case gave */
 } cf_case;

@@ -130,6 +130,35 @@ void cf_report_human(FILE *out, const cf_case *cases, size_t n, const cf_report_
             fprintf(out, "      (%s)\n", c->line->description);
     }
     for (size_t i = 0; i < ri->n_problems; i++) fprintf(out, "  expected-failures: %s\n", ri->problems[i]);
+    /* protocol warnings (a JSON line after non-JSON stdout output): a case
+     * that passes is listed too, the content it hid was never compared */
+    size_t warned = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cf_case *c = &cases[i];
+        if (!c->done || !c->warning[0]) continue;
+        if (!warned++) fputs("warnings (the protocol's JSON line is stdout's first line, docs/conform.md):\n", out);
+        if (warned <= 10)
+            fprintf(out, "  %s [%s] %s: %s\n", c->line->id, cf_profile_name(c->profile), cf_result_name(c->result),
+                    c->warning);
+    }
+    if (warned > 10) fprintf(out, "  ... and %zu more (the JSON report: \"warning\")\n", warned - 10);
+    /* what was compared, counted after the run (said up front: what could be) */
+    size_t want = 0, full = 0, partial = 0, none = 0;
+    for (size_t i = 0; i < n; i++) {
+        const cf_case *c = &cases[i];
+        if (!c->done || !c->expected_content || strcmp(c->expect, "valid") != 0) continue;
+        want++;
+        full += c->content == CF_CONTENT_FULL;
+        partial += c->content == CF_CONTENT_PARTIAL;
+        none += c->content == CF_CONTENT_NOT_CHECKED;
+    }
+    if (want && (!quiet || warned))
+        fprintf(out,
+                "content compared on %zu of the %zu valid cases with expected content (%zu full, %zu partial; %zu "
+                "accepted without content%s, %zu not accepted)\n",
+                full + partial, want, full, partial, none, warned ? " or with it on a later stdout line" : "",
+                want - full - partial - none);
+    if (warned) fprintf(out, "%zu case%s with a protocol warning\n", warned, warned == 1 ? "" : "s");
     fprintf(out, "%zu passed, %zu failed, %zu expected failures, %zu skipped, %zu implementation-defined", total.pass,
             total.fail, total.xfail, total.skip, total.impl);
     if (ri->interrupted) fprintf(out, "; interrupted: %zu not run", ri->not_run);

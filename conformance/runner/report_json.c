@@ -3,7 +3,7 @@
  * process), started (UTC, ISO 8601), seconds, interrupted, not_run,
  * summary (count per result, every result named), problems (the
  * expected-failures file's), cases (one object per case, in manifest
- * order). */
+ * order; "warning": a protocol warning, or null). */
 #include <string.h>
 
 #include "conform.h"
@@ -68,6 +68,8 @@ int cf_report_json(FILE *out, const cf_case *cases, size_t n, const cf_report_in
         cf_json_str(out, c->detail[0] ? c->detail : NULL);
         fputs(",\"content\":", out);
         cf_json_str(out, cf_content_state_name(c->content));
+        fputs(",\"warning\":", out);
+        cf_json_str(out, c->warning[0] ? c->warning : NULL);
         fputs(",\"description\":", out);
         cf_json_str(out, l->description && *l->description ? l->description : NULL);
         fputs(",\"path\":", out);

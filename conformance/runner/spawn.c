@@ -302,6 +302,42 @@ static json_t *first_line_json(const stream *st, int *cut, const char **bad) {
     return j;
 }
 
+/* The protocol reads only the first stdout line.  When that line is not a
+ * JSON object but a later line is one (a reader's debug print before the
+ * adapter's line), the JSON line is not read: said in c->warning (a
+ * warning, not a failure: design.md "non-JSON output is ignored"; the
+ * verdict stays the exit code's, the content is not compared). */
+static void late_json_line(const stream *st, cf_case *c) {
+    const char *p = st->data, *end = st->data + st->len;
+    const char *nl = memchr(p, '\n', st->len);
+    if (!nl || p[0] == '{') return;
+    size_t first_len = (size_t)(nl - p);
+    int lineno = 1;
+    for (const char *q = nl + 1; q < end; lineno++) {
+        const char *e = memchr(q, '\n', (size_t)(end - q));
+        size_t len = e ? (size_t)(e - q) : (size_t)(end - q);
+        if (len && q[0] == '{') {
+            json_error_t je;
+            json_t *j = cf_json_loadb(q, len, 0, &je);
+            int obj = j && json_is_object(j);
+            json_decref(j);
+            if (obj) {
+                char first[64];
+                size_t k = 0;
+                for (; k < first_len && k < 48; k++) first[k] = (unsigned char)p[k] < 0x20 || p[k] == 0x7f ? '?' : p[k];
+                first[k] = '\0';
+                snprintf(c->warning, sizeof c->warning,
+                         "stdout line %d is a JSON object but line 1 is not (\"%s%s\"): the protocol reads line 1 "
+                         "only; rule, category and content not read",
+                         lineno + 1, first, first_len > 48 ? "..." : "");
+                return;
+            }
+        }
+        if (!e) break;
+        q = e + 1;
+    }
+}
+
 static void finish(slot *sl, const cf_catmap *catmap) {
     cf_case *c = sl->c;
     close_stream(&sl->s[0]);
@@ -330,6 +366,7 @@ static void finish(slot *sl, const cf_catmap *catmap) {
         } else if (code == 0 || code == 1) {
             o.kind = code == 0 ? CF_GOT_ACCEPT : CF_GOT_REJECT;
             j = first_line_json(&sl->s[0], &cut, &bad_line);
+            if (!j && !cut && !bad_line) late_json_line(&sl->s[0], c);
             json_t *r = json_object_get(j, "rule"), *k = json_object_get(j, "category");
             if (json_is_string(r))
                 o.rule = json_string_value(r);

@@ -65,7 +65,7 @@ with open(ADAPTER, "w") as f:
     f.write("import json, os, sys\n"
             "table = json.load(open(sys.argv[1]))\n"
             "code, line, err = table[os.path.basename(sys.argv[2])]\n"
-            "if line is not None: print(json.dumps(line))\n"
+            "if line is not None: print(line if isinstance(line, str) else json.dumps(line))\n"
             "if err: sys.stderr.write(err + '\\n')\n"
             "sys.exit(code)\n")
 
@@ -235,7 +235,26 @@ check(rc == 0 and all(c.get("content") == "not_checked" for c in cases.values() 
 check(cases["GG002-bad-magic-FUGG"].get("description") == rows["GG002-bad-magic-FUGG.gguf"]["description"],
       "the report carries the fixture's description")
 n_content = sum(1 for r in rows.values() if r["expect"] == "valid" and "content" in r)
-check(f"content compared on {n_content} of the {len(rows)} selected cases" in out, f"said up front: content compared on {n_content} cases")
+check(f"content to compare on {n_content} of the {len(rows)} selected cases" in out, f"said up front: content to compare on {n_content} cases")
+check(f"content compared on 0 of the {n_content} valid cases with expected content" in out, "said after the run: compared on none")
+rc, cases, out = run(truth())
+check(f"content compared on {n_content} of the {n_content} valid cases with expected content ({n_content} full" in out,
+      "said after the run: compared on every one")
+
+# a debug line before the JSON line (issue 17): the JSON line is not read (the protocol reads
+# stdout's first line), never silently: a warning per case and in the summary, content not_checked,
+# the true count of compared cases (a misread in that line must not become a silent pass)
+t = truth(lambda r: with_kv(r, lambda kv: kv.update(key=kv["key"] + "-misread")))
+for k, v in t.items():
+    if v[1] is not None:
+        v[1] = "debug: reading " + k + "\n" + json.dumps(v[1])
+rc, cases, out = run(t)
+late = [c for c in cases.values() if c.get("warning")]
+check(len(late) == sum(1 for v in t.values() if v[1] is not None) and all("line 2 is a JSON object" in c["warning"] for c in late),
+      f"debug line first: a warning on each such case ({len(late)})")
+check(all(c.get("content") == "not_checked" for c in late if c["expect"] == "valid"), "debug line first: content not_checked")
+check(f"content compared on 0 of the {n_content}" in out and f"{len(late)} cases with a protocol warning" in out
+      and "valid-kv-every-scalar-type [default] pass: stdout line 2" in out, "debug line first: said in the summary, per case")
 p = subprocess.run([TFS, "conform", "--fixtures", suite, "--list"], capture_output=True, text=True)
 listed = {l.split("\t")[0]: (l.split("\t") + [""] * 6)[5] for l in p.stdout.splitlines()}
 check(sum(1 for v in listed.values() if v == "content") == n_content, "--list: column 6 names the content-checked cases")
