@@ -10,7 +10,9 @@ usage: bench/fuzz/ext_cov.py [--seconds S] [--trials N] [--jobs J]
   --seconds  budget of one trial (default 600)
   --trials   trials per form (default 10); forms alternate, so a
              shortened run still compares like with like
-  --jobs     trials run at once (default 1; each is one process)
+  --jobs     trials run at once (default 1; each is one process).  With 2,
+             the plain and the structure-aware trial of the same number run
+             side by side, so both forms always share the machine alike
   --nice     nice level of the fuzzers (default 10)
 
 Each trial: libFuzzer in fork mode with one job (-fork=1
@@ -33,6 +35,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import stats  # noqa: E402
@@ -104,6 +108,7 @@ def main():
     ap.add_argument("--seconds", type=int, default=600)
     ap.add_argument("--trials", type=int, default=10)
     ap.add_argument("--nice", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "fuzz-ext"))
     ap.add_argument("--json")
     ap.add_argument("--keep", help="keep the trials' folders here")
@@ -113,19 +118,28 @@ def main():
         if not os.access(os.path.join(a.build, "fuzzers", b), os.X_OK):
             print("ext_cov: %s/fuzzers/%s not built (docs/fuzzing-third-party.md)" % (a.build, b), file=sys.stderr)
             return 2
-    results = {f: [] for f in forms}
+    results = {f: [None] * a.trials for f in forms}
     base = a.keep or tempfile.mkdtemp(prefix="tfs-ext-cov-")
-    for t in range(1, a.trials + 1):
-        for form, b in forms.items():
-            work = os.path.join(base, "%s-%d" % (form, t))
-            shutil.rmtree(work, ignore_errors=True)
-            os.makedirs(work)
-            r = trial(os.path.join(a.build, "fuzzers", b), FORMAT[a.reader], a.seconds, t, a.nice, work,
-                      known(a.reader))
-            results[form].append(r)
+    skip = known(a.reader)
+    lock = threading.Lock()
+
+    def one(job):
+        t, form = job
+        work = os.path.join(base, "%s-%d" % (form, t))
+        shutil.rmtree(work, ignore_errors=True)
+        os.makedirs(work)
+        r = trial(os.path.join(a.build, "fuzzers", forms[form]), FORMAT[a.reader], a.seconds, t, a.nice, work, skip)
+        with lock:
+            results[form][t - 1] = r
             print("%s trial %d: %d edges, %d execs, first crash %s s, %d crash files"
                   % (form, t, r["cov"], r["execs"], r["first_crash_s"] if r["first_crash_s"] is not None else "-",
                      r["crashes"]), flush=True)
+
+    # forms alternate (trial 1 plain, trial 1 sa, trial 2 plain, ...): with
+    # --jobs 2 the two forms of one trial number run at the same time
+    jobs = [(t, form) for t in range(1, a.trials + 1) for form in forms]
+    with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as ex:
+        list(ex.map(one, jobs))
     if not a.keep:
         shutil.rmtree(base, ignore_errors=True)
     p = [r["cov"] for r in results["plain"]]
