@@ -4,14 +4,18 @@
 # its folder (the one holding node_modules/).  Offline after the first run.
 #   cache: $TFS_READER_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/tfs/readers
 #   PKG@VERSION: an exact version (the matrix pins every reader)
-# Exit 2 when npm is missing or the install fails (its log is printed).
+# Exit 2 when npm is missing, the cache folder cannot be created or written,
+# or the install fails (its log is printed).
 set -eu
 spec=${1:?usage: npm-reader.sh PKG@VERSION}
 cache=${TFS_READER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tfs/readers}
 dir=$cache/$(printf '%s' "$spec" | tr '/' '+')
 if [ -f "$dir/.installed" ]; then echo "$dir"; exit 0; fi
 command -v npm > /dev/null || { echo "npm-reader.sh: npm not found (needed once to install $spec)" >&2; exit 2; }
-mkdir -p "$dir"
+mkdir -p "$dir" 2> /dev/null && [ -w "$dir" ] || {
+    echo "npm-reader.sh: cannot create or write the reader cache folder $dir (TFS_READER_CACHE sets the cache, now $cache)" >&2
+    exit 2
+}
 (
     flock 9
     if [ ! -f "$dir/.installed" ]; then

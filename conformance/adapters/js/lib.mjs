@@ -4,10 +4,12 @@
 // content form (design.md "Expected content"), and the protocol's exits:
 //   0 accepted (first stdout line: {"reader", "content"}), 1 rejected
 //   ({"reader", "message"}), 77 unsupported, 3 the adapter itself failed
-//   (an exception outside the reader's call: a crash for the runner).
+//   (an exception outside the reader's call, a reader that cannot be set
+//   up: cache folder, npm install, import; a fixture it cannot open: a
+//   crash for the runner, never a verdict).
 // stdout is flushed before the exit.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -17,9 +19,27 @@ export const types = JSON.parse(readFileSync(join(here, "..", "types", "tfs-type
 const ggmlById = new Map(types.ggml_types.map((t) => [t.id, t]));
 const vtypeById = new Map(types.gguf_value_types.map((t) => [t.id, t.name]));
 
+// The reader cache (as npm-reader.sh computes it).
+export function cacheDir() {
+  const env = process.env;
+  return env.TFS_READER_CACHE || join(env.XDG_CACHE_HOME || join(env.HOME || "", ".cache"), "tfs", "readers");
+}
+
+// The adapter cannot run its reader: one line on stderr, exit 3 (a crash
+// for the runner: exit 1 would read as the reader rejecting the file).
+export function setupFailed(spec, why) {
+  const msg = String(why).replace(/[\x00-\x1f\x7f]+/g, " ").trim().slice(0, 300);
+  process.stderr.write(`adapter setup failed: ${spec}: ${msg} (reader cache ${cacheDir()}; TFS_READER_CACHE sets it)\n`);
+  process.exit(3);
+}
+
 // The folder of PKG@VERSION in the reader cache, installed on first use.
 export function readerDir(spec) {
-  return execFileSync(join(here, "..", "npm-reader.sh"), [spec], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  try {
+    return execFileSync(join(here, "..", "npm-reader.sh"), [spec], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+  } catch (e) {
+    return setupFailed(spec, `npm-reader.sh exited ${e.status ?? e.code}: the cache folder not creatable or not writable, or npm install failed (its log above)`);
+  }
 }
 
 // import() a package (or a subpath) installed by readerDir; also its version.
@@ -27,11 +47,15 @@ export async function importReader(spec, subpath = "") {
   const at = spec.lastIndexOf("@");
   const name = spec.slice(0, at);
   const dir = readerDir(spec);
-  const req = createRequire(join(dir, "package.json"));
-  const pkgJson = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
-  const entry = subpath ? join(dir, "node_modules", name, subpath) : req.resolve(name);
-  const mod = await import(pathToFileURL(entry).href);
-  return { mod, version: pkgJson.version, name, dir };
+  try {
+    const req = createRequire(join(dir, "package.json"));
+    const pkgJson = JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
+    const entry = subpath ? join(dir, "node_modules", name, subpath) : req.resolve(name);
+    const mod = await import(pathToFileURL(entry).href);
+    return { mod, version: pkgJson.version, name, dir };
+  } catch (e) {
+    return setupFailed(spec, `cannot import it from ${dir}: ${e && e.message ? e.message : e}`);
+  }
 }
 
 // A 64-bit integer as the protocol wants it: a number when exact, else a decimal string.
@@ -118,11 +142,23 @@ export async function run({ reader, formats, read, content }) {
     return finish(2);
   }
   if (!formats.includes(fmt)) return finish(77);
+  try {
+    closeSync(openSync(path, "r")); // a file it cannot open: the adapter's failure, not a verdict
+  } catch (e) {
+    process.stderr.write(`adapter: cannot read ${path}: ${e.message}\n`);
+    return finish(3);
+  }
   let result;
   try {
     result = await read(path, fmt);
   } catch (e) {
     const message = String(e && e.message ? e.message : e).replace(/[\x00-\x1f\x7f]/g, "?").slice(0, 400);
+    // an I/O error of the system (node's errors with a syscall: EIO, EISDIR,
+    // ECONNREFUSED of a local server) is not the reader's verdict either
+    if (e && typeof e.syscall === "string" && typeof e.code === "string") {
+      process.stderr.write(`adapter: ${e.syscall} failed (${e.code}), not a verdict: ${message}\n`);
+      return finish(3);
+    }
     // the engine giving up (stack overflow, an allocation refused) is not a
     // verdict: a crash, as a native reader's SIGSEGV would be
     if (/Maximum call stack size exceeded|Array buffer allocation failed|Invalid array length|out of memory/i.test(message)) {

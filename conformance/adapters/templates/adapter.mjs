@@ -20,7 +20,15 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const types = JSON.parse(readFileSync(process.env.TFS_TYPES_JSON || join(here, "..", "types", "tfs-types.json"), "utf8"));
+const typesJson = process.env.TFS_TYPES_JSON || join(here, "..", "types", "tfs-types.json");
+let types;
+try {
+  types = JSON.parse(readFileSync(typesJson, "utf8"));
+} catch (e) {
+  // the adapter's own failure: exit 3 (an uncaught error here would exit 1, a "rejection")
+  process.stderr.write(`adapter setup failed: type table ${typesJson} (TFS_TYPES_JSON): ${e.message}\n`);
+  process.exit(3);
+}
 const VTYPE = new Map(types.gguf_value_types.map((t) => [t.id, t]));
 const READER = "toy-gguf (javascript template)";
 

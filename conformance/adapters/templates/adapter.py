@@ -20,7 +20,12 @@ import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TYPES = json.load(open(os.environ.get("TFS_TYPES_JSON", os.path.join(HERE, "..", "types", "tfs-types.json"))))
+TYPES_JSON = os.environ.get("TFS_TYPES_JSON", os.path.join(HERE, "..", "types", "tfs-types.json"))
+try:
+    TYPES = json.load(open(TYPES_JSON))
+except (OSError, ValueError) as e:  # the adapter's own failure: exit 3, never 1 (a verdict)
+    sys.stderr.write(f"adapter setup failed: type table {TYPES_JSON} (TFS_TYPES_JSON): {e}\n")
+    os._exit(3)
 VTYPE = {t["id"]: t for t in TYPES["gguf_value_types"]}  # id -> {name, size}
 READER = "toy-gguf (python template)"
 

@@ -11,6 +11,9 @@ the toolchain is absent), then checks:
   - a bug inside the reader (TFS_TEMPLATE_SELFTEST=uncaught) is a crash
     exit (not 0, 1 or 77) with nothing on stdout;
   - a .safetensors file is unsupported (77);
+  - a missing file, or (python, js, rust, go) a missing type table
+    (TFS_TYPES_JSON), is the adapter's failure (not 0, 1 or 77): an I/O
+    error never counts as a verdict;
   - with REFERENCE_JSON (the python template's report), the same result and
     content state on every fixture: the templates are one reader written in
     each language, so any difference is a bug in one of them.
@@ -78,6 +81,14 @@ def check(ok, what):
 valid = os.path.join(ROOT, "corpus", "gguf", "valid-n-dims-4.gguf")
 p = subprocess.run(cmd + [valid], capture_output=True, text=True, env=dict(os.environ, TFS_TEMPLATE_SELFTEST="uncaught"))
 check(p.returncode not in (0, 1, 77) and p.stdout == "", f"a bug in the reader is a crash exit ({p.returncode}, stdout {p.stdout[:80]!r})")
+# the adapter's own failures are never a verdict (exit 1 reads as "rejected"): a file it
+# cannot read, its type table missing (the languages that read tfs-types.json)
+p = subprocess.run(cmd + [os.path.join(ROOT, "corpus", "gguf", "no-such-file.gguf")], capture_output=True, text=True)
+check(p.returncode not in (0, 1, 77) and p.stdout == "", f"a missing file is an adapter failure, not a rejection (exit {p.returncode})")
+if lang in ("python", "js", "rust", "go"):
+    p = subprocess.run(cmd + [valid], capture_output=True, text=True, env=dict(os.environ, TFS_TYPES_JSON="/nonexistent/tfs-types.json"))
+    check(p.returncode not in (0, 1, 77) and "tfs-types.json" in p.stderr,
+          f"no type table: an adapter failure naming the file (exit {p.returncode}, {p.stderr.strip()[-120:]!r})")
 st = os.path.join(ROOT, "corpus", "safetensors", "valid-crate-empty-metadata.safetensors")
 p = subprocess.run(cmd + [st], capture_output=True, text=True)
 check(p.returncode == 77, f"a safetensors file is unsupported (exit {p.returncode})")
