@@ -381,7 +381,8 @@ def main():
 
         cache_p = os.path.join(b.bdir, "mutants", "cache.json")
         os.makedirs(os.path.dirname(cache_p), exist_ok=True)
-        cache = {} if a.no_cache or not os.path.exists(cache_p) else json.load(open(cache_p))
+        # --no-cache: outcomes are not looked up, but the other entries are kept when it is written
+        cache = json.load(open(cache_p)) if os.path.exists(cache_p) else {}
         fhash = {f: hashlib.sha256(srcs[f].encode()).hexdigest() for f in files}
         eq = load_equivalent()
         lock = threading.Lock()
@@ -397,7 +398,7 @@ def main():
                    "changed_line": m["line"] in focus.get(f, ())}
             if m["id"] in eq and eq[m["id"]][0] == dh:
                 rec.update(status="equivalent", argument=eq[m["id"]][1])
-            elif key in cache:
+            elif key in cache and not a.no_cache:
                 rec.update(cache[key], cached=True)
             elif deadline and time.monotonic() > deadline:
                 rec.update(status="not-run")
