@@ -40,4 +40,11 @@ grep -q '"false_accept"' "$tmp/o2/results.json" || { cat "$tmp/log"; echo "FAIL:
 # shellcheck disable=SC2086
 sh "$run" $sel --reader-id x --adapter "$src/conformance/adapters/tfs-adapter --tfs $tfs {file}" --out "$tmp/o3" > "$tmp/log" 2>&1
 check 0 $? "our parser through tfs-adapter: every cell passes"
+# a debug line before the JSON line: the column runs, and the run says so
+printf 'echo "debug: reading $1"\nexec %s --tfs %s "$1"\n' "$src/conformance/adapters/tfs-adapter" "$tfs" > "$tmp/ad/chatty.sh"
+# shellcheck disable=SC2086
+sh "$run" $sel --reader-id x --adapter "sh $tmp/ad/chatty.sh {file}" --out "$tmp/o5" > "$tmp/log" 2>&1
+check 0 $? "a debug line before the JSON line: the column runs"
+grep -Eq "x: warning: [0-9]+ cases, e.g. [^ ]+: stdout line 2 is a JSON object" "$tmp/log" ||
+    { cat "$tmp/log"; echo "FAIL: the matrix run warns of the JSON line not read"; st=1; }
 exit $st
