@@ -300,8 +300,11 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     double t0 = now_s();
     if (o.adapter) {
         cf_spawn_opts so = {o.jobs, o.timeout, o.output_cap, catmap};
-        if (!o.no_sanity && cf_sanity_check(s.cases, s.n_cases, words, o.adapter, o.shell, &so, o.want_content,
-                                            &stop_flag, err, sizeof err)) {
+        int sane = o.no_sanity ? 0
+                               : cf_sanity_check(s.cases, s.n_cases, words, o.adapter, o.shell, &so, o.want_content,
+                                                 &stop_flag, err, sizeof err);
+        if (sane > 0) fprintf(stderr, "tfs conform: %s\n", err);
+        if (sane < 0) {
             fprintf(stderr, "tfs conform: %s\ntfs conform: nothing was run (--no-sanity-check runs anyway)\n", err);
             for (int k = 0; k < N_STOP_SIGNALS; k++) sigaction(stop_signals[k], &old_sig[k], NULL);
             goto out;

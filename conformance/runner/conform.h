@@ -197,7 +197,8 @@ const char *cf_catmap_match(const cf_catmap *m, const char *text, int *is_rule);
  * selection (copies; the cases themselves are untouched).  0 it looks alive;
  * -1 with a message in err: it rejects every valid fixture tried, answers
  * every fixture tried the same way, or (want_content) prints no content for
- * a valid fixture it accepts.  Also -1 when running fails. */
+ * a valid fixture it accepts.  Also -1 when running fails.  1: alive, with a
+ * warning in err (a JSON line after non-JSON stdout output). */
 struct cf_spawn_opts;
 int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const char *cmd, int shell,
                     const struct cf_spawn_opts *so, int want_content, volatile int *stop, char *err, size_t en);

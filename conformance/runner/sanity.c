@@ -13,6 +13,8 @@
  * A stopping message ends with the first lines of the adapter's stderr on a
  * case it failed (a valid one first): a reader's exception, node's "Cannot
  * find module", a missing library, not hidden behind the verdicts.
+ * It warns (returns 1) when the adapter prints its JSON line after other
+ * stdout output (not read: docs/conform.md), so that is said before the run.
  * The runs are made on copies of the cases: the run proper starts afresh. */
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,7 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
     }
     size_t n_valid = 0, valid_rejected = 0, same = 1, done = 0;
     const char *first_exit = NULL, *no_content = NULL;
+    char late[sizeof trial[0].warning + 64] = "";
     char ids[300] = "", vids[300] = "", iids[300] = "", first_detail[200] = "", tail[1400] = "";
     for (size_t i = 0; i < nt; i++) {
         cf_case *c = &trial[i];
@@ -115,6 +118,7 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
             snprintf(first_detail, sizeof first_detail, "%.150s", c->detail);
         } else if (strcmp(first_exit, c->exit_desc) != 0)
             same = 0;
+        if (c->warning[0] && !late[0]) snprintf(late, sizeof late, "%s: %s", c->line->id, c->warning);
         size_t l = strlen(ids);
         snprintf(ids + l, sizeof ids - l, "%s%s (exit %s)", l ? ", " : "", c->line->id, c->exit_desc);
         if (is_valid[i]) {
@@ -155,6 +159,10 @@ int cf_sanity_check(const cf_case *cases, size_t n, char *const *words, const ch
                  "(first stdout line: {\"content\": {...}})",
                  no_content);
         return -1;
+    }
+    if (late[0]) { /* alive, but its JSON line would be missed: said before the run */
+        snprintf(err, en, "adapter check: warning: %s", late);
+        return 1;
     }
     return 0;
 }

@@ -255,6 +255,7 @@ check(len(late) == sum(1 for v in t.values() if v[1] is not None) and all("line 
 check(all(c.get("content") == "not_checked" for c in late if c["expect"] == "valid"), "debug line first: content not_checked")
 check(f"content compared on 0 of the {n_content}" in out and f"{len(late)} cases with a protocol warning" in out
       and "valid-kv-every-scalar-type [default] pass: stdout line 2" in out, "debug line first: said in the summary, per case")
+check("adapter check: warning: " in out and rc == 0, f"debug line first: said before the run by the adapter check, which lets it run (exit {rc})")
 p = subprocess.run([TFS, "conform", "--fixtures", suite, "--list"], capture_output=True, text=True)
 listed = {l.split("\t")[0]: (l.split("\t") + [""] * 6)[5] for l in p.stdout.splitlines()}
 check(sum(1 for v in listed.values() if v == "content") == n_content, "--list: column 6 names the content-checked cases")
