@@ -185,6 +185,20 @@ static void test_ties_keep_file_order_insertion_sort(void **state) {
     stt_json_rule(json2, 4, 0, TFS_ST301, stt_at(json2, "[2,4]", 1), 3);
 }
 
+/* Equal starts listed with the ends decreasing ("p" [0,4] before "q" [0,2]) are not in offset
+ * order, whatever comes next: walked sorted, q [0,2], then p starts at 0 != 2 (ST301 on p,
+ * index 0); walked in file order it would be q that fails (index 1).  st-oracle: ERR
+ * InvalidOffset.  (An "already sorted?" test that looked at the next tensor's end, r [2,2],
+ * instead of this one's takes the file order.) */
+static void test_equal_starts_ends_decreasing_are_sorted(void **state) {
+    (void)state;
+    const char *json = "{\"p\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]},"
+                       "\"q\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
+                       "\"r\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[2,2]},"
+                       "\"s\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[4,8]}}";
+    stt_json_rule(json, 8, 0, TFS_ST301, stt_at(json, "[0,4]", 0), 0);
+}
+
 /* The same with 41 entries: the radix sort (more than 32 records). */
 static void test_ties_keep_file_order_radix_sort(void **state) {
     (void)state;
@@ -249,6 +263,7 @@ int main(void) {
         cmocka_unit_test(test_map_dtype_order),
         cmocka_unit_test(test_held_entry_keeps_later_indices),
         cmocka_unit_test(test_ties_keep_file_order_insertion_sort),
+        cmocka_unit_test(test_equal_starts_ends_decreasing_are_sorted),
         cmocka_unit_test(test_ties_keep_file_order_radix_sort),
         cmocka_unit_test(test_ST308_names_last_in_offset_order),
     };
