@@ -12,6 +12,7 @@
 
 #include "tfs/tfs.h"
 #include "tfs/write.h"
+#include "common/sources.h"
 
 /* A GGUF with two good KVs, then a KV whose value type is 99 (GG120). */
 static void write_bad_kv(tfs_wbuf *w) {
@@ -149,11 +150,81 @@ static void test_safetensors_partial(void **state) {
     free(p);
 }
 
+/* [N][json][data_len bytes] through the safetensors writer (raw JSON, no padding) */
+static uint8_t *st_file(const char *json, size_t data_len, size_t *n) {
+    size_t jn = strlen(json);
+    tfs_st_model m = {.raw_json = json, .raw_json_len = jn, .pad_to = 1, .data_len_set = 1, .data_len = data_len};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint8_t *p;
+    assert_int_equal(tfs_wbuf_flatten(&w, 2u << 20, &p, n), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(*n, 8 + jn + data_len);
+    return p;
+}
+
+/* The partial view's tensor list: cut before a held entry violation (here the first entry's,
+ * index 0: no tensor), but whole when the violation came later (ST301 in validation: every
+ * entry was read); no data section in either; the file size only when the source knows it. */
+static void test_safetensors_partial_cuts(void **state) {
+    (void)state;
+    size_t n;
+    tfs_header *h = NULL;
+    tfs_error e;
+    uint8_t *p = st_file("{\"b\":{\"dtype\":\"X9\",\"shape\":[],\"data_offsets\":[0,0]},"
+                         "\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]}}",
+                         1u << 20, &n); /* 1 MiB of data: a stream has not reached its end at ST210 */
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST210);
+    assert_int_equal(e.index, 0);
+    assert_non_null(h);
+    assert_int_equal(h->n_tensors, 0);
+    assert_null(h->tensors);
+    assert_int_equal(h->data_size, 0);
+    assert_int_equal(h->file_size, n);
+    tfs_header_free(h);
+    /* the same through a forward-only source of unknown size: file size 0 */
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, p, n);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST210);
+    assert_non_null(h);
+    assert_int_equal(h->n_tensors, 0);
+    assert_int_equal(h->file_size, 0);
+    tfs_header_free(h);
+    free(p);
+    /* a header that is not UTF-8 (ST101, before the JSON): unknown size stays 0 too */
+    p = st_file("{\"\xff\":1}", 1u << 20, &n);
+    tfs_test_stream_source(&src, &st, p, n);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST101);
+    assert_non_null(h);
+    assert_int_equal(h->file_size, 0);
+    tfs_header_free(h);
+    free(p);
+    /* a [0,2], b [3,5]: ST301 on b (index 1) in validation: both tensors in the view */
+    p = st_file("{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
+                "\"b\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[3,5]}}",
+                5, &n);
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST301);
+    assert_int_equal(e.index, 1);
+    assert_non_null(h);
+    assert_int_equal(h->n_tensors, 2);
+    assert_int_equal(h->data_size, 0);
+    assert_int_equal(h->file_size, n);
+    tfs_header_free(h);
+    free(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gguf_partial_kvs_and_failing_record),
         cmocka_unit_test(test_gguf_partial_tensor_info),
         cmocka_unit_test(test_safetensors_partial),
+        cmocka_unit_test(test_safetensors_partial_cuts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
