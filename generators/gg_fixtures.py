@@ -288,6 +288,10 @@ def build():
         "35 tensors, one of each non-removed ggml type, packed")
     add("valid-G7-zero-dim", model([("t", [1, 0], 0), ("u", [4], 0)]),
         "tensor with ne = [1, 0] (old ggml divided by zero), then a normal one", prov=bug("G7"))
+    add("valid-zero-dim-ne2", model([("t", [2, 3, 0, 4], 0), ("u", [4], 0)]),
+        "tensor with ne = [2, 3, 0, 4]: a zero third dimension, a nonzero one after it, then a normal tensor")
+    add("valid-zero-dim-ne3", model([("t", [2, 3, 4, 0], 0), ("u", [4], 0)]),
+        "tensor with ne = [2, 3, 4, 0]: a zero fourth dimension, then a normal tensor")
     add("valid-n-dims-0", model([("scalar", [], 0)]), "tensor with n_dims 0 (one element)")
     add("valid-empty-name", model([("", [8], 0)]), "tensor with an empty name")
     add("valid-name-63-bytes", model([("n" * 63, [8], 0)]), "tensor name of 63 bytes (longest allowed)")
