@@ -183,6 +183,19 @@ def build():
     add("GG211-f32-2-62", header(1, 0) + ti("t", [2**62], 0, 0), "f32 ne[0] = 2^62: 2^64 bytes", "GG211")
     add("GG211-f32-wrapped-count", pad(header(1, 0) + ti("t", [2**62, 2], 0, 0)),
         "f32 (2^62, 2): count wraps to INT64_MIN, ggml's size test then fires", "GG211")
+    # ggml's size test on a wrapped count w, uint64(w / block) > SIZE_MAX / type size, at its edges
+    big = [42007935, 439125228929]  # 3*5*17*257*641 x 65537*6700417 = 2^64 - 1: the count is -1
+    add("GG211-f16-wrapped-2-63", pad(header(1, 0) + ti("t", [2**32, 2**31], 1, 0)),
+        "f16 (2^32, 2^31): count wraps to INT64_MIN, |w| = 2^63: 2^63 > SIZE_MAX / 2, ggml's size test fires", "GG211")
+    add("GG211-f16-wrapped-3x2-62", pad(header(1, 0) + ti("t", [3 * 2**31, 2**31], 1, 0)),
+        "f16 (3 x 2^31, 2^31): count wraps to -2^62: uint64 3 x 2^62 > SIZE_MAX / 2, ggml's size test fires", "GG211")
+    add("GG211-f16-wrapped-minus-1", pad(header(1, 0) + ti("t", big, 1, 0)),
+        "f16 (42007935, 439125228929): product 2^64 - 1, count -1: uint64 2^64 - 1 > SIZE_MAX / 2, ggml's size test fires",
+        "GG211")
+    add("GG207-i8-wrapped-minus-1", pad(header(1, 0) + ti("t", big, 24, 0)),
+        "i8 (42007935, 439125228929): product 2^64 - 1, count -1: uint64 2^64 - 1 is not > SIZE_MAX / 1, ggml's size "
+        "test does not fire; ggml accepts (documented divergence)", "GG207",
+        extra=[("GG207-i8-wrapped-minus-1-header-only", "parser_error", "GG207", "header-only")])
     add("GG212-q8_K-ne0-2-56", pad(header(2, 0) + ti("a", [2**56], 15, 0) + ti("b", [8], 0, 9 * 2**50)) + b"\0" * 32,
         "q8_K ne[0] = 2^56: ne[0] x 292 wraps in ggml_nbytes; second tensor at ggml's wrapped offset "
         "(ggml accepts: documented divergence)", "GG212",

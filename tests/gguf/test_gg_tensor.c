@@ -483,6 +483,22 @@ static void test_valid_every_ggml_type_one_file(void **state) {
     gb_free(&b);
 }
 
+/* ggml's count test fires at ne[1] and again at ne[2] (prod is not
+ * multiplied once it fires): (2^32, 2^32, 2^32) f32 wraps to 0, GG207 at the
+ * first field where it fires; and the same at (2^32, 2^32, 1, 2^32) with an
+ * implicit-size dimension between (ggml-adapter --meta accepts both) */
+static void test_GG207_reported_where_count_test_first_fires(void **state) {
+    (void)state;
+    const int64_t a[3] = {P2(32), P2(32), P2(32)}, c[4] = {P2(32), P2(32), 1, P2(32)};
+    gb_ti_at at;
+    gb b = one_tensor(&at, "t", 3, a, 0, 0);
+    gg_expect_invalid(&b, 0, TFS_GG207, at.ne[1], 0);
+    gb_free(&b);
+    b = one_tensor(&at, "t", 4, c, 0, 0);
+    gg_expect_invalid(&b, 0, TFS_GG207, at.ne[1], 0);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG201_truncated_everywhere),
@@ -500,6 +516,7 @@ int main(void) {
         cmocka_unit_test(test_GG206_division_boundary),
         cmocka_unit_test(test_GG206_fires_on_ne3),
         cmocka_unit_test(test_GG207_wrapped_count_divergence),
+        cmocka_unit_test(test_GG207_reported_where_count_test_first_fires),
         cmocka_unit_test(test_GG211_wrapped_count_caught_by_ggml_size_test),
         cmocka_unit_test(test_GG208_GG210_before_GG207),
         cmocka_unit_test(test_valid_G7_zero_dim),
