@@ -499,6 +499,36 @@ static void test_GG207_reported_where_count_test_first_fires(void **state) {
     gb_free(&b);
 }
 
+/* A partial view (TFS_PARTIAL) of a tensor info that failed before its
+ * dimensions were read lists the fields read so far, and no dimension
+ * field: n_dims = 5 (GG204) and a duplicate name (GG203). */
+static void test_GG204_GG203_partial_fields_stop_before_dims(void **state) {
+    (void)state;
+    for (int dup = 0; dup <= 1; dup++) {
+        gb b = {0};
+        gb_header(&b, 3, dup ? 2u : 1u, 0);
+        int64_t ne[1] = {8};
+        if (dup) gb_ti(&b, "t", 1, ne, 0, 0);
+        size_t at = b.len;
+        gb_str(&b, "t");
+        gb_u32(&b, 5);
+        gb_zeros(&b, 64);
+        tfs_header *h = NULL;
+        tfs_error e;
+        assert_int_equal(tfs_parse_buffer(b.p, b.len, TFS_FORMAT_GGUF, TFS_PARTIAL, &h, &e), TFS_INVALID);
+        assert_string_equal(tfs_rule_id(e.rule), dup ? "GG203" : "GG204");
+        assert_int_equal(e.offset, dup ? at : at + 9u);
+        assert_non_null(h);
+        assert_true(h->n_fail_fields > 0);
+        for (size_t f = 0; f < h->n_fail_fields; f++) {
+            assert_int_not_equal(h->fail_fields[f].kind, TFS_FIELD_DIM);
+            assert_true(h->fail_fields[f].offset >= at);
+        }
+        tfs_header_free(h);
+        gb_free(&b);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG201_truncated_everywhere),
@@ -517,6 +547,7 @@ int main(void) {
         cmocka_unit_test(test_GG206_fires_on_ne3),
         cmocka_unit_test(test_GG207_wrapped_count_divergence),
         cmocka_unit_test(test_GG207_reported_where_count_test_first_fires),
+        cmocka_unit_test(test_GG204_GG203_partial_fields_stop_before_dims),
         cmocka_unit_test(test_GG211_wrapped_count_caught_by_ggml_size_test),
         cmocka_unit_test(test_GG208_GG210_before_GG207),
         cmocka_unit_test(test_valid_G7_zero_dim),
