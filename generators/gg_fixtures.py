@@ -245,6 +245,10 @@ def build():
     padding[1] = 0xAA
     add("GG503-nonzero-padding", infos + bytes(padding) + b"\0" * 32, "0xAA in the padding before the data",
         "GG503", expect=sid, mode="strict")
+    padding = bytearray((-len(infos)) % 32)
+    padding[-1] = 0x01
+    add("GG503-padding-last-byte-01", infos + bytes(padding) + b"\0" * 32,
+        "0x01 (the smallest nonzero byte) as the last padding byte before the data", "GG503", expect=sid, mode="strict")
     add("GG504-key-latin1", header(0, 1) + kv(b"caf\xe9", U8, u8(1)), "key with a Latin-1 byte", "GG504",
         expect=sid, mode="strict")
     add("GG504-key-overlong-nul", header(0, 1) + kv(b"a\xc0\x80b", U8, u8(1)), "key with an overlong NUL",
