@@ -4,7 +4,8 @@
  * exactly 2^30 elements, and a stream (size unknown) whose string array
  * outlasts the first window: GG130 judged once the stream ends, an element's
  * own rule when the array fits, an I/O error while finding out; and what a
- * stream keeps of a fixed-size array when little of the 64 MiB is left. */
+ * stream keeps of a fixed-size array when little of the 64 MiB is left; a
+ * stream learning its size past the header for GG304. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -201,6 +202,30 @@ static void test_valid_stream_keeps_fixed_elements_in_what_is_left(void **state)
     gb_free(&b);
 }
 
+/* Tensor data cut 100,000 bytes into a 200,000-byte tensor: the header ends
+ * more than a window (64 KiB) before the end, so a stream learns the size
+ * only by reading on (layout.c tfs__gg_check_data): GG304 at the offset
+ * field from every source (ggml-adapter --data rejects the file); and
+ * TFS_EIO when that reading fails. */
+static void test_GG304_stream_learns_size_past_a_window(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 1, 0);
+    int64_t ne[1] = {50000};
+    gb_ti_at at = gb_ti(&b, "t", 1, ne, 0 /* F32 */, 0);
+    gb_pad(&b, 32);
+    gb_zeros(&b, 100000);
+    gg_expect_invalid(&b, 0, TFS_GG304, at.offset, 0);
+    tfs_header_free(gg_expect_ok(&b, TFS_HEADER_ONLY));
+    failing f = {b.p, b.len, 90000, 0};
+    tfs_source src = {.read = failing_read, .ctx = &f, .size = TFS_SIZE_UNKNOWN, .forward = 1};
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_EIO);
+    assert_null(h);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG130_count_above_2_30_size_wraps),
@@ -210,6 +235,7 @@ int main(void) {
         cmocka_unit_test(test_GG130_string_array_longer_than_a_window),
         cmocka_unit_test(test_GG102_GG101_element_in_array_longer_than_a_window),
         cmocka_unit_test(test_stream_error_while_judging_string_array),
+        cmocka_unit_test(test_GG304_stream_learns_size_past_a_window),
         cmocka_unit_test(test_valid_stream_keeps_fixed_elements_in_what_is_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
