@@ -497,6 +497,13 @@ static void test_GG207_reported_where_count_test_first_fires(void **state) {
     b = one_tensor(&at, "t", 4, c, 0, 0);
     gg_expect_invalid(&b, 0, TFS_GG207, at.ne[1], 0);
     gb_free(&b);
+    /* i8 (3 x 2^61, 3, 4): ne[0] x ne[1] wraps to 2^61, which the test at
+     * ne[2] would also flag (INT64_MAX / 4 = 2^61 - 1); the count wraps to
+     * 2^63: GG207 at ne[1], where ggml's test fires first */
+    const int64_t d[3] = {3 * P2(61), 3, 4};
+    b = one_tensor(&at, "t", 3, d, 24, 0);
+    gg_expect_invalid(&b, 0, TFS_GG207, at.ne[1], 0);
+    gb_free(&b);
 }
 
 /* A partial view (TFS_PARTIAL) of a tensor info that failed before its
