@@ -204,6 +204,25 @@ static void test_safetensors_partial_cuts(void **state) {
     assert_int_equal(h->file_size, 0);
     tfs_header_free(h);
     free(p);
+    /* exactly the 8-byte size field (N = 1, nothing after it: ST003): the failing field is the
+     * size field, bytes [0, 8), no record */
+    tfs_st_model m8 = {.raw_json = "", .raw_json_len = 0, .pad_to = 1, .header_size_set = 1, .header_size = 1};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m8, &w), TFS_OK);
+    assert_int_equal(tfs_wbuf_flatten(&w, 64, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(n, 8);
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST003);
+    assert_non_null(h);
+    assert_int_equal(h->n_fail_fields, 1);
+    assert_int_equal(h->fail_fields[0].kind, TFS_FIELD_HEADER_SIZE);
+    assert_int_equal(h->fail_fields[0].record, -1);
+    assert_int_equal(h->fail_fields[0].offset, 0);
+    assert_int_equal(h->fail_fields[0].width, 8);
+    tfs_header_free(h);
+    free(p);
     /* a [0,2], b [3,5]: ST301 on b (index 1) in validation: both tensors in the view */
     p = st_file("{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
                 "\"b\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[3,5]}}",
