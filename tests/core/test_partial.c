@@ -232,6 +232,13 @@ static void test_safetensors_partial_cuts(void **state) {
     assert_int_equal(e.index, 1);
     assert_non_null(h);
     assert_int_equal(h->n_tensors, 2);
+    /* the failing fields: the size field [0, 8) and the JSON text [8, 8 + N), no record */
+    assert_int_equal(h->n_fail_fields, 2);
+    assert_int_equal(h->fail_fields[0].kind, TFS_FIELD_HEADER_SIZE);
+    assert_int_equal(h->fail_fields[1].kind, TFS_FIELD_JSON);
+    assert_int_equal(h->fail_fields[1].record, -1);
+    assert_int_equal(h->fail_fields[1].offset, 8);
+    assert_int_equal(h->fail_fields[1].width, n - 8 - 5);
     assert_int_equal(h->data_size, 0);
     assert_int_equal(h->file_size, n);
     tfs_header_free(h);
