@@ -223,6 +223,23 @@ static void test_safetensors_partial_cuts(void **state) {
     assert_int_equal(h->fail_fields[0].width, 8);
     tfs_header_free(h);
     free(p);
+    /* N = 100 with 10 header bytes, through a stream of unknown size: the header cannot be read
+     * whole, ST003 at 0 (as from the buffer, where the size is known at once) */
+    tfs_st_model m100 = {
+        .raw_json = "{\"a\":\"b\"}", .raw_json_len = 9, .pad_to = 1, .header_size_set = 1, .header_size = 100};
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m100, &w), TFS_OK);
+    assert_int_equal(tfs_wbuf_flatten(&w, 64, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(n, 17);
+    tfs_test_stream_source(&src, &st, p, n);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_SAFETENSORS, 0, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST003);
+    assert_int_equal(e.offset, 0);
+    assert_int_equal(e.index, -1);
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, 0, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST003);
+    free(p);
     /* a [0,2], b [3,5]: ST301 on b (index 1) in validation: both tensors in the view */
     p = st_file("{\"a\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[0,2]},"
                 "\"b\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[3,5]}}",
