@@ -223,15 +223,21 @@ static void test_safetensors_partial_cuts(void **state) {
     assert_int_equal(h->fail_fields[0].width, 8);
     tfs_header_free(h);
     free(p);
-    /* N = 100 with 10 header bytes, through a stream of unknown size: the header cannot be read
-     * whole, ST003 at 0 (as from the buffer, where the size is known at once) */
-    tfs_st_model m100 = {
-        .raw_json = "{\"a\":\"b\"}", .raw_json_len = 9, .pad_to = 1, .header_size_set = 1, .header_size = 100};
+    /* N = 2^20 with 64 KiB of header bytes, through a stream of unknown size: the header cannot
+     * be read whole, ST003 at 0 (as from the buffer, where the size is known at once) */
+    size_t big = 1u << 16;
+    char *text = malloc(big);
+    assert_non_null(text);
+    memset(text, ' ', big);
+    text[0] = '{';
+    tfs_st_model mbig = {
+        .raw_json = text, .raw_json_len = big, .pad_to = 1, .header_size_set = 1, .header_size = 1u << 20};
     tfs_wbuf_init(&w);
-    assert_int_equal(tfs_st_write(&m100, &w), TFS_OK);
-    assert_int_equal(tfs_wbuf_flatten(&w, 64, &p, &n), TFS_OK);
+    assert_int_equal(tfs_st_write(&mbig, &w), TFS_OK);
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
     tfs_wbuf_free(&w);
-    assert_int_equal(n, 17);
+    free(text);
+    assert_int_equal(n, 8 + big);
     tfs_test_stream_source(&src, &st, p, n);
     assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_SAFETENSORS, 0, &h, &e), TFS_INVALID);
     assert_int_equal(e.rule, TFS_ST003);
