@@ -414,9 +414,28 @@ static void test_accessors_foreign_kv(void **state) {
     stt_free(&b);
 }
 
+/* A tensor's file offset is 8 + N + its start, also when the start is past the header's own
+ * size (here b at 300, N well below that), and its byte count the shape times the dtype size. */
+static void test_file_offset_past_header_size(void **state) {
+    (void)state;
+    const char *json = "{\"a\":{\"dtype\":\"U8\",\"shape\":[300],\"data_offsets\":[0,300]},"
+                       "\"b\":{\"dtype\":\"F32\",\"shape\":[25],\"data_offsets\":[300,400]}}";
+    size_t jn = strlen(json);
+    assert_true(8 + jn < 300);
+    stt_buf b = stt_json(json, 400);
+    tfs_header *h = stt_expect_ok(&b, 0, 1);
+    assert_int_equal(h->data_offset, 8 + jn);
+    assert_int_equal(h->tensors[0].file_offset, 8 + jn);
+    assert_int_equal(h->tensors[1].file_offset, 8 + jn + 300);
+    assert_int_equal(h->tensors[1].n_bytes, 100);
+    tfs_header_free(h);
+    stt_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_accessors_foreign_kv),
+        cmocka_unit_test(test_file_offset_past_header_size),
         cmocka_unit_test(test_all_22_dtypes_valid),
         cmocka_unit_test(test_subbyte_dtypes),
         cmocka_unit_test(test_crate_vector_serialization),
