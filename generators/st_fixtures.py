@@ -21,6 +21,7 @@ import sys
 import st_gaps
 import st_operands
 import st_sort
+import st_tails
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 
@@ -635,6 +636,7 @@ def build():
     st_operands.build(add)  # boundaries per operand (docs/fixtures.md)
     st_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
     st_sort.build(add)  # the (start, end) walk order of both sorts (docs/fixtures.md)
+    st_tails.build(add)  # a space in the string scanner's byte-by-byte tail
 
 
 def main():
