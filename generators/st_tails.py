@@ -13,4 +13,4 @@ def build(add):
     add("valid-space-in-header-tail-metadata-value", st_file('{"a":{%s},"__metadata__":{"k":"x y"}}' % E, 1),
         "the last string, a __metadata__ value, has a space 4 bytes before the header's end")
     add("valid-space-in-header-tail-ignored-value", st_file('{"a":{%s,"x":" "}}' % E, 1),
-        "the last string, an ignored field's value, is one space, 4 bytes before the header's end")
+        "the last string, an ignored field's value, is one space, 4 bytes before the header's end", strict="ST504")
