@@ -21,6 +21,7 @@ import sys
 import st_gaps
 import st_operands
 import st_sort
+import st_json_edges
 import st_tails
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
@@ -637,6 +638,7 @@ def build():
     st_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
     st_sort.build(add)  # the (start, end) walk order of both sorts (docs/fixtures.md)
     st_tails.build(add)  # a space in the string scanner's byte-by-byte tail
+    st_json_edges.build(add)  # string scanner and escape decoder edges
 
 
 def main():

@@ -1,0 +1,21 @@
+"""st_json_edges.py: safetensors headers at edges of st_json.c's string scanner and escape decoder
+that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
+- a tensor name of exactly 8 bytes: its closing quote is the first byte after one 8-byte block;
+- the escapes \\u007f, \\u0080, \\u07ff, \\u0800 in a __metadata__ value: the edges of the 1-, 2-
+  and 3-byte UTF-8 forms the decoder writes (the expected content holds the decoded bytes);
+- \\u00Ge: a bad third hex digit followed by a good one (ST115 at the escape, not an end of text).
+Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
+verdict (corpus/CRATE_VERDICTS.tsv).
+"""
+from tfsgen.safetensors import st_file
+
+E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
+
+
+def build(add):
+    add("valid-name-8-bytes", st_file('{"abcdefgh":{%s}}' % E, 1),
+        "a tensor name of exactly 8 bytes (its closing quote right after one 8-byte block)")
+    add("valid-escape-utf8-form-edges", st_file('{"a":{%s},"__metadata__":{"k":"\\u007f\\u0080\\u07ff\\u0800"}}' % E, 1),
+        "a __metadata__ value of \\u007f \\u0080 \\u07ff \\u0800: the last and first code point of each UTF-8 length")
+    add("ST115-unicode-digit2-bad-then-e", st_file('{"a":{%s},"__metadata__":{"k":"\\u00Ge"}}' % E, 1),
+        "\\u00Ge: the third hex digit bad, a good one after it", "ST115")
