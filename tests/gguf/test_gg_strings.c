@@ -296,6 +296,25 @@ static void test_valid_stream_keeps_string_scalars_up_to_256(void **state) {
     }
 }
 
+/* A key of 65,530 bytes (kept whole: <= TFS_KEY_KEEP) one byte short of the
+ * end, in a file longer than a stream's first window: the stream learns its
+ * size only while copying the key (read.c tfs__gg_string_keep's loop):
+ * GG102 at the key's length field from every source (ggml rejects). */
+static void test_GG102_long_kept_key_past_end_of_stream(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    size_t at = b.len;
+    gb_u64(&b, 65530);
+    char *k = malloc(65529);
+    assert_non_null(k);
+    memset(k, 'k', 65529);
+    gb_bytes(&b, k, 65529);
+    gg_expect_invalid(&b, 0, TFS_GG102, at, 0);
+    free(k);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -303,6 +322,7 @@ int main(void) {
         cmocka_unit_test(test_GG101_element_body_in_buffer),
 #endif
         cmocka_unit_test(test_GG102_element_body_past_end),
+        cmocka_unit_test(test_GG102_long_kept_key_past_end_of_stream),
         cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
         cmocka_unit_test(test_valid_stream_keeps_exactly_total),
