@@ -315,6 +315,45 @@ static void test_GG102_long_kept_key_past_end_of_stream(void **state) {
     gb_free(&b);
 }
 
+/* TFS_STRICT reads string bodies in 64 KiB pieces (read.c utf8_piece cuts a
+ * piece before a sequence that runs past it): a 2-, 3- or 4-byte character
+ * ending exactly at, or running 1-3 bytes past, the first piece's end of a
+ * 70,000-byte string value is valid (Python's decoder agrees: these are
+ * U+00E9, U+20AC, U+10000); the same 4-byte lead followed by 'A' is GG507
+ * at the lead. */
+static void test_strict_utf8_across_pieces(void **state) {
+    (void)state;
+    static const char *seq[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x90\x80\x80"};
+    enum { LEN = 70000 };
+    char *v = malloc(LEN);
+    assert_non_null(v);
+    for (int q = 0; q < 3; q++) {
+        size_t n = strlen(seq[q]);
+        for (size_t end = TFS_WINDOW - 1u; end <= TFS_WINDOW + n; end++) { /* the sequence ends at end */
+            memset(v, 'a', LEN);
+            memcpy(v + end - n, seq[q], n);
+            gb b = {0};
+            gb_header(&b, 3, 0, 1);
+            gb_kv(&b, "s", TFS_GG_STRING);
+            gb_strn(&b, v, LEN);
+            tfs_header_free(gg_expect_ok(&b, TFS_STRICT));
+            gb_free(&b);
+        }
+    }
+    memset(v, 'a', LEN);
+    memcpy(v + TFS_WINDOW - 3u,
+           "\xF0\x90\x80"
+           "A",
+           4);
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv(&b, "s", TFS_GG_STRING);
+    gb_strn(&b, v, LEN);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG507, at.value + 8u + TFS_WINDOW - 3u, 0);
+    gb_free(&b);
+    free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -322,6 +361,7 @@ int main(void) {
         cmocka_unit_test(test_GG101_element_body_in_buffer),
 #endif
         cmocka_unit_test(test_GG102_element_body_past_end),
+        cmocka_unit_test(test_strict_utf8_across_pieces),
         cmocka_unit_test(test_GG102_long_kept_key_past_end_of_stream),
         cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
