@@ -318,16 +318,17 @@ static void test_GG102_long_kept_key_past_end_of_stream(void **state) {
 /* TFS_STRICT reads string bodies in 64 KiB pieces (read.c utf8_piece cuts a
  * piece before a sequence that runs past it): a 2-, 3- or 4-byte character
  * ending exactly at, or running 1-3 bytes past, the first piece's end of a
- * 70,000-byte string value is valid (Python's decoder agrees: these are
- * U+00E9, U+20AC, U+10000); the same 4-byte lead followed by 'A' is GG507
- * at the lead. */
+ * 70,000-byte string value is valid (Python's decoder agrees: U+00E9,
+ * U+20AC, U+10000, and U+07FF, U+FFFF, U+10FFFF whose last bytes are 0xBF);
+ * the same 4-byte lead followed by 'A' is GG507 at the lead. */
 static void test_strict_utf8_across_pieces(void **state) {
     (void)state;
-    static const char *seq[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x90\x80\x80"};
+    static const char *seq[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x90\x80\x80",
+                                "\xDF\xBF", "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF"};
     enum { LEN = 70000 };
     char *v = malloc(LEN);
     assert_non_null(v);
-    for (int q = 0; q < 3; q++) {
+    for (size_t q = 0; q < sizeof seq / sizeof *seq; q++) {
         size_t n = strlen(seq[q]);
         for (size_t end = TFS_WINDOW - 1u; end <= TFS_WINDOW + n; end++) { /* the sequence ends at end */
             memset(v, 'a', LEN);
