@@ -319,12 +319,12 @@ static void test_GG102_long_kept_key_past_end_of_stream(void **state) {
  * piece before a sequence that runs past it): a 2-, 3- or 4-byte character
  * ending exactly at, or running 1-3 bytes past, the first piece's end of a
  * 70,000-byte string value is valid (Python's decoder agrees: U+00E9,
- * U+20AC, U+10000, and U+07FF, U+FFFF, U+10FFFF whose last bytes are 0xBF);
+ * U+20AC, U+10000, U+07FF, U+FFFF, U+10FFFF (last bytes 0xBF), U+0800, U+0080);
  * the same 4-byte lead followed by 'A' is GG507 at the lead. */
 static void test_strict_utf8_across_pieces(void **state) {
     (void)state;
-    static const char *seq[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x90\x80\x80",
-                                "\xDF\xBF", "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF"};
+    static const char *seq[] = {"\xC3\xA9",     "\xE2\x82\xAC",     "\xF0\x90\x80\x80", "\xDF\xBF",
+                                "\xEF\xBF\xBF", "\xF4\x8F\xBF\xBF", "\xE0\xA0\x80",     "\xC2\x80"};
     enum { LEN = 70000 };
     char *v = malloc(LEN);
     assert_non_null(v);
