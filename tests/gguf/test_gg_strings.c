@@ -320,7 +320,8 @@ static void test_GG102_long_kept_key_past_end_of_stream(void **state) {
  * ending exactly at, or running 1-3 bytes past, the first piece's end of a
  * 70,000-byte string value is valid (Python's decoder agrees: U+00E9,
  * U+20AC, U+10000, U+07FF, U+FFFF, U+10FFFF (last bytes 0xBF), U+0800, U+0080);
- * the same 4-byte lead followed by 'A' is GG507 at the lead. */
+ * each right after a U+00E9; the same 4-byte lead followed by 'A' is GG507
+ * at the lead. */
 static void test_strict_utf8_across_pieces(void **state) {
     (void)state;
     static const char *seq[] = {"\xC3\xA9",     "\xE2\x82\xAC",     "\xF0\x90\x80\x80", "\xDF\xBF",
@@ -333,6 +334,7 @@ static void test_strict_utf8_across_pieces(void **state) {
         for (size_t end = TFS_WINDOW - 1u; end <= TFS_WINDOW + n; end++) { /* the sequence ends at end */
             memset(v, 'a', LEN);
             memcpy(v + end - n, seq[q], n);
+            memcpy(v + end - n - 2u, "\xC3\xA9", 2); /* a 2-byte character right before it */
             gb b = {0};
             gb_header(&b, 3, 0, 1);
             gb_kv(&b, "s", TFS_GG_STRING);
