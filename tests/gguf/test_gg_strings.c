@@ -357,6 +357,38 @@ static void test_strict_utf8_across_pieces(void **state) {
     free(v);
 }
 
+/* A key longer than TFS_KEY_KEEP is checked for TFS_STRICT (GG504) as a
+ * reader reads it, window by window (read.c tfs__gg_key_long): with two
+ * invalid bytes in different windows, GG504 at the first; with the key
+ * ending in a cut 4-byte sequence (F0 90), GG504 at that lead (Python's
+ * decoder agrees on both offsets). */
+static void test_GG504_long_key_first_error_and_cut_end(void **state) {
+    (void)state;
+    enum { LEN = 150000 };
+    char *k = malloc(LEN);
+    assert_non_null(k);
+    for (int variant = 0; variant < 2; variant++) {
+        memset(k, 'k', LEN);
+        size_t bad;
+        if (variant == 0) {
+            k[100] = (char)0xFF;
+            k[140000] = (char)0xFF;
+            bad = 100;
+        } else {
+            memcpy(k + LEN - 2u, "\xF0\x90", 2);
+            bad = LEN - 2u;
+        }
+        gb b = {0};
+        gb_header(&b, 3, 0, 1);
+        size_t at = gb_strn(&b, k, LEN);
+        gb_u32(&b, TFS_GG_U32);
+        gb_u32(&b, 1);
+        gg_expect_invalid(&b, TFS_STRICT, TFS_GG504, at + 8u + bad, 0);
+        gb_free(&b);
+    }
+    free(k);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -365,6 +397,7 @@ int main(void) {
 #endif
         cmocka_unit_test(test_GG102_element_body_past_end),
         cmocka_unit_test(test_strict_utf8_across_pieces),
+        cmocka_unit_test(test_GG504_long_key_first_error_and_cut_end),
         cmocka_unit_test(test_GG102_long_kept_key_past_end_of_stream),
         cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
