@@ -389,6 +389,40 @@ static void test_GG504_long_key_first_error_and_cut_end(void **state) {
     free(k);
 }
 
+/* TFS_STRICT | TFS_PARTIAL on a file: a 70,000-byte key (GG505: longer
+ * than the spec's 65,535) whose first 64 KiB piece is cut before a 3-byte
+ * character at TFS_KEY_KEEP - 1; the partial view still holds the earlier
+ * key "abc" and the long key's first TFS_KEY_KEEP bytes as in the file
+ * (read.c key_long copies the kept prefix piece by piece). */
+static void test_GG505_partial_view_keeps_long_key_prefix(void **state) {
+    (void)state;
+    enum { LEN = 70000 };
+    char *k = malloc(LEN);
+    assert_non_null(k);
+    memset(k, 'k', LEN);
+    memcpy(k + TFS_KEY_KEEP - 1u, "\xE2\x82\xAC", 3);
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "abc", 1);
+    size_t at = gb_strn(&b, k, LEN);
+    gb_u32(&b, TFS_GG_U32);
+    gb_u32(&b, 1);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_test_parse_second(b.p, b.len, TFS_FORMAT_GGUF, TFS_STRICT | TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_string_equal(tfs_rule_id(e.rule), "GG505");
+    assert_int_equal(e.offset, at);
+    assert_non_null(h);
+    assert_int_equal(h->n_kv, 2);
+    assert_int_equal(h->kv[0].key.len, 3);
+    assert_memory_equal(h->kv[0].key.ptr, "abc", 3);
+    assert_int_equal(h->kv[1].key.len, TFS_KEY_KEEP);
+    assert_memory_equal(h->kv[1].key.ptr, k, TFS_KEY_KEEP);
+    tfs_header_free(h);
+    gb_free(&b);
+    free(k);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -398,6 +432,7 @@ int main(void) {
         cmocka_unit_test(test_GG102_element_body_past_end),
         cmocka_unit_test(test_strict_utf8_across_pieces),
         cmocka_unit_test(test_GG504_long_key_first_error_and_cut_end),
+        cmocka_unit_test(test_GG505_partial_view_keeps_long_key_prefix),
         cmocka_unit_test(test_GG102_long_kept_key_past_end_of_stream),
         cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_more),
