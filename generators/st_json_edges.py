@@ -19,3 +19,5 @@ def build(add):
         "a __metadata__ value of \\u007f \\u0080 \\u07ff \\u0800: the last and first code point of each UTF-8 length")
     add("ST115-unicode-digit2-bad-then-e", st_file('{"a":{%s},"__metadata__":{"k":"\\u00Ge"}}' % E, 1),
         "\\u00Ge: the third hex digit bad, a good one after it", "ST115")
+    add("ST115-escape-in-skipped-object-key", st_file('{"a":{%s,"x":{"b\\qc":1}}}' % E, 1),
+        "a bad escape in a key of an object inside an ignored field (skipped, still scanned)", "ST115")
