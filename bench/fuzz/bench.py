@@ -401,18 +401,33 @@ def summarize(results, bugs, fuzzers, trials, budget):
         if not rows:
             continue
         n_tr = max(r["trials"] for r in rows)
-        per_trial = []
+        per_trial, time_per_trial = [], []
         for k in range(n_tr):
             per_trial.append(sum(1 for r in rows if k < len(r["times"]) and r["times"][k] < budget))
+            # trial k of every bug, one after the other: the time to find them all (censored at the budget)
+            time_per_trial.append(round(sum(r["times"][k] for r in rows if k < len(r["times"])), 3))
         totals[fz] = {"bugs": len(rows), "found_any": sum(1 for r in rows if r["found"] > 0),
                       "found_half": sum(1 for r in rows if r["found"] * 2 >= r["trials"] and r["found"] > 0),
-                      "found_trials": sum(r["found"] for r in rows), "bugs_per_trial": per_trial}
+                      "found_trials": sum(r["found"] for r in rows), "bugs_per_trial": per_trial,
+                      "time_per_trial": time_per_trial}
     tcomp = {}
     for a, b in (("plain", "sa"), ("afl", "afl_sa")):
         if a in totals and b in totals:
             x, y = totals[a]["bugs_per_trial"], totals[b]["bugs_per_trial"]
             u, p = stats.mann_whitney_u(y, x)
-            tcomp["%s_vs_%s" % (b, a)] = {"U": u, "p": p, "A12": stats.a12(y, x)}
+            c = {"U": u, "p": p, "A12": stats.a12(y, x),
+                 "at_least_as_many_every_trial": all(yb >= xb for xb, yb in zip(x, y))}
+            # overall time: per trial, the sum over the bugs (A12: P(a's sum > b's sum), b sooner)
+            xt, yt = totals[a]["time_per_trial"], totals[b]["time_per_trial"]
+            ut, pt = stats.mann_whitney_u(xt, yt)
+            c.update(time_U=ut, time_p=pt, time_A12=stats.a12(xt, yt), time_median_a=stats.median(xt),
+                     time_median_b=stats.median(yt))
+            # per bug: significantly sooner (p < 0.05) one way or the other
+            key = "%s_vs_%s" % (b, a)
+            sig = [r["compare"][key] for r in per_bug if key in r["compare"] and r["compare"][key]["p"] < 0.05]
+            c["bugs_sooner"] = sum(1 for v in sig if v["A12"] > 0.5)
+            c["bugs_later"] = sum(1 for v in sig if v["A12"] < 0.5)
+            tcomp[key] = c
     return per_bug, totals, tcomp
 
 
@@ -483,8 +498,18 @@ def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
             out.append("| %s | %d | %d | %d | %d | %s |" % (fz, t["bugs"], t["found_any"], t["found_half"],
                                                         t["found_trials"], " ".join(map(str, t["bugs_per_trial"]))))
     for c, v in tcomp.items():
+        a, b = c.split("_vs_")[1], c.split("_vs_")[0]
         out.append("")
-        out.append("Bugs found per trial, %s: Mann-Whitney U = %.1f, p = %.3g, A12 = %.2f." % (c, v["U"], v["p"], v["A12"]))
+        out.append("Bugs found per trial, %s: Mann-Whitney U = %.1f, p = %.3g, A12 = %.2f; %s finds at least as "
+                   "many as %s in every trial: %s." % (c, v["U"], v["p"], v["A12"], b, a,
+                                                      "yes" if v["at_least_as_many_every_trial"] else "no"))
+        if "time_p" in v:
+            out.append("")
+            out.append("Overall time, %s: per trial, the time to trigger every bug (the sum over the bugs, each "
+                       "censored at the budget): median %.1f s %s, %.1f s %s; Mann-Whitney U = %.1f, p = %.3g, "
+                       "A12 (%s sooner) = %.2f. Per bug, significantly sooner (p < 0.05): %s on %d bugs, %s on %d."
+                       % (c, v["time_median_a"], a, v["time_median_b"], b, v["time_U"], v["time_p"], b,
+                          v["time_A12"], b, v["bugs_sooner"], a, v["bugs_later"]))
     out.append("")
     out.append("found: trials that triggered the bug; median: time to trigger (censored at the budget); execs: "
                "median executions until the trigger, over the trials that triggered it (the seeds' own runs "
