@@ -21,3 +21,8 @@ def build(add):
         "\\u00Ge: the third hex digit bad, a good one after it", "ST115")
     add("ST115-escape-in-skipped-object-key", st_file('{"a":{%s,"x":{"b\\qc":1}}}' % E, 1),
         "a bad escape in a key of an object inside an ignored field (skipped, still scanned)", "ST115")
+    add("valid-metadata-value-8-bytes", st_file('{"a":{%s},"__metadata__":{"k":"abcdefgh"}}' % E, 1),
+        "a __metadata__ value of exactly 8 bytes (the generic string scanner: its closing quote right "
+        "after one 8-byte block; tensor names go through the fast entry path)")
+    add("ST111-low-surrogate-digits-cut", st_file('{"a":{%s},"__metadata__":{"k":"\\ud800\\udc0' % E, 1),
+        "the header ends inside the low surrogate's four hex digits, after a high surrogate", "ST111")
