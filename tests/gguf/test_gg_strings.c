@@ -423,6 +423,26 @@ static void test_GG505_partial_view_keeps_long_key_prefix(void **state) {
     free(k);
 }
 
+/* A 150,000-byte string value under TFS_STRICT with invalid bytes at 100
+ * and 140,000 (different 64 KiB pieces): GG507 at the first (read.c
+ * tfs__gg_scan_utf8 stops there). */
+static void test_GG507_long_value_first_error(void **state) {
+    (void)state;
+    enum { LEN = 150000 };
+    char *v = malloc(LEN);
+    assert_non_null(v);
+    memset(v, 'v', LEN);
+    v[100] = (char)0xFF;
+    v[140000] = (char)0xFF;
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_at at = gb_kv(&b, "s", TFS_GG_STRING);
+    gb_strn(&b, v, LEN);
+    gg_expect_invalid(&b, TFS_STRICT, TFS_GG507, at.value + 8u + 100u, 0);
+    gb_free(&b);
+    free(v);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG103_element_length_cut_every_byte),
@@ -432,6 +452,7 @@ int main(void) {
         cmocka_unit_test(test_GG102_element_body_past_end),
         cmocka_unit_test(test_strict_utf8_across_pieces),
         cmocka_unit_test(test_GG504_long_key_first_error_and_cut_end),
+        cmocka_unit_test(test_GG507_long_value_first_error),
         cmocka_unit_test(test_GG505_partial_view_keeps_long_key_prefix),
         cmocka_unit_test(test_GG102_long_kept_key_past_end_of_stream),
         cmocka_unit_test(test_valid_stream_keeps_exactly_array_keep),
