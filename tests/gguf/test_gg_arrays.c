@@ -226,6 +226,28 @@ static void test_GG304_stream_learns_size_past_a_window(void **state) {
     gb_free(&b);
 }
 
+/* TFS_STRICT reads bool array bodies in 64 KiB pieces (read.c
+ * tfs__gg_scan_above): a byte above 1 as the only element, at 69,999 of
+ * 70,000 (second piece) and as the last of 65,537 (a 1-byte last piece):
+ * GG501 at that byte. */
+static void test_GG501_bool_above_1_in_every_piece(void **state) {
+    (void)state;
+    static const size_t cases[][2] = {{1, 0}, {70000, 69999}, {65537, 65536}};
+    for (size_t q = 0; q < 3; q++) {
+        size_t n = cases[q][0], bad = cases[q][1];
+        uint8_t *v = calloc(n, 1);
+        assert_non_null(v);
+        v[bad] = 2;
+        gb b = {0};
+        gb_header(&b, 3, 0, 1);
+        gb_kv_at at = gb_kv_arr(&b, "flags", TFS_GG_BOOL, n);
+        gb_bytes(&b, v, n);
+        gg_expect_invalid(&b, TFS_STRICT, TFS_GG501, at.count + 8u + bad, 0);
+        gb_free(&b);
+        free(v);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_GG130_count_above_2_30_size_wraps),
@@ -236,6 +258,7 @@ int main(void) {
         cmocka_unit_test(test_GG102_GG101_element_in_array_longer_than_a_window),
         cmocka_unit_test(test_stream_error_while_judging_string_array),
         cmocka_unit_test(test_GG304_stream_learns_size_past_a_window),
+        cmocka_unit_test(test_GG501_bool_above_1_in_every_piece),
         cmocka_unit_test(test_valid_stream_keeps_fixed_elements_in_what_is_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
