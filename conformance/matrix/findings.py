@@ -203,8 +203,8 @@ EXPLAIN = [
     ("hf-hub", (WR,), "ST30[12]-*", None, "no walk of the offsets in their order (contiguous from 0, each end after "
      "its start): it reports the first tensor, in key order, that ends past the file"),
     # safetensors 0.0.1 (npm; dist/safetensors.es.js, class SafeTensor)
-    ("safetensors-js", (FR,), "valid-*", None, "it takes `__metadata__` for a tensor entry and maps its data_offsets: "
-     "every file with `__metadata__` throws a TypeError"),
+    ("safetensors-js", (FR,), "valid-*", None, "it takes `__metadata__` for a tensor entry: every file with "
+     "`__metadata__` throws a TypeError (reading the dtype of a null one, mapping the data_offsets of an object)"),
     ("safetensors-js", (MR,), "valid-big-shape-zero-elements", None, "JSON.parse reads numbers as doubles: the "
      "dimension 2^64-1 comes back as 18446744073709552000"),
     ("safetensors-js", (FA,), "ST*", None, "its SafeTensor constructor checks nothing but that the header parses "
