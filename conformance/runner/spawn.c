@@ -308,6 +308,7 @@ static json_t *first_line_json(const stream *st, int *cut, const char **bad) {
  * warning, not a failure: design.md "non-JSON output is ignored"; the
  * verdict stays the exit code's, the content is not compared). */
 static void late_json_line(const stream *st, cf_case *c) {
+    if (!st->data || !st->len) return; /* no output: nothing to look at (and no pointer to offset) */
     const char *p = st->data, *end = st->data + st->len;
     const char *nl = memchr(p, '\n', st->len);
     if (!nl || p[0] == '{') return;
