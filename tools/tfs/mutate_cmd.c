@@ -24,7 +24,8 @@ static void usage(FILE *f) {
                "named mutation (default: 1 to 3 picked from the seed) is applied to its model or\n"
                "to the written bytes, and the C writer serialises the result.  Only the header is\n"
                "read and rewritten; the data section is written as a hole (a sparse file; zeros\n"
-               "on a pipe), so memory stays at the header's size whatever IN's size.\n"
+               "on a pipe), so memory stays at the header's size whatever IN's size (a 32-bit\n"
+               "build refuses an IN above 2 GiB - 1 bytes: exit 2).\n"
                "Same IN, seed, mutation and max size: same bytes.\n"
                "Then it says what it made, on standard error: the mutations applied and the\n"
                "mutant's verdict in each profile (default, strict, header-only: rule id,\n"
@@ -424,6 +425,16 @@ int cmd_mutate(int argc, char **argv, int first) {
         struct stat st;
         if (fstat(in_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
             fprintf(stderr, "tfs mutate: %s: not a regular file (give '-' to read a stream)\n", in);
+            close(in_fd);
+            return 2;
+        }
+        if ((uint64_t)st.st_size > (uint64_t)SIZE_MAX / 2) {
+            /* the mutator's output cap is at most SIZE_MAX / 2 (tfs_mutate_source): refused, never cut */
+            fprintf(stderr,
+                    "tfs mutate: %s: %" PRIu64
+                    " bytes: a %d-bit build writes mutants of at most %zu bytes; use a 64-bit "
+                    "build\n",
+                    in, (uint64_t)st.st_size, (int)(sizeof(size_t) * 8), (size_t)(SIZE_MAX / 2));
             close(in_fd);
             return 2;
         }
