@@ -8,7 +8,7 @@ tfs_add_test(test_gg_collide SOURCES gguf/test_gg_collide.c ${TFS_GG_TEST_HELPER
 target_link_options(test_gg_collide PRIVATE -Wl,--wrap=tfs__hash_seed)
 tfs_add_test(test_gg_strings SOURCES gguf/test_gg_strings.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_nomem SOURCES gguf/test_gg_nomem.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
-target_link_options(test_gg_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc)
+tfs_test_nomem(test_gg_nomem)
 tfs_add_test(test_gg_tensor SOURCES gguf/test_gg_tensor.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_layout SOURCES gguf/test_gg_layout.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
 tfs_add_test(test_gg_strict SOURCES gguf/test_gg_strict.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)

@@ -1,8 +1,7 @@
 /* test_st_nomem.c: every allocation of a safetensors parse failing in turn
  * (the safetensors twin of tests/gguf/test_gg_nomem.c).  The program is
  * linked with --wrap for malloc, calloc, realloc and aligned_alloc
- * (tests/safetensors/tests.cmake): with fail_at = N the N-th allocation of
- * the parse returns NULL.  For each N up to the count of a whole parse,
+ * (tests/common/nomem.c): the N-th allocation of the parse returns NULL.  For each N up to the count of a whole parse,
  * through the buffer, a random-access reader and a forward-only stream, the
  * parse must end in TFS_ENOMEM (no header, no rule, offset 0, index -1,
  * errno 0) or in exactly the verdict of the parse without failures (same
@@ -12,55 +11,18 @@
  * (docs/mutation-testing.md). */
 #include "st_test_util.h"
 
+#include "common/nomem.h"
 #include "common/sources.h"
 
-static long fail_at = -1; /* the allocation number that fails; -1: none */
-static long n_allocs;     /* allocations since counting started */
-static unsigned flags;    /* parse flags (TFS_PARTIAL: the partial view of an invalid file) */
+static unsigned flags; /* parse flags (TFS_PARTIAL: the partial view of an invalid file) */
 
-static int fails(void) {
-    long k = n_allocs++;
-    return fail_at >= 0 && k == fail_at;
-}
+enum { BUFFER = TFS_TEST_BUFFER, READER = TFS_TEST_READER, STREAM = TFS_TEST_STREAM };
 
-void *__real_malloc(size_t n);
-void *__real_calloc(size_t k, size_t n);
-void *__real_realloc(void *p, size_t n);
-void *__real_aligned_alloc(size_t a, size_t n);
-void *__wrap_malloc(size_t n) { return fails() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return fails() ? NULL : __real_calloc(k, n); }
-void *__wrap_realloc(void *p, size_t n) { return fails() ? NULL : __real_realloc(p, n); }
-void *__wrap_aligned_alloc(size_t a, size_t n) { return fails() ? NULL : __real_aligned_alloc(a, n); }
-
-typedef struct mem_src {
-    const uint8_t *p;
-    size_t n;
-} mem_src;
-
-static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
-    const mem_src *m = ctx;
-    size_t k = off >= m->n ? 0 : m->n - (size_t)off < len ? m->n - (size_t)off : len;
-    if (k) memcpy(buf, m->p + off, k);
-    *got = k;
-    return 0;
-}
-
-enum { BUFFER, READER, STREAM };
+static long n_allocs; /* allocations of the last parse */
 
 /* One parse of p[0, n) through `how`, allocation number `fail` failing. */
 static tfs_status parse(int how, const uint8_t *p, size_t n, long fail, tfs_header **h, tfs_error *e) {
-    static mem_src m;
-    static tfs_test_stream st;
-    m = (mem_src){p, n};
-    tfs_source src = {.read = mem_read, .ctx = &m, .size = n};
-    if (how == STREAM) tfs_test_stream_source(&src, &st, p, n);
-    *h = NULL;
-    n_allocs = 0;
-    fail_at = fail;
-    tfs_status s = how == BUFFER ? tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, flags, h, e)
-                                 : tfs_parse_source(&src, NULL, TFS_FORMAT_SAFETENSORS, flags, h, e);
-    fail_at = -1;
-    return s;
+    return tfs_test_nomem_parse(how, p, n, TFS_FORMAT_SAFETENSORS, flags, fail, &n_allocs, h, e);
 }
 
 static void every_allocation_fails(const stt_buf *b) {

@@ -7,7 +7,7 @@ tfs_add_test(test_st_valid SOURCES ${_st_dir}/test_st_valid.c ${_st_util} LABELS
 tfs_add_test(test_st_manifest SOURCES ${_st_dir}/test_st_manifest.c ${_st_util} LABELS safetensors corpus POSIX)
 tfs_add_test(test_st_order SOURCES ${_st_dir}/test_st_order.c ${_st_util} LABELS safetensors)
 tfs_add_test(test_st_nomem SOURCES ${_st_dir}/test_st_nomem.c ${_st_util} LABELS safetensors)
-target_link_options(test_st_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc)
+tfs_test_nomem(test_st_nomem)
 find_package(OpenSSL REQUIRED)
 foreach(t test_st_rules test_st_json test_st_valid test_st_manifest test_st_order test_st_nomem)
   target_link_libraries(${t} PRIVATE OpenSSL::Crypto)

@@ -1,0 +1,26 @@
+/* nomem.h: allocation failures on demand for the unit tests.  A program
+ * that uses it is linked with TFS_TEST_NOMEM_WRAP (tests/CMakeLists.txt:
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc),
+ * so libtfs's allocations go through nomem.c, which can make the N-th one
+ * return NULL. */
+#ifndef TFS_TEST_NOMEM_H
+#define TFS_TEST_NOMEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tfs/tfs.h"
+
+/* the byte paths of one parse: tfs_parse_buffer, a random-access reader
+ * source, a forward-only stream (tests/common/sources.h) */
+enum { TFS_TEST_BUFFER, TFS_TEST_READER, TFS_TEST_STREAM };
+
+/* One parse of p[0, n) as `format` with `flags` through path `how`, the
+ * allocation numbered `fail` (0 = the parse's first) returning NULL; -1:
+ * none fails.  *allocs (when not NULL): the allocations the parse made.
+ * The reader and stream sources are static: the header (values read later)
+ * stays valid until the next call. */
+tfs_status tfs_test_nomem_parse(int how, const uint8_t *p, size_t n, tfs_format format, unsigned flags, long fail,
+                                long *allocs, tfs_header **h, tfs_error *e);
+
+#endif
