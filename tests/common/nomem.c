@@ -1,8 +1,13 @@
 /* nomem.c: the --wrap allocation functions and one parse with the N-th
  * allocation failing (nomem.h). */
-#include "common/nomem.h"
-
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
+#include <cmocka.h>
+
+#include "common/nomem.h"
 
 #include "common/sources.h"
 
@@ -55,4 +60,45 @@ tfs_status tfs_test_nomem_parse(int how, const uint8_t *p, size_t n, tfs_format 
     fail_at = -1;
     if (allocs) *allocs = n_allocs;
     return s;
+}
+
+void tfs_test_nomem_every_allocation(const uint8_t *p, size_t n, tfs_format format, unsigned flags,
+                                     tfs_test_same_fn same) {
+    tfs_header *bref;
+    tfs_error be;
+    tfs_test_nomem_parse(TFS_TEST_BUFFER, p, n, format, flags, -1, NULL, &bref, &be);
+    for (int how = TFS_TEST_BUFFER; how <= TFS_TEST_STREAM; how++) {
+        tfs_header *ref, *h;
+        tfs_error re, e;
+        long total;
+        tfs_status want = tfs_test_nomem_parse(how, p, n, format, flags, -1, &total, &ref, &re);
+        assert_true(total > 3);
+        for (long k = 0; k <= total; k++) {
+            tfs_status st = tfs_test_nomem_parse(how, p, n, format, flags, k, NULL, &h, &e);
+            if (k == total || st != TFS_ENOMEM) {
+                /* past the last allocation (or one whose failure is
+                 * recovered from): the verdict of the parse without failures */
+                if (st != want) print_error("source %d, allocation %ld failing: %s\n", how, k, tfs_status_name(st));
+                assert_int_equal(st, want);
+                assert_int_equal(e.rule, re.rule);
+                assert_int_equal(e.offset, re.offset);
+                assert_int_equal(e.index, re.index);
+                if (st == TFS_OK) {
+                    if (same)
+                        same(how, bref, ref, h);
+                    else
+                        tfs_test_assert_same_view(ref, h);
+                }
+                tfs_header_free(h); /* TFS_PARTIAL: an invalid file's partial view, or NULL */
+                continue;
+            }
+            assert_null(h);
+            assert_int_equal(e.rule, TFS_RULE_NONE);
+            assert_int_equal(e.offset, 0);
+            assert_int_equal(e.index, -1);
+            assert_int_equal(e.sys_errno, 0);
+        }
+        tfs_header_free(ref);
+    }
+    tfs_header_free(bref);
 }

@@ -23,4 +23,15 @@ enum { TFS_TEST_BUFFER, TFS_TEST_READER, TFS_TEST_STREAM };
 tfs_status tfs_test_nomem_parse(int how, const uint8_t *p, size_t n, tfs_format format, unsigned flags, long fail,
                                 long *allocs, tfs_header **h, tfs_error *e);
 
+/* For each path, parse p[0, n) once without failures (ref), then with
+ * allocation 0, 1, ... failing up to the count of a whole parse: each parse
+ * ends in TFS_ENOMEM (no header, no rule, offset 0, index -1, errno 0) or
+ * in ref's status, rule, offset and index; an accepted view is then compared
+ * by same(how, buffer_ref, ref, h) (buffer_ref: the buffer path's view),
+ * or, when same is NULL, by tfs_test_assert_same_view(ref, h).  cmocka
+ * assertions. */
+typedef void (*tfs_test_same_fn)(int how, const tfs_header *buffer_ref, const tfs_header *ref, const tfs_header *h);
+void tfs_test_nomem_every_allocation(const uint8_t *p, size_t n, tfs_format format, unsigned flags,
+                                     tfs_test_same_fn same);
+
 #endif

@@ -16,42 +16,8 @@
 
 static unsigned flags; /* parse flags (TFS_PARTIAL: the partial view of an invalid file) */
 
-enum { BUFFER = TFS_TEST_BUFFER, READER = TFS_TEST_READER, STREAM = TFS_TEST_STREAM };
-
-static long n_allocs; /* allocations of the last parse */
-
-/* One parse of p[0, n) through `how`, allocation number `fail` failing. */
-static tfs_status parse(int how, const uint8_t *p, size_t n, long fail, tfs_header **h, tfs_error *e) {
-    return tfs_test_nomem_parse(how, p, n, TFS_FORMAT_SAFETENSORS, flags, fail, &n_allocs, h, e);
-}
-
 static void every_allocation_fails(const stt_buf *b) {
-    for (int how = BUFFER; how <= STREAM; how++) {
-        tfs_header *ref, *h;
-        tfs_error re, e;
-        tfs_status want = parse(how, b->p, b->len, -1, &ref, &re);
-        long total = n_allocs;
-        assert_true(total > 3);
-        for (long k = 0; k <= total; k++) {
-            tfs_status st = parse(how, b->p, b->len, k, &h, &e);
-            if (k == total || st != TFS_ENOMEM) {
-                if (st != want) print_error("source %d, allocation %ld failing: %s\n", how, k, tfs_status_name(st));
-                assert_int_equal(st, want);
-                assert_int_equal(e.rule, re.rule);
-                assert_int_equal(e.offset, re.offset);
-                assert_int_equal(e.index, re.index);
-                if (st == TFS_OK) tfs_test_assert_same_view(ref, h);
-                tfs_header_free(h); /* TFS_PARTIAL: an invalid file's partial view, or NULL */
-                continue;
-            }
-            assert_null(h);
-            assert_int_equal(e.rule, TFS_RULE_NONE);
-            assert_int_equal(e.offset, 0);
-            assert_int_equal(e.index, -1);
-            assert_int_equal(e.sys_errno, 0);
-        }
-        tfs_header_free(ref);
-    }
+    tfs_test_nomem_every_allocation(b->p, b->len, TFS_FORMAT_SAFETENSORS, flags, NULL);
 }
 
 /* A header that needs every kind of allocation: 20 __metadata__ entries
