@@ -4,7 +4,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <cmocka.h>
 
 #include "common/nomem.h"
@@ -32,26 +31,15 @@ void *__wrap_calloc(size_t k, size_t n) { return fails() ? NULL : __real_calloc(
 void *__wrap_realloc(void *p, size_t n) { return fails() ? NULL : __real_realloc(p, n); }
 void *__wrap_aligned_alloc(size_t a, size_t n) { return fails() ? NULL : __real_aligned_alloc(a, n); }
 
-typedef struct mem_src {
-    const uint8_t *p;
-    size_t n;
-} mem_src;
-
-static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
-    const mem_src *m = ctx;
-    size_t k = off >= m->n ? 0 : m->n - (size_t)off < len ? m->n - (size_t)off : len;
-    if (k) memcpy(buf, m->p + off, k);
-    *got = k;
-    return 0;
-}
-
 tfs_status tfs_test_nomem_parse(int how, const uint8_t *p, size_t n, tfs_format format, unsigned flags, long fail,
                                 long *allocs, tfs_header **h, tfs_error *e) {
-    static mem_src m; /* the header reads through it later (values) */
+    static tfs_test_reader r; /* the header reads through them later (values) */
     static tfs_test_stream st;
-    m = (mem_src){p, n};
-    tfs_source src = {.read = mem_read, .ctx = &m, .size = n};
-    if (how == TFS_TEST_STREAM) tfs_test_stream_source(&src, &st, p, n);
+    tfs_source src;
+    if (how == TFS_TEST_STREAM)
+        tfs_test_stream_source(&src, &st, p, n);
+    else
+        tfs_test_reader_source(&src, &r, p, n, SIZE_MAX);
     *h = NULL;
     n_allocs = 0;
     fail_at = fail;

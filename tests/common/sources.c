@@ -143,18 +143,9 @@ void tfs_test_assert_same_view(const tfs_header *a, const tfs_header *b) {
     tfs_test_assert_same_values(a, b);
 }
 
-/* A reader over memory that hands out at most `step` bytes per call and
- * checks the forward-only contract. */
-typedef struct mem_reader {
-    const uint8_t *p;
-    size_t n;
-    size_t step;
-    int forward;
-    uint64_t next; /* forward: where the next call must start */
-} mem_reader;
 
 static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
-    mem_reader *r = ctx;
+    tfs_test_reader *r = ctx;
     assert_true(len > 0);
     if (r->forward) { assert_int_equal(off, r->next); /* never seeks */ }
     size_t k = 0;
@@ -169,6 +160,11 @@ static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got)
     return 0;
 }
 
+void tfs_test_reader_source(tfs_source *src, tfs_test_reader *r, const uint8_t *p, size_t n, size_t step) {
+    *r = (tfs_test_reader){.p = p, .n = n, .step = step};
+    *src = (tfs_source){.read = mem_read, .ctx = r, .size = n};
+}
+
 void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags) {
     tfs_header *ref = NULL;
     tfs_error e0;
@@ -176,7 +172,7 @@ void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsig
     static const size_t steps[] = {7, 65536};
     for (int forward = 0; forward <= 1; forward++) {
         for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
-            mem_reader r = {.p = p, .n = n, .step = steps[k], .forward = forward};
+            tfs_test_reader r = {.p = p, .n = n, .step = steps[k], .forward = forward};
             tfs_source src = {.read = mem_read, .ctx = &r, .size = forward ? TFS_SIZE_UNKNOWN : n, .forward = forward};
             tfs_header *h = NULL;
             tfs_error e;
@@ -192,7 +188,7 @@ void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsig
             assert_int_equal(e.index, e0.index);
             if (s == TFS_INVALID) { /* TFS_PARTIAL: the same partial view and failing fields */
                 tfs_header *pa = NULL, *pb = NULL;
-                r = (mem_reader){.p = p, .n = n, .step = steps[k], .forward = forward};
+                r = (tfs_test_reader){.p = p, .n = n, .step = steps[k], .forward = forward};
                 assert_int_equal(tfs_parse_buffer(p, n, format, flags | TFS_PARTIAL, &pa, NULL), TFS_INVALID);
                 assert_int_equal(tfs_parse_source(&src, NULL, format, flags | TFS_PARTIAL, &pb, NULL), TFS_INVALID);
                 assert_non_null(pa);
@@ -245,8 +241,8 @@ tfs_status tfs_test_parse_second(const uint8_t *p, size_t n, tfs_format format, 
     unlink(path); /* the header keeps its own descriptor */
     return st;
 #else
-    static mem_reader r;
-    r = (mem_reader){.p = p, .n = n, .step = 7};
+    static tfs_test_reader r;
+    r = (tfs_test_reader){.p = p, .n = n, .step = 7};
     tfs_source src = {.read = mem_read, .ctx = &r, .size = n};
     return tfs_parse_source(&src, NULL, format, flags, out, err);
 #endif

@@ -28,6 +28,19 @@ typedef struct tfs_test_stream {
     uint64_t next;
 } tfs_test_stream;
 void tfs_test_stream_source(tfs_source *src, tfs_test_stream *st, const uint8_t *p, size_t n);
+/* A reader over memory that hands out at most `step` bytes per call and
+ * checks the forward-only contract when `forward` is set (next: where the
+ * next call must start). */
+typedef struct tfs_test_reader {
+    const uint8_t *p;
+    size_t n;
+    size_t step;
+    int forward;
+    uint64_t next;
+} tfs_test_reader;
+/* A random-access source of size n over the bytes at p, `step` bytes at
+ * most per read; r holds its state. */
+void tfs_test_reader_source(tfs_source *src, tfs_test_reader *r, const uint8_t *p, size_t n, size_t step);
 void tfs_test_assert_cursor_values(const tfs_header *ref, const tfs_header *h, int forward);
 void tfs_test_assert_same_view(const tfs_header *a, const tfs_header *b);
 void tfs_test_sources_agree(const uint8_t *p, size_t n, tfs_format format, unsigned flags);
