@@ -16,9 +16,11 @@ import struct
 
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr
 from tfsgen.gguf import enc_tensor_info as ti, gstr, kv_str, kv_u32, layout as model, pad, u32, u64, u8
+from tfsgen.tables import GG_TYPE_ID, VT, VT_ARRAY, VT_STRING
 
-U8, I8, U16, I16, U32, I32, F32, BOOL, STR, ARR, U64, I64, F64 = range(13)
-F32_T, I8_T = 0, 24  # ggml types
+# value types and ggml types from include/tfs/gg_types.def (tfsgen.tables)
+U8, U64, BOOL, STR, ARR = VT["U8"], VT["U64"], VT["BOOL"], VT_STRING, VT_ARRAY
+F32_T, I8_T = GG_TYPE_ID["f32"], GG_TYPE_ID["i8"]
 BOM = "\ufeff"
 KIB = 1024
 
