@@ -16,19 +16,28 @@ libtfs are relinked against it.  Then the suite runs, fastest killers first:
   3. unit     every other ctest test whose command runs a relinked program
               (unit tests, CLI scripts, fuzz replays, ...), minus the slow
               or unrelated ones in EXCLUDE below.
-The first failing test kills the mutant.  Outcomes: killed, survived,
+Inside a stage, the tests that have killed the most mutants so far (this run
+and the cache) go first, then the fastest.  The first failing test kills the
+mutant.  With --san-build-dir, a survivor is judged once more in that ASan +
+UBSan tree (same stages, ASAN_OPTIONS/UBSAN_OPTIONS of the asan-ubsan test
+preset): CI's asan-ubsan stage would fail on a memory-safety slip that no
+verdict shows, so a sanitizer report kills it (by "asan-ubsan:TEST").
+Outcomes: killed, survived,
 timeout (a test ran past its limit: counted as detected), did-not-compile,
 equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
 
   FILE...       C files of parsers/ (paths from the source root)
   --build-dir   a configured and built tree (default build/dev); only read
+  --san-build-dir  a built asan-ubsan tree (cmake --preset asan-ubsan) that
+                judges the survivors (default: none; survivors stay survivors)
   -j N          mutants at once (default 1; the machine is shared)
   --quick       the mutants of the parsers/ files a change touches (git diff
                 against the merge-base with --base, default origin/main, else
                 main, else HEAD~1), changed lines first, until --budget
                 seconds (default 180) are used; exit 1 on a survivor on a
                 changed line
-  --sample K    every K-th mutant only (a measured sample)
+  --sample K    every K-th mutant only (a measured sample; the report gives the
+                score's 95% Wilson interval for all the mutants of the files)
   --ops LIST    operators (ror,lcr,aor,crp,cond,stmt; default all)
   --out DIR     where mutants.md and mutants.json go (default DIR/mutants)
   --no-cache    ignore the cache (DIR/mutants/cache.json: outcomes keyed by the
@@ -144,9 +153,29 @@ def run_group(cmd, cwd, env, timeout):
         return "timeout", ""
 
 
+# the asan-ubsan test preset's options (CMakePresets.json): a sanitizer report fails the test
+SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:exitcode=99",
+           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=0:exitcode=98"}
+
+
 class Runner:
-    def __init__(self, build, work, tests):
+    def __init__(self, build, work, tests, env=None, kills=None):
         self.b, self.work, self.tests = build, work, tests
+        self.env = env or {}
+        # kills per test name, shared by the threads: the tests that kill most run first
+        self.kills = kills if kills is not None else {}
+        self.lock = threading.Lock()
+
+    def ordered(self):
+        """the tests in stage order; inside a stage, most kills first, then the fastest baseline"""
+        order = {n: i for i, (n, _) in enumerate(STAGES)}
+        with self.lock:
+            return sorted(self.tests, key=lambda t: (order[t["stage"]], -self.kills.get(t["name"], 0),
+                                                     t.get("base_s", 0.0)))
+
+    def credit(self, name):
+        with self.lock:
+            self.kills[name] = self.kills.get(name, 0) + 1
 
     def link(self, d, archive, progs, wanted):
         """relink the programs of `wanted` (build paths) that link libtfs against `archive`, into d,
@@ -188,13 +217,13 @@ class Runner:
         Each test's programs are relinked against archive (into d) just before it runs."""
         res = []
         progs = {}
-        for t in self.tests:
+        for t in (self.ordered() if stop_first else self.tests):
             err = self.link(d, archive, progs, t["cmd"])
             if err:
                 res.append((t, "link", 0.0, err))
                 break
             cmd = [progs.get(a, a) for a in t["cmd"]]
-            env = dict(os.environ, **t["env"])
+            env = dict(os.environ, **self.env, **t["env"])
             t0 = time.monotonic()
             rc, tail = run_group(cmd, t["cwd"], env, limits.get(t["name"], 600))
             dt = time.monotonic() - t0
@@ -237,6 +266,7 @@ class Runner:
             if last and last[1] == "timeout":
                 return {"status": "timeout", "by": last[0]["name"], "stage": last[0]["stage"]}
             if last and last[1] not in (0, "skip"):
+                self.credit(last[0]["name"])
                 return {"status": "killed", "by": last[0]["name"], "stage": last[0]["stage"]}
             return {"status": "survived"}
         finally:
@@ -291,6 +321,7 @@ def main():
     ap = argparse.ArgumentParser(add_help=False)
     ap.add_argument("files", nargs="*")
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build/dev"))
+    ap.add_argument("--san-build-dir")
     ap.add_argument("-j", type=int, default=1)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--base")
@@ -345,44 +376,71 @@ def main():
         return 0
 
     b = Build(a.build_dir)
-    missing = [f for f in files if f not in b.compile]
-    if missing:
-        print("mutants: no compile command for " + ", ".join(missing), file=sys.stderr)
-        return 2
+    sb = Build(a.san_build_dir) if a.san_build_dir else None
+    for bb in [b] + ([sb] if sb else []):
+        missing = [f for f in files if f not in bb.compile]
+        if missing:
+            print(f"mutants: no compile command in {bb.bdir} for " + ", ".join(missing), file=sys.stderr)
+            return 2
     outdir = a.out or os.path.join(b.bdir, "mutants")
     os.makedirs(outdir, exist_ok=True)
     work = tempfile.mkdtemp(prefix="tfs-mutants-")
     t_start = time.monotonic()
-    try:
-        # baseline: the unmutated objects through the same archive + relink path
+
+    def baseline(bb, env, what):
+        """(tests that pass, {test: time limit}) of bb through the same archive + relink path; None on a
+        link failure"""
         if a.tests:
-            b.tests = [t for t in b.tests if re.search(a.tests, t["name"])]
+            bb.tests = [t for t in bb.tests if re.search(a.tests, t["name"])]
         elif a.quick:  # CI: the in-process runs and the C test programs, not the scripts
-            b.tests = [t for t in b.tests if t["cmd"][0] in b.targets]
-        r = Runner(b, work, b.tests)
+            bb.tests = [t for t in bb.tests if t["cmd"][0] in bb.targets]
+        r0 = Runner(bb, work, bb.tests, env)
         d = tempfile.mkdtemp(dir=work)
-        base = r.run_tests(d, r.make_archive(d), {}, stop_first=False)
+        t0 = time.monotonic()
+        base = r0.run_tests(d, r0.make_archive(d), {}, stop_first=False)
         tests, limits = [], {}
         for t, rc, dt, tail in base:
             if rc == "link":
-                print("mutants: baseline link failed: " + tail, file=sys.stderr)
-                return 2
+                print(f"mutants: {what} baseline link failed: " + tail, file=sys.stderr)
+                return None
             if rc == 0:
+                t["base_s"] = dt
                 tests.append(t)
                 limits[t["name"]] = max(20.0, 5 * dt)
             elif a.v or rc != "skip":
-                print(f"baseline: {t['name']} {'skipped' if rc == 'skip' else 'FAILS (' + str(rc) + ')'}: not used",
-                      file=sys.stderr)
+                print(f"{what} baseline: {t['name']} {'skipped' if rc == 'skip' else 'FAILS (' + str(rc) + ')'}: "
+                      "not used", file=sys.stderr)
         shutil.rmtree(d, ignore_errors=True)
-        base_s = time.monotonic() - t_start
-        print(f"baseline: {len(tests)} tests pass in {base_s:.0f} s; {len(todo)} mutants of {len(files)} file(s)",
-              file=sys.stderr)
-        r = Runner(b, work, tests)
+        print(f"{what} baseline: {len(tests)} tests pass in {time.monotonic() - t0:.0f} s", file=sys.stderr)
+        return tests, limits
+
+    try:
+        bl = baseline(b, {}, "dev")
+        if bl is None:
+            return 2
+        tests, limits = bl
+        print(f"{len(todo)} mutants of {len(files)} file(s)", file=sys.stderr)
+        kills = {}
+        r = Runner(b, work, tests, kills=kills)
+        san = {}  # the sanitizer judge, set up at the first survivor (its baseline takes minutes)
+        san_lock = threading.Lock()
+
+        def san_runner():
+            with san_lock:
+                if "r" not in san:
+                    sbl = baseline(sb, SAN_ENV, "asan-ubsan")
+                    if sbl is None:
+                        raise SystemExit(2)
+                    san["r"], san["limits"] = Runner(sb, work, sbl[0], SAN_ENV), sbl[1]
+                return san["r"], san["limits"]
 
         cache_p = os.path.join(b.bdir, "mutants", "cache.json")
         os.makedirs(os.path.dirname(cache_p), exist_ok=True)
         # --no-cache: outcomes are not looked up, but the other entries are kept when it is written
         cache = json.load(open(cache_p)) if os.path.exists(cache_p) else {}
+        for v in cache.values():  # earlier runs' killers go first
+            if v.get("stage") in ("conform", "corpus", "unit"):
+                kills[v["by"]] = kills.get(v["by"], 0) + 1
         fhash = {f: hashlib.sha256(srcs[f].encode()).hexdigest() for f in files}
         eq = load_equivalent()
         lock = threading.Lock()
@@ -405,6 +463,13 @@ def main():
             else:
                 t0 = time.monotonic()
                 rec.update(r.mutant(f, srcs[f], m, limits))
+                if rec["status"] == "survived" and sb:
+                    sr, slimits = san_runner()
+                    sj = sr.mutant(f, srcs[f], m, slimits)
+                    if sj["status"] == "killed":
+                        rec.update(status="killed", by="asan-ubsan:" + sj["by"], stage="sanitizer")
+                    else:
+                        rec["sanitizer"] = sj["status"]
                 rec["seconds"] = round(time.monotonic() - t0, 1)
                 if rec["status"] != "survived":
                     with lock:
@@ -445,20 +510,35 @@ def tally(rows):
     return c
 
 
+def wilson(k, n, z=1.96):
+    """95% Wilson score interval of the proportion k/n, in percent"""
+    if n == 0:
+        return None
+    p = k / n
+    c = (p + z * z / (2 * n)) / (1 + z * z / n)
+    h = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return round(max(0.0, 100 * (c - h)), 1), round(100 * min(1.0, c + h), 1)
+
+
 def report(results, outdir, took, a, files, tests):
     by_file, by_family = {}, {}
     for x in results:
         by_file.setdefault(x["file"], []).append(x)
         by_family.setdefault(x["family"], []).append(x)
     total = tally(results)
+    judged = total["killed"] + total["timeout"] + total["survived"]
+    if a.sample > 1 and judged:
+        total["interval95"] = wilson(total["killed"] + total["timeout"], judged)
     doc = {"command": " ".join(sys.argv), "seconds": round(took), "sample_every": a.sample, "files": files,
            "tests": tests, "total": total, "per_file": {k: tally(v) for k, v in by_file.items()},
            "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
     json.dump(doc, open(os.path.join(outdir, "mutants.json"), "w"), indent=1)
-    L = [f"# Mutation report", "", f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
+    L = ["# Mutation report", "", f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
          + (f" (every {a.sample}th mutant)" if a.sample > 1 else "") + ". Score = (killed + timeout) / "
          "(killed + timeout + survived); equivalent mutants (maint/mutants/equivalent.tsv) and mutants that "
-         "did not compile are left out.", ""]
+         "did not compile are left out."
+         + (f" As an estimate for all the mutants of these files: {total['score']}, 95% Wilson interval "
+            f"{total['interval95'][0]}-{total['interval95'][1]}%." if "interval95" in total else ""), ""]
     head = "| | " + " | ".join(STATUSES) + " | score |"
     sep = "|---" * (len(STATUSES) + 2) + "|"
     for title, groups in (("file", doc["per_file"]), ("rule family", doc["per_family"])):
