@@ -2,6 +2,7 @@
  * files that are not regular (refused without blocking or reading), format
  * detection by magic then extension, the error record on every return. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,6 +141,107 @@ static void test_empty_file_detect(void **state) {
     assert_int_equal(e.rule, TFS_GG001);
 }
 
+/* On TFS_OK the error record is zeroed with index = -1 (tfs.h), whatever it
+ * held before, and the header is complete; on a failure *out is NULL.  The
+ * four entry points: buffer, reader, fd, path. */
+static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    const uint8_t *b = ctx;
+    size_t n = off >= 24 ? 0 : (size_t)(24 - off) < len ? (size_t)(24 - off) : len;
+    memcpy(buf, b + off, n);
+    *got = n;
+    return 0;
+}
+
+static void garbage(tfs_error *e) { memset(e, 0x5A, sizeof *e); }
+
+static void expect_ok_record(const tfs_error *e, tfs_header *h) {
+    assert_int_equal(e->rule, TFS_RULE_NONE);
+    assert_int_equal(e->offset, 0);
+    assert_int_equal(e->index, -1);
+    assert_null(e->message);
+    assert_int_equal(e->sys_errno, 0);
+    assert_non_null(h);
+    assert_int_equal(h->complete, 1);
+    assert_int_equal(h->format, TFS_FORMAT_GGUF);
+    assert_int_equal(h->file_size, 24);
+    tfs_header_free(h);
+}
+
+static void test_error_record_on_ok(void **state) {
+    (void)state;
+    uint8_t gguf[24];
+    header_bytes(NULL, gguf, sizeof gguf);
+    char p[256];
+    write_file("ok.gguf", gguf, sizeof gguf, p, sizeof p);
+    tfs_error e;
+    tfs_header *h;
+    garbage(&e);
+    h = (tfs_header *)&e;
+    assert_int_equal(tfs_parse_buffer(gguf, sizeof gguf, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    expect_ok_record(&e, h);
+    garbage(&e);
+    tfs_source src = {.read = mem_read, .ctx = gguf, .size = sizeof gguf};
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    expect_ok_record(&e, h);
+    garbage(&e);
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    expect_ok_record(&e, h);
+    garbage(&e);
+    FILE *f = fopen(p, "rb");
+    assert_non_null(f);
+    assert_int_equal(tfs_parse_fd(fileno(f), p, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    fclose(f);
+    expect_ok_record(&e, h);
+    /* a failure: *out NULL, the record filled */
+    garbage(&e);
+    h = (tfs_header *)&e;
+    assert_int_equal(tfs_parse_buffer(gguf, 10, TFS_FORMAT_GGUF, 0, &h, &e), TFS_INVALID);
+    assert_null(h);
+    assert_int_equal(e.sys_errno, 0);
+    /* no record asked for */
+    assert_int_equal(tfs_parse_buffer(gguf, sizeof gguf, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    tfs_header_free(h);
+}
+
+/* The number of open descriptors of this process. */
+static int open_fds(void) {
+    int n = 0;
+    for (int fd = 0; fd < 1024; fd++)
+        if (fcntl(fd, F_GETFD) != -1) n++;
+    return n;
+}
+
+/* A header parsed from a descriptor keeps its own duplicate (the caller's
+ * may be closed), and tfs_header_free closes it: no descriptor leaks, none
+ * of the caller's is closed. */
+static void test_fd_header_owns_a_duplicate(void **state) {
+    (void)state;
+    uint8_t gguf[24];
+    header_bytes(NULL, gguf, sizeof gguf);
+    char p[256];
+    write_file("dup.gguf", gguf, sizeof gguf, p, sizeof p);
+    int before = open_fds();
+    tfs_header *h = NULL;
+    int fd = open(p, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_int_equal(tfs_parse_fd(fd, p, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    assert_int_equal(open_fds(), before + 2); /* the caller's and the header's */
+    close(fd);
+    tfs_header_free(h);
+    assert_int_equal(open_fds(), before);
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    assert_int_equal(open_fds(), before + 1);
+    tfs_header_free(h);
+    assert_int_equal(open_fds(), before);
+    /* no header asked for: nothing kept */
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, NULL, NULL), TFS_OK);
+    assert_int_equal(open_fds(), before);
+    /* buffer and reader headers hold no descriptor; freeing them closes none */
+    assert_int_equal(tfs_parse_buffer(gguf, sizeof gguf, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    tfs_header_free(h);
+    assert_int_equal(open_fds(), before);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_arguments),
@@ -147,6 +249,8 @@ int main(void) {
         cmocka_unit_test(test_detection_by_magic_then_extension),
         cmocka_unit_test(test_file_view_owned),
         cmocka_unit_test(test_empty_file_detect),
+        cmocka_unit_test(test_error_record_on_ok),
+        cmocka_unit_test(test_fd_header_owns_a_duplicate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,430 @@
+/* test_wbuf.c: the writer's output buffer (parsers/core/wbuf.c) and its file
+ * output (parsers/core/posix_wbuf_file.c) through the public API
+ * (tfs/write.h), against a model kept by the test: the file as plain bytes
+ * (holes as zeros) and which bytes are materialised.  Expectations follow
+ * the header's contract, not recorded output: size and len, segments in
+ * file order that cover [0, size) with adjacent ones of different kinds,
+ * materialised bytes in file order in p; tfs_wbuf_at non-NULL exactly for a
+ * range of materialised bytes, pointing at them; flatten and the written
+ * file equal the model; integers little-endian byte by byte; truncate cuts
+ * the model; errors are sticky; the field map finds the first match. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tfs/write.h"
+
+enum { MAXF = 4096 };
+typedef struct model {
+    uint8_t b[MAXF];
+    uint8_t mat[MAXF]; /* 1: materialised */
+    size_t size;
+} model;
+
+static void m_bytes(model *m, const uint8_t *p, size_t n) {
+    memcpy(m->b + m->size, p, n);
+    memset(m->mat + m->size, 1, n);
+    m->size += n;
+}
+
+static void m_hole(model *m, size_t n) {
+    memset(m->b + m->size, 0, n);
+    memset(m->mat + m->size, 0, n);
+    m->size += n;
+}
+
+/* materialised bytes before offset off */
+static size_t m_pos(const model *m, size_t off) {
+    size_t k = 0;
+    for (size_t i = 0; i < off; i++) k += m->mat[i];
+    return k;
+}
+
+static void check(const tfs_wbuf *w, const model *m) {
+    assert_int_equal(w->err, TFS_OK);
+    assert_int_equal(w->size, m->size);
+    assert_int_equal(w->len, m_pos(m, m->size));
+    assert_true(w->len <= w->cap);
+    /* segments: contiguous from 0, alternating kinds, bytes as the model */
+    uint64_t off = 0;
+    size_t pos = 0;
+    for (size_t i = 0; i < w->n_segs; i++) {
+        const tfs_wseg *s = &w->segs[i];
+        assert_true(s->offset == off);
+        assert_true(s->len > 0);
+        if (i) assert_int_not_equal(s->hole, w->segs[i - 1].hole);
+        for (uint64_t k = 0; k < s->len; k++) assert_int_equal(m->mat[off + k], s->hole ? 0 : 1);
+        if (!s->hole) {
+            assert_int_equal(s->pos, pos);
+            assert_memory_equal(w->p + s->pos, m->b + off, (size_t)s->len);
+            pos += (size_t)s->len;
+        }
+        off += s->len;
+    }
+    assert_true(off == m->size);
+    assert_int_equal(pos, w->len);
+    /* tfs_wbuf_at: every range of up to 12 bytes, and up to the end */
+    for (size_t o = 0; o <= m->size + 1; o++) {
+        for (size_t n = 1; n <= 12; n++) {
+            int want = o + n <= m->size;
+            for (size_t k = o; want && k < o + n; k++) want = m->mat[k];
+            uint8_t *at = tfs_wbuf_at(w, o, n);
+            if (!want) {
+                assert_null(at);
+                continue;
+            }
+            assert_ptr_equal(at, w->p + m_pos(m, o));
+            assert_memory_equal(at, m->b + o, n);
+        }
+    }
+    assert_ptr_equal(tfs_wbuf_at(w, m->size, 0), w->p + w->len);
+    assert_null(tfs_wbuf_at(w, m->size + 1, 0));
+    assert_null(tfs_wbuf_at(w, UINT64_MAX, 1));
+    assert_null(tfs_wbuf_at(w, 0, m->size + 1));
+    if (m->size > 0) assert_null(tfs_wbuf_at(w, 1, SIZE_MAX));
+    /* flatten: the model; max_bytes is inclusive */
+    uint8_t *flat = NULL;
+    size_t flat_len = 99;
+    assert_int_equal(tfs_wbuf_flatten(w, m->size, &flat, &flat_len), TFS_OK);
+    assert_int_equal(flat_len, m->size);
+    if (m->size) assert_memory_equal(flat, m->b, m->size);
+    free(flat);
+    if (m->size) assert_int_equal(tfs_wbuf_flatten(w, m->size - 1, &flat, &flat_len), TFS_EARG);
+}
+
+static const uint8_t PAT[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/* a mix of every append, checked after each */
+static void build(tfs_wbuf *w, model *m) {
+    uint8_t le[8];
+    tfs_wbuf_init(w);
+    memset(m, 0, sizeof *m);
+    check(w, m);
+    assert_int_equal(tfs_wbuf_hole(w, 3), TFS_OK); /* a file that starts with a hole */
+    m_hole(m, 3);
+    check(w, m);
+    assert_int_equal(tfs_wbuf_bytes(w, PAT, 5), TFS_OK);
+    m_bytes(m, PAT, 5);
+    check(w, m);
+    assert_int_equal(tfs_wbuf_u8(w, 0xE1), TFS_OK);
+    le[0] = 0xE1;
+    m_bytes(m, le, 1);
+    assert_int_equal(tfs_wbuf_u16(w, 0xA1B2), TFS_OK);
+    le[0] = 0xB2, le[1] = 0xA1;
+    m_bytes(m, le, 2);
+    assert_int_equal(tfs_wbuf_u32(w, 0x01020304u), TFS_OK);
+    le[0] = 4, le[1] = 3, le[2] = 2, le[3] = 1;
+    m_bytes(m, le, 4);
+    assert_int_equal(tfs_wbuf_u64(w, UINT64_C(0xF1E2D3C4B5A69788)), TFS_OK);
+    static const uint8_t u64le[8] = {0x88, 0x97, 0xA6, 0xB5, 0xC4, 0xD3, 0xE2, 0xF1};
+    m_bytes(m, u64le, 8);
+    check(w, m);
+    assert_int_equal(tfs_wbuf_hole(w, 1), TFS_OK);
+    m_hole(m, 1);
+    assert_int_equal(tfs_wbuf_hole(w, 0), TFS_OK); /* nothing */
+    assert_int_equal(tfs_wbuf_hole(w, 6), TFS_OK); /* merges with the last hole */
+    m_hole(m, 6);
+    check(w, m);
+    assert_int_equal(tfs_wbuf_fill(w, 0x7E, 9), TFS_OK);
+    memset(le, 0x7E, 8);
+    m_bytes(m, le, 8);
+    m_bytes(m, le, 1);
+    assert_int_equal(tfs_wbuf_fill(w, 0x11, 0), TFS_OK);
+    assert_int_equal(tfs_wbuf_bytes(w, NULL, 0), TFS_OK);
+    check(w, m);
+    /* growth past the first capacity, in pieces of every size */
+    for (size_t n = 1; n < 40; n++) {
+        assert_int_equal(tfs_wbuf_bytes(w, PAT + (n % 20), n), TFS_OK);
+        m_bytes(m, PAT + (n % 20), n);
+        if (n % 7 == 0) {
+            assert_int_equal(tfs_wbuf_hole(w, n), TFS_OK);
+            m_hole(m, n);
+        }
+    }
+    check(w, m);
+    assert_int_equal(tfs_wbuf_hole(w, 2), TFS_OK); /* ends with a hole */
+    m_hole(m, 2);
+    check(w, m);
+}
+
+static void test_appends(void **state) {
+    (void)state;
+    tfs_wbuf w;
+    model m;
+    build(&w, &m);
+    tfs_wbuf_free(&w);
+    assert_null(w.p);
+    assert_int_equal(w.size, 0);
+    assert_int_equal(w.n_segs, 0);
+    tfs_wbuf_free(NULL);
+    tfs_wbuf_init(NULL);
+}
+
+/* cut at every size, then append again after the cut */
+static void test_truncate_every_size(void **state) {
+    (void)state;
+    tfs_wbuf w;
+    model m;
+    build(&w, &m);
+    size_t full = m.size;
+    tfs_wbuf_free(&w);
+    for (size_t cut = 0; cut <= full; cut++) {
+        build(&w, &m);
+        assert_int_equal(tfs_wbuf_truncate(&w, cut), TFS_OK);
+        m.size = cut;
+        check(&w, &m);
+        assert_int_equal(tfs_wbuf_bytes(&w, PAT, 3), TFS_OK);
+        m_bytes(&m, PAT, 3);
+        assert_int_equal(tfs_wbuf_hole(&w, 2), TFS_OK);
+        m_hole(&m, 2);
+        assert_int_equal(tfs_wbuf_u8(&w, 0x42), TFS_OK);
+        uint8_t b = 0x42;
+        m_bytes(&m, &b, 1);
+        check(&w, &m);
+        tfs_wbuf_free(&w);
+    }
+    build(&w, &m);
+    assert_int_equal(tfs_wbuf_truncate(&w, full + 1), TFS_EARG);
+    assert_int_equal(w.err, TFS_EARG); /* sticky */
+    assert_int_equal(w.size, full);
+    tfs_wbuf_free(&w);
+    assert_int_equal(tfs_wbuf_truncate(NULL, 0), TFS_EARG);
+}
+
+static void test_sticky_errors_and_limits(void **state) {
+    (void)state;
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 2), TFS_OK);
+    assert_int_equal(tfs_wbuf_bytes(&w, NULL, 1), TFS_EARG); /* src NULL with n > 0 */
+    assert_int_equal(w.err, TFS_EARG);
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 0), TFS_EARG);
+    assert_int_equal(tfs_wbuf_fill(&w, 1, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_fill(&w, 1, 0), TFS_EARG);
+    assert_int_equal(tfs_wbuf_hole(&w, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_hole(&w, 0), TFS_EARG);
+    assert_int_equal(tfs_wbuf_u8(&w, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_u16(&w, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_u32(&w, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_u64(&w, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_field(&w, 1, 0, 0, 0, 1), TFS_EARG);
+    assert_int_equal(w.size, 2);
+    assert_int_equal(w.len, 2);
+    assert_int_equal(w.n_fields, 0);
+    uint8_t *out = NULL;
+    size_t out_len = 0;
+    assert_int_equal(tfs_wbuf_flatten(&w, 100, &out, &out_len), TFS_EARG);
+    tfs_wbuf_free(&w);
+
+    /* the file size may reach UINT64_MAX, not pass it */
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_hole(&w, UINT64_MAX - 2), TFS_OK);
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 2), TFS_OK);
+    assert_true(w.size == UINT64_MAX);
+    assert_int_equal(w.n_segs, 2);
+    assert_int_equal(tfs_wbuf_u8(&w, 1), TFS_EARG);
+    assert_int_equal(w.err, TFS_EARG);
+    assert_true(w.size == UINT64_MAX);
+    assert_int_equal(w.len, 2);
+    tfs_wbuf_free(&w);
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 2), TFS_OK);
+    assert_int_equal(tfs_wbuf_hole(&w, UINT64_MAX - 2), TFS_OK);
+    assert_int_equal(tfs_wbuf_hole(&w, 2), TFS_EARG);
+    assert_true(w.size == UINT64_MAX - 0);
+    tfs_wbuf_free(&w);
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_hole(&w, UINT64_MAX), TFS_OK);
+    assert_int_equal(tfs_wbuf_fill(&w, 0, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_flatten(&w, UINT64_MAX, &out, &out_len), TFS_EARG); /* more than SIZE_MAX - 1 */
+    tfs_wbuf_free(&w);
+
+    assert_int_equal(tfs_wbuf_bytes(NULL, PAT, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_fill(NULL, 0, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_hole(NULL, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_u8(NULL, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_u16(NULL, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_field(NULL, 1, 0, 0, 0, 1), TFS_EARG);
+    assert_null(tfs_wbuf_at(NULL, 0, 0));
+    assert_null(tfs_wbuf_find(NULL, 1, 0, 0));
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_flatten(NULL, 1, &out, &out_len), TFS_EARG);
+    assert_int_equal(tfs_wbuf_flatten(&w, 1, NULL, &out_len), TFS_EARG);
+    assert_int_equal(tfs_wbuf_flatten(&w, 1, &out, NULL), TFS_EARG);
+    /* an empty file: one byte allocated, length 0 */
+    out = NULL;
+    out_len = 9;
+    assert_int_equal(tfs_wbuf_flatten(&w, 0, &out, &out_len), TFS_OK);
+    assert_non_null(out);
+    assert_int_equal(out_len, 0);
+    free(out);
+    assert_ptr_equal(tfs_wbuf_at(&w, 0, 0), w.p + 0);
+    assert_null(tfs_wbuf_at(&w, 0, 1));
+    tfs_wbuf_free(&w);
+}
+
+static void test_fields(void **state) {
+    (void)state;
+    tfs_wbuf w = {0};
+    assert_null(tfs_wbuf_find(&w, 1, 0, 0));
+    for (int32_t r = -1; r < 40; r++) {
+        assert_int_equal(tfs_wbuf_field(&w, 3, r, 0, 100u + (uint64_t)(r + 1), 4), TFS_OK);
+        assert_int_equal(tfs_wbuf_field(&w, 3, r, 1, 200u + (uint64_t)(r + 1), 8), TFS_OK);
+        assert_int_equal(tfs_wbuf_field(&w, 5, r, 0, 300u + (uint64_t)(r + 1), 2), TFS_OK);
+    }
+    /* a second field with the same key: find gives the first */
+    assert_int_equal(tfs_wbuf_field(&w, 3, 7, 0, 999, 1), TFS_OK);
+    assert_int_equal(w.n_fields, 41 * 3 + 1);
+    for (int32_t r = -1; r < 40; r++) {
+        const tfs_field *f = tfs_wbuf_find(&w, 3, r, 0);
+        assert_non_null(f);
+        assert_int_equal(f->kind, 3);
+        assert_int_equal(f->record, r);
+        assert_int_equal(f->sub, 0);
+        assert_int_equal(f->offset, 100u + (uint64_t)(r + 1));
+        assert_int_equal(f->width, 4);
+        f = tfs_wbuf_find(&w, 3, r, 1);
+        assert_non_null(f);
+        assert_int_equal(f->offset, 200u + (uint64_t)(r + 1));
+        assert_int_equal(f->width, 8);
+        f = tfs_wbuf_find(&w, 5, r, 0);
+        assert_non_null(f);
+        assert_int_equal(f->offset, 300u + (uint64_t)(r + 1));
+    }
+    assert_null(tfs_wbuf_find(&w, 4, 0, 0));  /* no such kind */
+    assert_null(tfs_wbuf_find(&w, 3, 40, 0)); /* no such record */
+    assert_null(tfs_wbuf_find(&w, 5, 0, 1));  /* no such sub */
+    /* the last field is found too */
+    assert_int_equal(tfs_wbuf_field(&w, 9, 2, 3, 4, 5), TFS_OK);
+    assert_non_null(tfs_wbuf_find(&w, 9, 2, 3));
+    assert_int_equal(w.size, 0); /* fields write no bytes */
+    tfs_wbuf_free(&w);
+    assert_null(w.fields);
+    assert_int_equal(w.n_fields, 0);
+}
+
+/* reserve is only a hint: the same file, capacity at least what was asked */
+void tfs__wbuf_reserve(tfs_wbuf *w, size_t bytes, size_t fields);
+static void test_reserve_hint(void **state) {
+    (void)state;
+    tfs_wbuf w = {0};
+    model m = {0};
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 10), TFS_OK);
+    m_bytes(&m, PAT, 10);
+    tfs__wbuf_reserve(&w, 1000, 50);
+    assert_true(w.cap >= 1010);
+    assert_true(w.fields_cap >= 50);
+    size_t cap = w.cap;
+    for (int i = 0; i < 100; i++) {
+        assert_int_equal(tfs_wbuf_bytes(&w, PAT, 10), TFS_OK);
+        m_bytes(&m, PAT, 10);
+    }
+    assert_int_equal(w.cap, cap); /* no growth needed */
+    check(&w, &m);
+    tfs__wbuf_reserve(&w, 0, 0);
+    assert_int_equal(w.cap, cap);
+    tfs__wbuf_reserve(&w, SIZE_MAX, SIZE_MAX); /* overflow: nothing */
+    assert_int_equal(w.cap, cap);
+    check(&w, &m);
+    tfs__wbuf_reserve(NULL, 1, 1);
+    tfs_wbuf_free(&w);
+}
+
+static void read_file(const char *path, uint8_t *dst, size_t cap, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    *n = fread(dst, 1, cap, f);
+    fclose(f);
+}
+
+static void test_write_file(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tfs-wbuf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    static uint8_t got[MAXF + 16];
+    size_t n;
+    tfs_wbuf w;
+    model m;
+    build(&w, &m);
+    for (int pass = 0; pass < 2; pass++) {
+        int e = -7;
+        assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
+        assert_int_equal(e, 0);
+        read_file(path, got, sizeof got, &n);
+        assert_int_equal(n, m.size); /* the trailing hole counts */
+        assert_memory_equal(got, m.b, m.size);
+        /* a shorter file over a longer one: truncated first */
+        assert_int_equal(tfs_wbuf_truncate(&w, m.size - 20), TFS_OK);
+        m.size -= 20;
+    }
+    /* through an fd already holding longer content */
+    int fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, m.b, 8), 8);
+    int e = -7;
+    assert_int_equal(tfs_wbuf_write_fd(&w, fd, &e), TFS_OK);
+    assert_int_equal(e, 0);
+    assert_int_equal(tfs_wbuf_write_fd(&w, fd, NULL), TFS_OK);
+    close(fd);
+    read_file(path, got, sizeof got, &n);
+    assert_int_equal(n, m.size);
+    assert_memory_equal(got, m.b, m.size);
+    /* refusals */
+    assert_int_equal(tfs_wbuf_write_fd(&w, -1, &e), TFS_EARG);
+    assert_int_equal(tfs_wbuf_write_fd(NULL, 1, &e), TFS_EARG);
+    assert_int_equal(tfs_wbuf_write_file(NULL, path, &e), TFS_EARG);
+    assert_int_equal(tfs_wbuf_write_file(&w, NULL, &e), TFS_EARG);
+    char bad[300];
+    snprintf(bad, sizeof bad, "%s/no/such/dir", dir);
+    e = 0;
+    assert_int_equal(tfs_wbuf_write_file(&w, bad, &e), TFS_EIO);
+    assert_int_equal(e, ENOENT);
+    assert_int_equal(tfs_wbuf_write_file(&w, bad, NULL), TFS_EIO);
+    /* a read-only fd: ftruncate fails */
+    fd = open(path, O_RDONLY);
+    e = 0;
+    assert_int_equal(tfs_wbuf_write_fd(&w, fd, &e), TFS_EIO);
+    assert_int_not_equal(e, 0);
+    close(fd);
+    tfs_wbuf_free(&w);
+    /* a file larger than INT64_MAX: refused; exactly INT64_MAX is not refused
+     * as too large (the file system may refuse it: EIO, EFBIG) */
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_hole(&w, (uint64_t)INT64_MAX + 1u), TFS_OK);
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_EARG);
+    tfs_wbuf_free(&w);
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_hole(&w, (uint64_t)INT64_MAX), TFS_OK);
+    assert_int_not_equal(tfs_wbuf_write_file(&w, path, &e), TFS_EARG);
+    tfs_wbuf_free(&w);
+    /* a sticky error: refused */
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_bytes(&w, NULL, 1), TFS_EARG);
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_EARG);
+    tfs_wbuf_free(&w);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_appends),
+        cmocka_unit_test(test_truncate_every_size),
+        cmocka_unit_test(test_sticky_errors_and_limits),
+        cmocka_unit_test(test_fields),
+        cmocka_unit_test(test_reserve_hint),
+        cmocka_unit_test(test_write_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
