@@ -187,7 +187,7 @@ uint8_t *tfs_wbuf_at(const tfs_wbuf *w, uint64_t offset, size_t n) {
         else
             hi = mid;
     }
-    if (lo == w->n_segs) return n == 0 ? w->p + w->len : NULL;
+    if (lo == w->n_segs) return n == 0 && w->p ? w->p + w->len : NULL; /* no NULL + 0 (UB) with nothing materialised */
     const tfs_wseg *s = &w->segs[lo];
     if (s->hole || offset - s->offset + n > s->len) return NULL;
     return w->p + s->pos + (size_t)(offset - s->offset);
