@@ -16,6 +16,13 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+if any(a in ("-h", "--help") for a in sys.argv[1:]):
+    print(__doc__ + "\n\n  --check  list the non-pass cells nothing explains; exit 1 if any; write nothing")
+    sys.exit(0)
+unknown = [a for a in sys.argv[1:] if a.startswith("-") and a != "--check"]
+if unknown:
+    print(f"findings.py: unknown option {unknown[0]} (--help)", file=sys.stderr)
+    sys.exit(2)
 args = [a for a in sys.argv[1:] if a != "--check"]
 CHECK = "--check" in sys.argv[1:]  # list the non-pass cells nothing explains; exit 1 if any; write nothing
 src = args[0] if args else os.path.join(ROOT, "docs", "results.json")

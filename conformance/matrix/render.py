@@ -28,8 +28,11 @@ def markdown(doc):
            "(docs/conform.md \"Profiles\"). Cells: `ok` pass, `FA` false accept, `FR` false reject, `WR` wrong",
            "rule, `MR` misread (accepted, content differs), `CRASH` (signal, sanitizer report, exit outside the",
            "protocol), `TO` timeout, `impl` implementation-defined (either verdict conforms), `-` not run for",
-           "this reader (format or profile). Each non-pass cell is explained in docs/findings.md.", "",
-           _stamp(doc), "", "## Readers", "",
+           "this reader (format or profile). Each non-pass cell is explained in docs/findings.md.", ""]
+    if any(c.get("warning") for cells in doc["cells"].values() for c in cells.values()):
+        out += ["A `*` after a cell: the adapter broke the protocol there (its JSON line was not stdout's first",
+                "line, docs/conform.md), so the verdict stands but the content was not compared.", ""]
+    out += [_stamp(doc), "", "## Readers", "",
            "| reader | version | profile | cases | pass | false accept | false reject | wrong rule | misread | crash | timeout | impl | skip |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in doc["readers"]:
@@ -55,7 +58,7 @@ def markdown(doc):
             row = []
             for i in ids:
                 c = doc["cells"][i].get(f["id"])
-                row.append(ABBR.get(c["result"], c["result"]) if c else "-")
+                row.append((ABBR.get(c["result"], c["result"]) + ("\\*" if c.get("warning") else "")) if c else "-")
             out.append(f"| [{f['id']}](../{f['path']}) | {f['manifest_expect']} | " + " | ".join(row) + " |")
         out.append("")
     return "\n".join(out) + "\n"
@@ -119,7 +122,7 @@ function draw() {
     const tr = el("tr", {"data-id": f.id}, el("td", {class: "id", title: f.description || ""}, a), el("td", {}, f.manifest_expect));
     shown.forEach((i, k) => {
       const c = cells[k];
-      tr.append(c ? el("td", {class: c.result, title: (f.description || "") + (c.detail ? "\\n" + c.detail : "")}, ABBR[c.result] || c.result)
+      tr.append(c ? el("td", {class: c.result, title: (f.description || "") + (c.detail ? "\\n" + c.detail : "") + (c.warning ? "\\nprotocol warning: " + c.warning : "")}, (ABBR[c.result] || c.result) + (c.warning ? "*" : ""))
                   : el("td", {class: "na"}, "-"));
     });
     g.append(tr);

@@ -45,4 +45,34 @@ else
     echo "FAIL: docs/findings.md differs from conformance/matrix/findings.py's output (regenerate it)"
     fail=1
 fi
+# a protocol warning on a cell (conform's per-case "warning") shows as a `*` in the
+# Markdown and as a `*` plus the warning text in the page; without one the page is unchanged
+if "$py" - "$here" "$root/docs/results.json" "$root/docs/results.md" << 'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import render
+doc = json.load(open(sys.argv[2]))
+assert render.markdown(doc) == open(sys.argv[3]).read(), "docs/results.md is not render.py's output"
+rid = next(r["id"] for r in doc["readers"] if r["id"] in doc["cells"])
+fid = next(iter(doc["cells"][rid]))
+doc["cells"][rid][fid]["warning"] = "JSON line after 1 line of other output"
+md, page = render.markdown(doc), render.html(doc, "..")
+assert md.count("\\*") == 1 and "A `*` after a cell" in md, "warning not marked in the Markdown"
+assert "protocol warning: " in page, "warning not in the page"
+PY
+then
+    echo "ok: a cell's protocol warning is marked in results.md and results.html"
+else
+    echo "FAIL: render.py does not show a cell's protocol warning"
+    fail=1
+fi
+# options: --help prints the usage (exit 0), an unknown option is refused (exit 2)
+"$py" "$here/findings.py" --help > "$tmp/help" 2>&1; rc=$?
+"$py" "$here/findings.py" --no-such-option > "$tmp/bad" 2>&1; rc2=$?
+if [ "$rc" -eq 0 ] && grep -q -- "--check" "$tmp/help" && [ "$rc2" -eq 2 ] && grep -q "unknown option" "$tmp/bad"; then
+    echo "ok: findings.py --help exits 0, an unknown option exits 2"
+else
+    echo "FAIL: findings.py --help gave $rc, an unknown option $rc2"
+    fail=1
+fi
 exit $fail
