@@ -12,11 +12,11 @@ tests/corpus/indep_decode.py (test_expected_independent).
 - truncations where the missing bytes are zeros, so that a reader which reads past the end of
   the file as zeros sees a valid file: ggml rejects each one.
 """
-import struct
 
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr
 from tfsgen.gguf import enc_tensor_info as ti, gstr, kv_str, kv_u32, layout as model, pad, u32, u64, u8
 from tfsgen.tables import GG_TYPE_ID, VT, VT_ARRAY, VT_STRING
+from tfsgen.data import f32s  # noqa: E402
 
 # value types and ggml types from include/tfs/gg_types.def (tfsgen.tables)
 U8, U64, BOOL, STR, ARR = VT["U8"], VT["U64"], VT["BOOL"], VT_STRING, VT_ARRAY
@@ -24,9 +24,6 @@ F32_T, I8_T = GG_TYPE_ID["f32"], GG_TYPE_ID["i8"]
 BOM = "\ufeff"
 KIB = 1024
 
-
-def f32s(values):
-    return b"".join(struct.pack("<f", v) for v in values)
 
 
 def js_names(add):

@@ -13,18 +13,15 @@ by tests/corpus/indep_decode.py (test_expected_independent).
 - data sections short by bytes that are zeros (a reader that reads past EOF as zeros sees a
   valid file): ST308 for the crate.
 """
-import struct
 
 from tfsgen.safetensors import ent, obj, one, st_file
+from tfsgen.data import f32s  # noqa: E402
 
 E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
 BOM = "\ufeff"
 KIB = 1024
 DEPTH = 1000000
 
-
-def f32s(values):
-    return b"".join(struct.pack("<f", v) for v in values)
 
 
 def u8_tensors(names):
