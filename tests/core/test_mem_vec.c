@@ -216,18 +216,50 @@ static void test_reserve_large_copies(void **state) {
     free(a);
 }
 
+/* overflowing products are refused, also those that wrap to a small size
+ * (which an allocator would grant) */
 static void test_reserve_overflow(void **state) {
     (void)state;
-    uint64_t dummy[2];
+    uint8_t *arr = malloc(64);
+    assert_non_null(arr);
     size_t cap = SIZE_MAX / 2 + 1; /* doubling wraps */
-    assert_null(tfs__reserve(dummy, &cap, cap, 1));
+    assert_null(tfs__reserve(arr, &cap, cap, 1));
     assert_true(cap == SIZE_MAX / 2 + 1);
     cap = 16;
-    assert_null(tfs__reserve(dummy, &cap, 16, SIZE_MAX / 31)); /* 32 records overflow */
+    assert_null(tfs__reserve(arr, &cap, 16, SIZE_MAX / 31)); /* 32 records overflow */
     assert_int_equal(cap, 16);
+    assert_null(tfs__reserve(arr, &cap, 16, ((size_t)1 << (sizeof(size_t) * 8 - 5)) + 1u)); /* 32 x: 2^64 + 32 */
+    assert_int_equal(cap, 16);
+    free(arr);
     size_t c2 = 0;
     assert_null(tfs__reserve_first(&c2, SIZE_MAX / 2, 3));
     assert_int_equal(c2, 0);
+    assert_null(tfs__reserve_first(&c2, ((size_t)1 << (sizeof(size_t) * 8 - 3)) + 2u, 8)); /* 2^64 + 16 */
+    assert_int_equal(c2, 0);
+}
+
+/* zero = true zeroes even memory the allocator hands out again (a freed
+ * block refilled; glibc raises its mmap threshold after the first free, so
+ * later blocks of this size come from reused heap memory) */
+static void *(*volatile g_memset)(void *, int, size_t) = memset;
+static void test_alloc_big_zeroes_reused_memory(void **state) {
+    (void)state;
+    static const size_t sizes[] = {HUGE / 2, HUGE / 2 - 1, 100, HUGE + 3};
+    for (int round = 0; round < 4; round++) {
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            size_t n = sizes[i];
+            uint8_t *p = tfs__alloc_big(n, false);
+            assert_non_null(p);
+            g_memset(p, 0xA5, n); /* not a dead store before free: through a volatile pointer */
+            free(p);
+            p = tfs__alloc_big(n, true);
+            assert_non_null(p);
+            for (size_t k = 0; k < n; k++)
+                if (p[k] != 0) fail_msg("byte %zu of %zu not zeroed (round %d)", k, n, round);
+            memset(p, 0x5A, n);
+            free(p);
+        }
+    }
 }
 
 static void test_reserve_first(void **state) {
@@ -248,6 +280,7 @@ int main(void) {
         cmocka_unit_test(test_hint_marks_the_aligned_interior),
         cmocka_unit_test(test_alloc_big_large_is_aligned_and_hinted),
         cmocka_unit_test(test_alloc_big_small),
+        cmocka_unit_test(test_alloc_big_zeroes_reused_memory),
         cmocka_unit_test(test_reserve_grows_by_doubling_and_keeps),
         cmocka_unit_test(test_reserve_large_copies),
         cmocka_unit_test(test_reserve_overflow),
