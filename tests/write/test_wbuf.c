@@ -102,6 +102,17 @@ static void check(const tfs_wbuf *w, const model *m) {
     if (m->size) assert_int_equal(tfs_wbuf_flatten(w, m->size - 1, &flat, &flat_len), TFS_EARG);
 }
 
+/* libtfs's realloc calls come here (-Wl,--wrap=realloc, tests/write/tests.cmake):
+ * the g_fail_realloc-th call from now returns NULL */
+static int g_fail_realloc;
+void tfs__wbuf_reserve(tfs_wbuf *w, size_t bytes, size_t fields); /* internal.h */
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n) {
+    if (g_fail_realloc > 0 && --g_fail_realloc == 0) return NULL;
+    return __real_realloc(p, n);
+}
+
 static const uint8_t PAT[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /* a mix of every append, checked after each */
@@ -320,7 +331,6 @@ static void test_fields(void **state) {
 }
 
 /* reserve is only a hint: the same file, capacity at least what was asked */
-void tfs__wbuf_reserve(tfs_wbuf *w, size_t bytes, size_t fields);
 static void test_reserve_hint(void **state) {
     (void)state;
     tfs_wbuf w = {0};
@@ -341,8 +351,72 @@ static void test_reserve_hint(void **state) {
     assert_int_equal(w.cap, cap);
     tfs__wbuf_reserve(&w, SIZE_MAX, SIZE_MAX); /* overflow: nothing */
     assert_int_equal(w.cap, cap);
+    /* sums that wrap to a small count: nothing (never a shrink below what is held) */
+    for (int i = 0; i < 3; i++) assert_int_equal(tfs_wbuf_field(&w, 7, i, 0, 0, 1), TFS_OK);
+    size_t fcap = w.fields_cap;
+    tfs__wbuf_reserve(&w, SIZE_MAX - w.len + 2, SIZE_MAX - 1);
+    assert_int_equal(w.cap, cap);
+    assert_int_equal(w.fields_cap, fcap);
+    for (int i = 0; i < 3; i++) assert_non_null(tfs_wbuf_find(&w, 7, i, 0));
     check(&w, &m);
     tfs__wbuf_reserve(NULL, 1, 1);
+    tfs_wbuf_free(&w);
+}
+
+/* allocation failures: TFS_ENOMEM, kept as the first error; a failed hint
+ * changes nothing */
+static void test_allocation_failures(void **state) {
+    (void)state;
+    /* the bytes' buffer */
+    tfs_wbuf w = {0};
+    g_fail_realloc = 1;
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 10), TFS_ENOMEM);
+    assert_int_equal(w.err, TFS_ENOMEM);
+    assert_int_equal(w.size, 0);
+    assert_int_equal(w.len, 0);
+    /* later failures of another kind do not replace the first */
+    assert_int_equal(tfs_wbuf_bytes(&w, NULL, 1), TFS_ENOMEM);
+    assert_int_equal(tfs_wbuf_truncate(&w, 1), TFS_ENOMEM);
+    assert_int_equal(w.err, TFS_ENOMEM);
+    tfs_wbuf_free(&w);
+    /* the segment array (the second allocation of the first append) */
+    g_fail_realloc = 2;
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 10), TFS_ENOMEM);
+    assert_int_equal(w.err, TFS_ENOMEM);
+    assert_int_equal(w.n_segs, 0);
+    assert_int_equal(w.size, 0);
+    tfs_wbuf_free(&w);
+    g_fail_realloc = 1;
+    assert_int_equal(tfs_wbuf_hole(&w, 10), TFS_ENOMEM);
+    assert_int_equal(w.n_segs, 0);
+    assert_int_equal(w.size, 0);
+    tfs_wbuf_free(&w);
+    /* the field map */
+    g_fail_realloc = 1;
+    assert_int_equal(tfs_wbuf_field(&w, 1, 2, 3, 4, 5), TFS_ENOMEM);
+    assert_int_equal(w.n_fields, 0);
+    assert_int_equal(w.err, TFS_ENOMEM);
+    tfs_wbuf_free(&w);
+    /* a failed reserve hint: the same buffer, the same capacity, appends go on */
+    model m = {0};
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 10), TFS_OK);
+    assert_int_equal(tfs_wbuf_field(&w, 1, 0, 0, 0, 1), TFS_OK);
+    m_bytes(&m, PAT, 10);
+    uint8_t *p = w.p;
+    size_t cap = w.cap, fcap = w.fields_cap;
+    g_fail_realloc = 1;
+    tfs__wbuf_reserve(&w, 100000, 0);
+    assert_ptr_equal(w.p, p);
+    assert_int_equal(w.cap, cap);
+    g_fail_realloc = 1;
+    tfs__wbuf_reserve(&w, 0, 100000);
+    assert_int_equal(w.fields_cap, fcap);
+    assert_int_equal(w.err, TFS_OK);
+    g_fail_realloc = 0;
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 20), TFS_OK);
+    m_bytes(&m, PAT, 20);
+    check(&w, &m);
+    assert_non_null(tfs_wbuf_find(&w, 1, 0, 0));
     tfs_wbuf_free(&w);
 }
 
@@ -431,6 +505,7 @@ int main(void) {
         cmocka_unit_test(test_sticky_errors_and_limits),
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_reserve_hint),
+        cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_write_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,3 +19,6 @@ add_test(NAME test_write_roundtrip_shared_real COMMAND write_roundtrip --dir ${P
 set_tests_properties(test_write_roundtrip_shared_real PROPERTIES LABELS "write;real" SKIP_RETURN_CODE 77)
 # the output buffer and its file output against a model of the file (tfs/write.h)
 tfs_add_test(test_wbuf SOURCES write/test_wbuf.c LABELS write POSIX)
+if(TARGET test_wbuf)
+  target_link_options(test_wbuf PRIVATE -Wl,--wrap=realloc) # allocation failures on demand
+endif()
