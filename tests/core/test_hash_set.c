@@ -194,6 +194,22 @@ static void test_set_uses_low_32_bits(void **state) {
     tfs__set_free(&s);
 }
 
+/* a table for more records than memory can hold: refused (false), the set
+ * unchanged and still usable */
+static void test_set_reserve_refuses_huge(void **state) {
+    (void)state;
+    static const size_t expects[] = {SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 16};
+    for (size_t e = 0; e < sizeof expects / sizeof expects[0]; e++) {
+        tfs_set s = {0};
+        assert_false(tfs__set_reserve(&s, expects[e]));
+        assert_int_equal(s.cap, 0);
+        assert_null(s.slot);
+        assert_true(tfs__set_reserve(&s, 0));
+        assert_int_equal(s.cap, 64);
+        tfs__set_free(&s);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hash_pieces_equal_whole),
@@ -202,6 +218,7 @@ int main(void) {
         cmocka_unit_test(test_set_collisions_wrap_and_grow),
         cmocka_unit_test(test_set_index_limit),
         cmocka_unit_test(test_set_uses_low_32_bits),
+        cmocka_unit_test(test_set_reserve_refuses_huge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

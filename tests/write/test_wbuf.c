@@ -397,6 +397,29 @@ static void test_allocation_failures(void **state) {
     assert_int_equal(w.n_fields, 0);
     assert_int_equal(w.err, TFS_ENOMEM);
     tfs_wbuf_free(&w);
+    /* more than half the address space at once: the capacity search ends
+     * (the allocation then fails: ENOMEM) */
+    g_fail_realloc = 1;
+    assert_int_equal(tfs_wbuf_fill(&w, 0, SIZE_MAX - 10), TFS_ENOMEM);
+    assert_int_equal(w.size, 0);
+    tfs_wbuf_free(&w);
+    g_fail_realloc = 0;
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 1), TFS_OK);
+    g_fail_realloc = 1;
+    assert_int_equal(tfs_wbuf_fill(&w, 0, SIZE_MAX / 2 + 7), TFS_ENOMEM);
+    assert_int_equal(w.size, 1);
+    tfs_wbuf_free(&w);
+    g_fail_realloc = 0;
+    /* empty appends to an empty buffer: nothing, no error */
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 0), TFS_OK);
+    assert_int_equal(tfs_wbuf_fill(&w, 7, 0), TFS_OK);
+    assert_int_equal(tfs_wbuf_hole(&w, 3), TFS_OK);
+    assert_int_equal(tfs_wbuf_bytes(&w, NULL, 0), TFS_OK);
+    assert_int_equal(tfs_wbuf_fill(&w, 7, 0), TFS_OK);
+    assert_int_equal(w.size, 3);
+    assert_int_equal(w.len, 0);
+    assert_int_equal(w.n_segs, 1);
+    tfs_wbuf_free(&w);
     /* a failed reserve hint: the same buffer, the same capacity, appends go on */
     model m = {0};
     assert_int_equal(tfs_wbuf_bytes(&w, PAT, 10), TFS_OK);

@@ -1,0 +1,262 @@
+/* test_gg_cursor.c: tfs_kv_cursor / tfs_kv_next (parsers/core/cursor.c)
+ * over arrays and scalars of files read through a counting reader, with
+ * expectations from the bytes the test wrote (values, file offsets, string
+ * lengths and bytes) and from tfs.h's contract: one read of the source per
+ * `cap` bytes of the caller's buffer, TFS_ERANGE for an element larger than
+ * cap and after the last element, a string longer than cap cut to its first
+ * cap bytes, in-memory values (buffer API) handed out in place. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gguf/gg_build.h"
+#include "tfs/tfs.h"
+
+typedef struct counting {
+    const uint8_t *p;
+    size_t n;
+    size_t calls;
+    int fail; /* every read fails */
+} counting;
+
+static int c_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    counting *c = ctx;
+    c->calls++;
+    if (c->fail) return 5;
+    size_t k = off >= c->n ? 0 : c->n - (size_t)off;
+    if (k > len) k = len;
+    memcpy(buf, c->p + off, k);
+    *got = k;
+    return 0;
+}
+
+static tfs_header *parse_reader(counting *c, const gb *b) {
+    c->p = b->p;
+    c->n = b->len;
+    tfs_source src = {.read = c_read, .ctx = c, .size = b->len};
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    return h;
+}
+
+enum { N_U32 = 1000, N_STR = 40 };
+
+/* element i of the string array: i % 23 bytes, then 300 bytes for i = 17 */
+static size_t str_len(size_t i) { return i == 17 ? 300 : i % 23; }
+static uint8_t str_byte(size_t i, size_t k) { return (uint8_t)('a' + (i * 7 + k) % 26); }
+
+typedef struct layout {
+    gb b;
+    gb_kv_at u32s, strs, scalar, sscalar, u64s;
+    size_t str_off[N_STR]; /* file offset of element i's first byte */
+} layout;
+
+static void build(layout *l) {
+    memset(l, 0, sizeof *l);
+    gb *b = &l->b;
+    gb_header(b, 3, 0, 5);
+    l->u32s = gb_kv_arr(b, "a.u32", TFS_GG_U32, N_U32);
+    for (uint32_t i = 0; i < N_U32; i++) gb_u32(b, i * 2654435761u);
+    l->strs = gb_kv_arr(b, "a.str", TFS_GG_STRING, N_STR);
+    char s[300];
+    for (size_t i = 0; i < N_STR; i++) {
+        for (size_t k = 0; k < str_len(i); k++) s[k] = (char)str_byte(i, k);
+        l->str_off[i] = gb_strn(b, s, str_len(i)) + 8u;
+    }
+    l->scalar = gb_kv_u32(b, "a.scalar", 0xA1B2C3D4u);
+    l->sscalar = gb_kv_str(b, "a.sscalar", "scalar string");
+    l->u64s = gb_kv_arr(b, "a.u64", TFS_GG_U64, 3);
+    for (uint64_t i = 0; i < 3; i++) gb_u64(b, UINT64_C(0x0102030405060708) * (i + 1));
+}
+
+/* one read per block: cap bytes, or what is left of the array */
+static void test_one_read_per_block(void **state) {
+    (void)state;
+    layout l;
+    build(&l);
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &l.b);
+    static const size_t caps[] = {4, 8, 12, 64, 4000, 8192};
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
+        uint8_t blk[8192];
+        size_t cap = caps[ci];
+        tfs_kv_cursor cur;
+        assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[0], blk, cap), TFS_OK);
+        c.calls = 0;
+        tfs_value v;
+        for (uint32_t i = 0; i < N_U32; i++) {
+            assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
+            assert_int_equal(v.type, TFS_GG_U32);
+            assert_int_equal(v.u64, (uint32_t)(i * 2654435761u));
+            assert_int_equal(v.offset, l.u32s.value + 4u * i);
+            assert_int_equal(cur.i, i + 1);
+        }
+        assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
+        assert_int_equal(c.calls, (4u * N_U32 + cap - 1) / cap);
+    }
+    tfs_header_free(h);
+    gb_free(&l.b);
+}
+
+/* an element larger than the block: TFS_ERANGE, nothing read */
+static void test_element_larger_than_block(void **state) {
+    (void)state;
+    layout l;
+    build(&l);
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &l.b);
+    const tfs_kv *kv = &h->kv[4];
+    assert_int_equal(kv->elem_type, TFS_GG_U64);
+    uint8_t blk[16];
+    tfs_kv_cursor cur;
+    tfs_value v;
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, kv, blk, 7), TFS_OK);
+    c.calls = 0;
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
+    assert_int_equal(cur.i, 0);
+    assert_int_equal(c.calls, 0);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, kv, blk, 8), TFS_OK); /* exactly one element */
+    for (uint64_t i = 0; i < 3; i++) {
+        assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
+        assert_true(v.u64 == UINT64_C(0x0102030405060708) * (i + 1));
+        assert_int_equal(v.offset, l.u64s.value + 8u * i);
+    }
+    assert_int_equal(c.calls, 3);
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
+    tfs_header_free(h);
+    gb_free(&l.b);
+}
+
+static void check_strings(const tfs_header *h, const layout *l, uint8_t *blk, size_t cap, int in_place) {
+    tfs_kv_cursor cur;
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[1], blk, cap), TFS_OK);
+    for (size_t i = 0; i < N_STR; i++) {
+        tfs_value v;
+        tfs_str s = {0};
+        /* every other element without its bytes */
+        int want_s = i % 3 != 1;
+        assert_int_equal(tfs_kv_next(&cur, &v, want_s ? &s : NULL), TFS_OK);
+        assert_int_equal(v.type, TFS_GG_STRING);
+        assert_int_equal(v.u64, str_len(i));
+        assert_int_equal(v.i64, (int64_t)str_len(i));
+        assert_int_equal(v.offset, l->str_off[i]);
+        if (!want_s) continue;
+        size_t n = in_place || str_len(i) <= cap ? str_len(i) : cap;
+        assert_int_equal(s.len, n);
+        for (size_t k = 0; k < n; k++) assert_int_equal((uint8_t)s.ptr[k], str_byte(i, k));
+        if (in_place && n) assert_ptr_equal(s.ptr, l->b.p + l->str_off[i]);
+    }
+    assert_int_equal(tfs_kv_next(&cur, &(tfs_value){0}, NULL), TFS_ERANGE);
+}
+
+static void test_strings(void **state) {
+    (void)state;
+    layout l;
+    build(&l);
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &l.b);
+    static const size_t caps[] = {8, 9, 16, 22, 23, 64, 299, 300, 301, 4096};
+    uint8_t blk[4096];
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) check_strings(h, &l, blk, caps[ci], 0);
+    /* a block too small for a length field */
+    tfs_kv_cursor cur;
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[1], blk, 7), TFS_OK);
+    assert_int_equal(tfs_kv_next(&cur, &(tfs_value){0}, NULL), TFS_ERANGE);
+    tfs_header_free(h);
+    /* the buffer API: every string in place, whatever cap, also with no block */
+    h = gg_expect_ok(&l.b, 0);
+    check_strings(h, &l, NULL, 0, 1);
+    check_strings(h, &l, blk, 8, 1);
+    tfs_header_free(h);
+    gb_free(&l.b);
+}
+
+/* a scalar is one element; a string scalar's bytes go through the block */
+static void test_scalars(void **state) {
+    (void)state;
+    layout l;
+    build(&l);
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &l.b);
+    uint8_t blk[64];
+    tfs_kv_cursor cur;
+    tfs_value v;
+    tfs_str s;
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[2], blk, sizeof blk), TFS_OK);
+    assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_OK);
+    assert_int_equal(v.u64, 0xA1B2C3D4u);
+    assert_int_equal(v.offset, l.scalar.value);
+    assert_int_equal(cur.i, 1);
+    assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_ERANGE);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[3], blk, sizeof blk), TFS_OK);
+    assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_OK);
+    assert_int_equal(v.u64, 13);
+    assert_int_equal(v.offset, l.sscalar.value + 8u);
+    assert_int_equal(s.len, 13);
+    assert_memory_equal(s.ptr, "scalar string", 13);
+    assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_ERANGE);
+    /* without s: only the value */
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[3], blk, sizeof blk), TFS_OK);
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
+    assert_int_equal(v.u64, 13);
+    tfs_header_free(h);
+    gb_free(&l.b);
+}
+
+static void test_arguments_and_failures(void **state) {
+    (void)state;
+    layout l;
+    build(&l);
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &l.b);
+    uint8_t blk[64];
+    tfs_kv_cursor cur;
+    tfs_value v;
+    assert_int_equal(tfs_kv_cursor_init(NULL, h, &h->kv[0], blk, 64), TFS_EARG);
+    assert_int_equal(tfs_kv_cursor_init(&cur, NULL, &h->kv[0], blk, 64), TFS_EARG);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, NULL, blk, 64), TFS_EARG);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[0], NULL, 64), TFS_EARG);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[h->n_kv], blk, 64), TFS_EARG);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, (const tfs_kv *)((const char *)&h->kv[1] + 8), blk, 64), TFS_EARG);
+    tfs_kv copy = h->kv[0];
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &copy, blk, 64), TFS_EARG);
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[0], blk, 64), TFS_OK);
+    assert_int_equal(cur.i, 0);
+    assert_int_equal(cur.pos, l.u32s.value);
+    assert_int_equal(tfs_kv_next(NULL, &v, NULL), TFS_EARG);
+    assert_int_equal(tfs_kv_next(&cur, NULL, NULL), TFS_EARG);
+    /* the source fails: TFS_EIO, and the cursor does not move */
+    c.fail = 1;
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_EIO);
+    assert_int_equal(cur.i, 0);
+    c.fail = 0;
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK); /* read again after the failure */
+    assert_int_equal(v.u64, 0);
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
+    assert_int_equal(v.u64, 2654435761u);
+    c.fail = 1;
+    for (uint32_t i = 2; i < 16; i++) { /* still in the block read before: no read */
+        assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
+        assert_int_equal(v.u64, (uint32_t)(i * 2654435761u));
+    }
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_EIO); /* element 16: the next block */
+    c.fail = 0;
+    tfs_header_free(h);
+    gb_free(&l.b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_read_per_block),
+        cmocka_unit_test(test_element_larger_than_block),
+        cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_scalars),
+        cmocka_unit_test(test_arguments_and_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
