@@ -1,0 +1,332 @@
+/* test_write_st_bytes.c: the safetensors writer's bytes (tfs/write.h)
+ * against expectations that do not come from it: the escaped string tokens
+ * as Python's json.dumps writes them (ensure_ascii False / True: serde_json's
+ * escapes, lower-case hex, surrogate pairs), the JSON length and padding
+ * counted from the compact text, the data buffer and the offsets from the
+ * rules of write.h (running sum of n_elements * bits / 8, 0 on overflow),
+ * and the refusals (TFS_EARG before anything is appended, an earlier error
+ * kept). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "tfs/write.h"
+#include "write/wt_util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The call refused: TFS_EARG returned and kept, nothing appended. */
+#define assert_refused(w, call)               \
+    do {                                      \
+        assert_int_equal((call), TFS_EARG);   \
+        assert_int_equal((w)->err, TFS_EARG); \
+        assert_int_equal((w)->size, 0);       \
+        assert_int_equal((w)->n_fields, 0);   \
+        tfs_wbuf_free(w);                     \
+    } while (0)
+
+static const uint64_t one[1] = {1};
+
+static void test_refused(void **state) {
+    (void)state;
+    tfs_st_wentry e = {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = one};
+    tfs_st_wmeta kv = {.key = tfs_wstr_c("k"), .value = tfs_wstr_c("v")};
+    tfs_wbuf w = {0};
+    tfs_st_model m = {.n_entries = 1, .entries = &e};
+    assert_int_equal(tfs_st_write(&m, NULL), TFS_EARG);
+    assert_refused(&w, tfs_st_write(NULL, &w));
+    m = (tfs_st_model){.n_entries = 1};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    m = (tfs_st_model){.metadata = TFS_STW_META_OBJECT, .n_meta = 1};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    m = (tfs_st_model){.raw_json_len = 2};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    m = (tfs_st_model){.n_entries = (size_t)INT32_MAX + 1u, .entries = &e};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    m = (tfs_st_model){.metadata = TFS_STW_META_OBJECT, .n_meta = (size_t)INT32_MAX + 1u, .meta = &kv};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    /* an entry or pair with a NULL pointer and a length, the second of two */
+    tfs_st_wentry es[2] = {e, e};
+    tfs_st_wmeta kvs[2] = {kv, kv};
+    m = (tfs_st_model){.n_entries = 2, .entries = es, .metadata = TFS_STW_META_OBJECT, .n_meta = 2, .meta = kvs};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    tfs_wbuf_free(&w);
+    es[1].shape = NULL;
+    assert_refused(&w, tfs_st_write(&m, &w));
+    es[1] = e, es[1].name = (tfs_wstr){.len = 1};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    es[1] = e, es[1].dtype = TFS_ST_DTYPE_COUNT; /* unknown, no dtype_raw */
+    assert_refused(&w, tfs_st_write(&m, &w));
+    es[1].dtype_raw = "\"X\""; /* with it: written */
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    tfs_wbuf_free(&w);
+    es[1] = e, kvs[1].key = (tfs_wstr){.len = 1};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    kvs[1] = kv, kvs[1].value = (tfs_wstr){.len = 1};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    /* an earlier failure is kept and returned */
+    w.err = TFS_ENOMEM;
+    assert_int_equal(tfs_st_write(NULL, &w), TFS_ENOMEM);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_ENOMEM);
+    assert_int_equal(w.err, TFS_ENOMEM);
+    assert_int_equal(w.size, 0);
+    tfs_wbuf_free(&w);
+}
+
+/* The 32 control characters, " \ /, then é € U+FFFF U+1F600 U+10FFFF U+1357 U+0100 */
+static const char esc_in[] =
+    "\x00\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a"
+    "\x1b\x1c\x1d\x1e\x1f\"\\/\xc3\xa9\xe2\x82\xac\xef\xbf\xbf\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xe1\x8d\x97\xc4\x80";
+/* json.dumps(s, ensure_ascii=False) */
+static const char esc_utf8[] =
+    "\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f\\u0010\\u0011\\u001"
+    "2"
+    "\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\\\"\\\\/"
+    "\xc3\xa9\xe2\x82\xac\xef\xbf\xbf\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf\xe1\x8d\x97\xc4\x80\"";
+/* json.dumps(s, ensure_ascii=True) */
+static const char esc_ascii[] =
+    "\"\\u0000\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000b\\f\\r\\u000e\\u000f\\u0010\\u0011\\u001"
+    "2"
+    "\\u0013\\u0014\\u0015\\u0016\\u0017\\u0018\\u0019\\u001a\\u001b\\u001c\\u001d\\u001e\\u001f\\\"\\\\/"
+    "\\u00e9\\u20ac\\uffff\\ud83d\\ude00\\udbff\\udfff\\u1357\\u0100\"";
+
+/* The token of field (kind, record 0) equals want (len bytes). */
+static void assert_token(const tfs_wbuf *w, uint32_t kind, int32_t record, const char *want, size_t len) {
+    const tfs_field *f = tfs_wbuf_find(w, kind, record, 0);
+    assert_non_null(f);
+    assert_int_equal(f->width, len);
+    const uint8_t *p = tfs_wbuf_at(w, f->offset, len);
+    assert_non_null(p);
+    assert_memory_equal(p, want, len);
+}
+
+static void test_escapes(void **state) {
+    (void)state;
+    for (int ascii = 0; ascii <= 1; ascii++) {
+        const char *want = ascii ? esc_ascii : esc_utf8;
+        size_t want_len = ascii ? sizeof esc_ascii - 1 : sizeof esc_utf8 - 1;
+        /* the string alone, and after / before a verbatim run */
+        tfs_st_wentry e = {
+            .name = tfs_wstr_n(esc_in, sizeof esc_in - 1), .dtype = TFS_ST_U8, .n_dims = 1, .shape = one};
+        tfs_st_wmeta kv = {.key = tfs_wstr_n(esc_in, sizeof esc_in - 1), .value = tfs_wstr_c("plain")};
+        tfs_st_model m = {
+            .n_entries = 1, .entries = &e, .metadata = TFS_STW_META_OBJECT, .n_meta = 1, .meta = &kv, .ascii = ascii};
+        tfs_wbuf w = {0};
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        assert_token(&w, TFS_FIELD_NAME, 0, want, want_len);
+        assert_token(&w, TFS_FIELD_META_KEY, 0, want, want_len);
+        assert_token(&w, TFS_FIELD_META_VALUE, 0, "\"plain\"", 7);
+        wt_file f;
+        assert_int_equal(wt_parse(&w, TFS_FORMAT_SAFETENSORS, 0, &f), 0);
+        assert_int_equal(f.st, TFS_OK);
+        assert_int_equal(f.h->tensors[0].name.len, sizeof esc_in - 1);
+        assert_memory_equal(f.h->tensors[0].name.ptr, esc_in, sizeof esc_in - 1);
+        wt_file_free(&f);
+        tfs_wbuf_free(&w);
+        /* "ab<s>cd": verbatim runs on both sides */
+        char mixed[sizeof esc_in + 4], mixed_want[sizeof esc_ascii + 4];
+        memcpy(mixed, "ab", 2), memcpy(mixed + 2, esc_in, sizeof esc_in - 1),
+            memcpy(mixed + 1 + sizeof esc_in, "cd", 2);
+        mixed_want[0] = '"', memcpy(mixed_want + 1, "ab", 2), memcpy(mixed_want + 3, want + 1, want_len - 2);
+        memcpy(mixed_want + 1 + want_len, "cd\"", 3);
+        e.name = tfs_wstr_n(mixed, sizeof esc_in + 3);
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        assert_token(&w, TFS_FIELD_NAME, 0, mixed_want, want_len + 4);
+        tfs_wbuf_free(&w);
+        /* invalid UTF-8 and DEL are copied as they are in both modes */
+        e.name = tfs_wstr_c("\xff\x80x\x7f\xc3");
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        assert_token(&w, TFS_FIELD_NAME, 0, "\"\xff\x80x\x7f\xc3\"", 7);
+        tfs_wbuf_free(&w);
+    }
+}
+
+/* One U8 entry named by `len` letters: {"<name>":{"dtype":"U8","shape":[],"data_offsets":[0,1]}}
+ * is 51 + len bytes of JSON. */
+static void check_padding(size_t len, unsigned pad_to, uint64_t want_pad) {
+    char name[32];
+    memset(name, 'n', len);
+    name[len] = 0;
+    tfs_st_wentry e = {.name = tfs_wstr_c(name), .dtype = TFS_ST_U8};
+    tfs_st_model m = {.n_entries = 1, .entries = &e, .pad_to = pad_to};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint64_t n = 51u + len + want_pad;
+    assert_int_equal(w.size, 8u + n + 1u);
+    const uint8_t *p = tfs_wbuf_at(&w, 0, 8);
+    for (int i = 0; i < 8; i++) assert_int_equal(p[i], (uint8_t)(n >> (8 * i)));
+    const tfs_field *pad = tfs_wbuf_find(&w, TFS_FIELD_PADDING, -1, 0);
+    if (want_pad == 0) {
+        assert_null(pad);
+    } else {
+        assert_non_null(pad);
+        assert_int_equal(pad->offset, 8u + 51u + len);
+        assert_int_equal(pad->width, want_pad);
+        const uint8_t *s = tfs_wbuf_at(&w, pad->offset, (size_t)want_pad);
+        for (uint64_t i = 0; i < want_pad; i++) assert_int_equal(s[i], ' ');
+    }
+    const tfs_field *json = tfs_wbuf_find(&w, TFS_FIELD_JSON, -1, 0);
+    assert_int_equal(json->offset, 8);
+    assert_int_equal(json->width, n);
+    assert_int_equal(tfs_wbuf_at(&w, 8u + 51u + len - 1u, 1)[0], '}');
+    tfs_wbuf_free(&w);
+}
+
+static void test_padding_at_each_boundary(void **state) {
+    (void)state;
+    check_padding(5, 0, 0); /* 56: a multiple of 8 */
+    check_padding(6, 0, 7); /* 57 */
+    check_padding(4, 0, 1); /* 55 */
+    check_padding(5, 8, 0);
+    check_padding(6, 8, 7);
+    check_padding(13, 16, 0); /* 64 */
+    check_padding(14, 16, 15);
+    check_padding(12, 16, 1);
+    check_padding(6, 1, 0);
+    check_padding(0, 3, 0); /* 51 */
+    check_padding(1, 3, 2); /* 52 */
+    check_padding(2, 3, 1); /* 53 */
+}
+
+/* Offsets: the running sum of n_elements * bits / 8; 0 bytes when that
+ * product overflows; UINT64_MAX once the sum does. */
+static void test_offsets_running_sum(void **state) {
+    (void)state;
+    static const uint64_t two63[2] = {UINT64_C(1) << 63, 4}, big[1] = {UINT64_C(1) << 61}, four[1] = {4},
+                          three[1] = {3}, most[1] = {(UINT64_C(1) << 61) - 1u};
+    enum { N = 15 };
+    tfs_st_wentry e[N] = {
+        {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 2, .shape = two63}, /* elements overflow: 0 */
+        {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = big},   /* 2^64 bits: 0 */
+        {.name = tfs_wstr_c("c"), .dtype = TFS_ST_F4, .n_dims = 1, .shape = four},  /* 16 bits: 2 */
+        {.name = tfs_wstr_c("d"), .dtype = TFS_ST_F4, .n_dims = 1, .shape = three}, /* 12 bits: 1 */
+        {.name = tfs_wstr_c("g"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = three}, /* offsets as given */
+    };
+    e[4].offsets_set = 1, e[4].begin = 7, e[4].end = 5; /* not in the sum */
+    char names[N][4];
+    for (int i = 5; i < N; i++) { /* 9 of 2^61 - 1 bytes, then 1 byte */
+        names[i][0] = 'p', names[i][1] = (char)('0' + i - 5), names[i][2] = 0;
+        e[i] = (tfs_st_wentry){
+            .name = tfs_wstr_c(names[i]), .dtype = TFS_ST_U8, .n_dims = 1, .shape = i < 14 ? most : one};
+    }
+    tfs_st_model m = {.n_entries = N, .entries = e, .data_len_set = 1, .data_len = 0};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint64_t want[N][2] = {{0, 0}, {0, 0}, {0, 2}, {2, 3}, {7, 5}};
+    uint64_t run = 3, size = (UINT64_C(1) << 61) - 1u;
+    for (int i = 5; i < 13; i++, run += size) want[i][0] = run, want[i][1] = run + size; /* up to 2^64 - 5 */
+    want[13][0] = run, want[13][1] = UINT64_MAX;
+    want[14][0] = UINT64_MAX, want[14][1] = UINT64_MAX;
+    assert_true(want[12][1] == UINT64_MAX - 4u);
+    for (int32_t i = 0; i < N; i++)
+        for (int k = 0; k < 2; k++) {
+            char tok[24];
+            snprintf(tok, sizeof tok, "%llu", (unsigned long long)want[i][k]);
+            assert_token(&w, k ? TFS_FIELD_END : TFS_FIELD_BEGIN, i, tok, strlen(tok));
+        }
+    tfs_wbuf_free(&w);
+}
+
+/* Data: each entry's bytes at its begin, cut at the buffer's end; the rest
+ * data_fill; no DATA field for an entry whose end is below its begin. */
+static void test_data_buffer(void **state) {
+    (void)state;
+    static const uint64_t four[1] = {4}, two[1] = {2};
+    tfs_st_wentry e[5] = {
+        {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = four, .data = "ABCD"},
+        {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .data = "xy"},
+        {.name = tfs_wstr_c("c"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .data = "zz"},
+        {.name = tfs_wstr_c("d"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .data = "qq"},
+        {.name = tfs_wstr_c("e"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .data = "rr"},
+    };
+    e[1].offsets_set = 1, e[1].begin = 6, e[1].end = 8; /* cut at 7 */
+    e[2].offsets_set = 1, e[2].begin = 7, e[2].end = 9; /* starts at the end: nothing */
+    e[3].offsets_set = 1, e[3].begin = 3, e[3].end = 3; /* empty: nothing */
+    e[4].offsets_set = 1, e[4].begin = 5, e[4].end = 4; /* end below begin: nothing, no field */
+    tfs_st_model m = {.n_entries = 5, .entries = e, .data_len_set = 1, .data_len = 7, .data_fill = 0xA5};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    const tfs_field *json = tfs_wbuf_find(&w, TFS_FIELD_JSON, -1, 0);
+    uint64_t start = 8u + json->width;
+    assert_int_equal(w.size, start + 7u);
+    static const uint8_t want[7] = {'A', 'B', 'C', 'D', 0xA5, 0xA5, 'x'};
+    assert_memory_equal(tfs_wbuf_at(&w, start, 7), want, 7);
+    static const uint64_t at[4][2] = {{0, 4}, {6, 2}, {7, 2}, {3, 0}};
+    for (int32_t i = 0; i < 4; i++) {
+        const tfs_field *d = tfs_wbuf_find(&w, TFS_FIELD_DATA, i, 0);
+        assert_non_null(d);
+        assert_int_equal(d->offset, start + at[i][0]);
+        assert_int_equal(d->width, at[i][1]);
+    }
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_DATA, 4, 0));
+    tfs_wbuf_free(&w);
+    /* no data and fill 0: the buffer is a hole of the largest end (9) */
+    for (int i = 0; i < 5; i++) e[i].data = NULL;
+    m.data_len_set = 0, m.data_fill = 0;
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    json = tfs_wbuf_find(&w, TFS_FIELD_JSON, -1, 0);
+    assert_int_equal(w.size, 8u + json->width + 9u);
+    assert_null(tfs_wbuf_at(&w, 8u + json->width, 1));
+    tfs_wbuf_free(&w);
+    /* fill without data: materialised */
+    m.data_fill = 0x11;
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    const uint8_t *d = tfs_wbuf_at(&w, w.size - 9u, 9);
+    assert_non_null(d);
+    for (int i = 0; i < 9; i++) assert_int_equal(d[i], 0x11);
+    tfs_wbuf_free(&w);
+}
+
+/* view -> model: offsets_set on every entry only when the view is not packed
+ * in order. */
+static void test_model_from_view_offsets(void **state) {
+    (void)state;
+    static const uint64_t two[1] = {2};
+    for (int gap = 0; gap <= 1; gap++) {
+        tfs_st_wentry e[3] = {
+            {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two},
+            {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two},
+            {.name = tfs_wstr_c("c"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two},
+        };
+        if (gap) /* c first in the buffer, then a, b: valid, not in model order */
+            for (int i = 0; i < 3; i++)
+                e[i].offsets_set = 1, e[i].begin = 2u * ((i + 1u) % 3u), e[i].end = e[i].begin + 2u;
+        tfs_st_model m = {.n_entries = 3, .entries = e};
+        tfs_wbuf w = {0};
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        wt_file f;
+        assert_int_equal(wt_parse(&w, TFS_FORMAT_SAFETENSORS, 0, &f), 0);
+        assert_int_equal(f.st, TFS_OK);
+        tfs_st_model *back = NULL;
+        assert_int_equal(tfs_st_model_from_view(f.h, &back), TFS_OK);
+        assert_int_equal(back->n_entries, 3);
+        for (size_t i = 0; i < 3; i++) {
+            const tfs_tensor *t = NULL;
+            for (size_t j = 0; j < 3; j++)
+                if (f.h->tensors[j].name.ptr == back->entries[i].name.ptr) t = &f.h->tensors[j];
+            assert_non_null(t);
+            assert_int_equal(back->entries[i].offsets_set, gap);
+            assert_int_equal(back->entries[i].begin, t->offset);
+            assert_int_equal(back->entries[i].end, t->offset + 2u);
+        }
+        tfs_st_model_free(back);
+        wt_file_free(&f);
+        tfs_wbuf_free(&w);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_escapes),
+        cmocka_unit_test(test_padding_at_each_boundary),
+        cmocka_unit_test(test_offsets_running_sum),
+        cmocka_unit_test(test_data_buffer),
+        cmocka_unit_test(test_model_from_view_offsets),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
