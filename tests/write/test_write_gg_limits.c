@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "tfs/write.h"
+#include "common/sources.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -463,13 +464,120 @@ static void test_layout_relative(void **state) {
     free(plain);
 }
 
+/* Padding that would pass UINT64_MAX: refused, with no padding field; a
+ * section that ends aligned needs none.  Sizes as holes (no memory). */
+static void test_padding_at_uint64_max(void **state) {
+    (void)state;
+    /* data padding: header 24 + info 33 = 57 unpadded (NO_HEADER_PAD), alignment 2^31 */
+    tfs_gg_wtensor t = {.name = tfs_wstr_c("t"), .n_dims = 1, .ne = {1}, .type = 0, .data_len_set = 1};
+    tfs_gg_model m = {
+        .version = 3, .n_tensors = 1, .tensors = &t, .alignment = UINT32_C(1) << 31, .flags = TFS_GGW_NO_HEADER_PAD};
+    tfs_wbuf w = {0};
+    t.data_len = UINT64_MAX - (UINT64_C(1) << 31) + 1u; /* 2^64 - 2^31: aligned */
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    assert_true(w.size == 57u + t.data_len);
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_DATA_PADDING, 0, 0));
+    tfs_wbuf_free(&w);
+    t.data_len = UINT64_MAX - 99u; /* 100 bytes of padding would reach 2^64 */
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_EARG);
+    assert_true(w.size == 57u + t.data_len);
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_DATA_PADDING, 0, 0));
+    tfs_wbuf_free(&w);
+    /* header padding: a KV string of h hole bytes; header 24 + (8 + 1 + 4 + 8 + h) + 33 */
+    tfs_wstr h = tfs_wstr_hole(UINT64_MAX - 31u - 78u);
+    tfs_gg_wkv kv = {tfs_wstr_c("k"), tfs_gg_wval_str(&h)};
+    t.data_len_set = 0;
+    m = (tfs_gg_model){.version = 3, .n_kv = 1, .kv = &kv, .n_tensors = 1, .tensors = &t, .flags = TFS_GGW_NO_DATA};
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    assert_true(w.size == UINT64_MAX - 31u); /* 2^64 - 32: aligned */
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_PADDING, -1, 0));
+    tfs_wbuf_free(&w);
+    h = tfs_wstr_hole(UINT64_MAX - 30u - 78u); /* 31 bytes of padding would reach 2^64 */
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_EARG);
+    assert_true(w.size == UINT64_MAX - 30u);
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_PADDING, -1, 0));
+    tfs_wbuf_free(&w);
+}
+
+/* view -> model over a forward-only source: values the parser kept (strings
+ * of at most 256 bytes, the first TFS_ARRAY_KEEP bytes of an array) give the
+ * same file again; one byte more cannot be re-read: TFS_EIO (tfs.h). */
+static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
+    tfs_gg_model m = {.version = 3, .n_kv = n_kv, .kv = kv};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    uint8_t *p;
+    size_t n;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_test_stream st;
+    tfs_source src;
+    tfs_test_stream_source(&src, &st, p, n);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    tfs_gg_model *back = NULL;
+    assert_int_equal(tfs_gg_model_from_view(h, &back), want);
+    if (want == TFS_OK) {
+        assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
+        uint8_t *p2;
+        size_t n2;
+        assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p2, &n2), TFS_OK);
+        assert_int_equal(n2, n);
+        assert_memory_equal(p2, p, n);
+        free(p2);
+        tfs_wbuf_free(&w);
+    } else {
+        assert_null(back);
+    }
+    tfs_gg_model_free(back);
+    tfs_header_free(h);
+    free(p);
+}
+
+static void test_model_from_forward_only_source(void **state) {
+    (void)state;
+    static uint8_t bytes[TFS_ARRAY_KEEP + 1];
+    for (size_t i = 0; i < sizeof bytes; i++) bytes[i] = (uint8_t)(i * 7u + 1u);
+    tfs_wstr s = tfs_wstr_n(bytes, 256);
+    tfs_gg_wkv kv[2] = {{tfs_wstr_c("a"), tfs_gg_wval_str(&s)}, {tfs_wstr_c("b"), tfs_gg_wval_scalar(TFS_GG_U16, 9)}};
+    check_forward(kv, 2, TFS_OK);
+    s.len = 257;
+    check_forward(kv, 2, TFS_EIO);
+    kv[1] = kv[0], kv[1].key = tfs_wstr_c("b"); /* the second KV fails */
+    s.len = 256;
+    tfs_wstr s2 = tfs_wstr_n(bytes, 257);
+    kv[1].value = tfs_gg_wval_str(&s2);
+    check_forward(kv, 2, TFS_EIO);
+    /* arrays: 64 KiB of u8 */
+    kv[0].value = tfs_gg_wval_array(TFS_GG_U8, TFS_ARRAY_KEEP, bytes, TFS_ARRAY_KEEP);
+    check_forward(kv, 1, TFS_OK);
+    kv[0].value = tfs_gg_wval_array(TFS_GG_U8, TFS_ARRAY_KEEP + 1u, bytes, TFS_ARRAY_KEEP + 1u);
+    check_forward(kv, 1, TFS_EIO);
+    /* 16,384 u32: 64 KiB */
+    kv[0].value = tfs_gg_wval_array(TFS_GG_U32, TFS_ARRAY_KEEP / 4u, bytes, TFS_ARRAY_KEEP);
+    check_forward(kv, 1, TFS_OK);
+    /* strings: two of (8 + 32,756) = 65,528 bytes, then one byte past 64 KiB */
+    tfs_wstr two[2] = {tfs_wstr_n(bytes, 32756), tfs_wstr_n(bytes + 5, 32756)};
+    kv[0].value = tfs_gg_wval_str_array(two, 2);
+    check_forward(kv, 1, TFS_OK);
+    two[1].len = 32769;
+    check_forward(kv, 1, TFS_EIO);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_constructors),         cmocka_unit_test(test_null_arguments),
-        cmocka_unit_test(test_model_refused),        cmocka_unit_test(test_sticky_error),
-        cmocka_unit_test(test_widths_at_uint64_max), cmocka_unit_test(test_field_widths),
-        cmocka_unit_test(test_tensor_nbytes),        cmocka_unit_test(test_alignment_from_kv),
+        cmocka_unit_test(test_constructors),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_model_refused),
+        cmocka_unit_test(test_sticky_error),
+        cmocka_unit_test(test_widths_at_uint64_max),
+        cmocka_unit_test(test_field_widths),
+        cmocka_unit_test(test_tensor_nbytes),
+        cmocka_unit_test(test_alignment_from_kv),
         cmocka_unit_test(test_layout_relative),
+        cmocka_unit_test(test_padding_at_uint64_max),
+        cmocka_unit_test(test_model_from_forward_only_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

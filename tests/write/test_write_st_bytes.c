@@ -228,6 +228,11 @@ static void test_offsets_running_sum(void **state) {
             snprintf(tok, sizeof tok, "%llu", (unsigned long long)want[i][k]);
             assert_token(&w, k ? TFS_FIELD_END : TFS_FIELD_BEGIN, i, tok, strlen(tok));
         }
+    for (int32_t i = 0; i < N; i++) {
+        char tok[48];
+        snprintf(tok, sizeof tok, "[%llu,%llu]", (unsigned long long)want[i][0], (unsigned long long)want[i][1]);
+        assert_token(&w, TFS_FIELD_DATA_OFFSETS, i, tok, strlen(tok));
+    }
     tfs_wbuf_free(&w);
 }
 
@@ -319,6 +324,107 @@ static void test_model_from_view_offsets(void **state) {
     }
 }
 
+/* Raw tokens are written as given, each as its field. */
+static void test_raw_tokens(void **state) {
+    (void)state;
+    static const uint64_t two[1] = {2};
+    tfs_st_wentry e[2] = {
+        {.name = tfs_wstr_c("a"),
+         .dtype = TFS_ST_U8,
+         .n_dims = 1,
+         .shape = two,
+         .name_raw = "\"\\u0061\"",
+         .dtype_raw = "\"U\\u0038\"",
+         .shape_raw = "[ 2 ]",
+         .offsets_raw = "[0 ,2]"},
+        {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .begin_raw = "2.0", .end_raw = "4e0"},
+    };
+    tfs_st_wmeta kv = {.key = tfs_wstr_c("k"), .value = tfs_wstr_c("v"), .key_raw = "\"\\u006b\"", .value_raw = "7"};
+    tfs_st_model m = {.n_entries = 2, .entries = e, .metadata = TFS_STW_META_OBJECT, .n_meta = 1, .meta = &kv};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    assert_token(&w, TFS_FIELD_NAME, 0, "\"\\u0061\"", 8);
+    assert_token(&w, TFS_FIELD_DTYPE, 0, "\"U\\u0038\"", 9);
+    assert_token(&w, TFS_FIELD_SHAPE, 0, "[ 2 ]", 5);
+    assert_token(&w, TFS_FIELD_DATA_OFFSETS, 0, "[0 ,2]", 6);
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_BEGIN, 0, 0));
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_DIM, 0, 0));
+    assert_token(&w, TFS_FIELD_DATA_OFFSETS, 1, "[2.0,4e0]", 9);
+    assert_token(&w, TFS_FIELD_BEGIN, 1, "2.0", 3);
+    assert_token(&w, TFS_FIELD_END, 1, "4e0", 3);
+    assert_token(&w, TFS_FIELD_SHAPE, 1, "[2]", 3);
+    assert_token(&w, TFS_FIELD_DIM, 1, "2", 1);
+    assert_token(&w, TFS_FIELD_META_KEY, 0, "\"\\u006b\"", 8);
+    assert_token(&w, TFS_FIELD_META_VALUE, 0, "7", 1);
+    tfs_wbuf_free(&w);
+}
+
+/* indent n: one member per line, n spaces per nesting level, ": " after
+ * keys, ", " in arrays (write.h); an empty object stays "{}". */
+static void test_indent(void **state) {
+    (void)state;
+    static const uint64_t two[2] = {2, 3};
+    tfs_st_wentry e[2] = {{.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 2, .shape = two},
+                          {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .members = ""}};
+    tfs_st_wmeta kv[2] = {{.key = tfs_wstr_c("k"), .value = tfs_wstr_c("v")},
+                          {.key = tfs_wstr_c("l"), .value = tfs_wstr_c("w")}};
+    tfs_st_model m = {.n_entries = 2,
+                      .entries = e,
+                      .metadata = TFS_STW_META_OBJECT,
+                      .n_meta = 2,
+                      .meta = kv,
+                      .indent = 2,
+                      .pad_to = 1};
+    static const char want2[] = "{\n"
+                                "  \"__metadata__\": {\n"
+                                "    \"k\": \"v\",\n"
+                                "    \"l\": \"w\"\n"
+                                "  },\n"
+                                "  \"a\": {\n"
+                                "    \"dtype\": \"U8\",\n"
+                                "    \"shape\": [2, 3],\n"
+                                "    \"data_offsets\": [0, 6]\n"
+                                "  },\n"
+                                "  \"b\": {}\n"
+                                "}";
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    assert_int_equal(w.size, 8u + sizeof want2 - 1u + 7u); /* b: 1 byte at 6 although its offsets are not written */
+    assert_memory_equal(tfs_wbuf_at(&w, 8, sizeof want2 - 1u), want2, sizeof want2 - 1u);
+    assert_token(&w, TFS_FIELD_ENTRY, 1, "\"b\": {}", 7);
+    assert_token(&w, TFS_FIELD_METADATA, -1, want2 + 4, 48); /* "__metadata__": { ... } */
+    assert_token(&w, TFS_FIELD_META_KEY, 1, "\"l\"", 3);
+    assert_token(&w, TFS_FIELD_META_VALUE, 1, "\"w\"", 3);
+    assert_token(&w, TFS_FIELD_DIM, 0, "2", 1);
+    const tfs_field *d1 = tfs_wbuf_find(&w, TFS_FIELD_DIM, 0, 1);
+    assert_non_null(d1);
+    assert_int_equal(d1->width, 1);
+    assert_int_equal(*tfs_wbuf_at(&w, d1->offset, 1), '3');
+    tfs_wbuf_free(&w);
+    m.indent = 3, m.n_meta = 0, m.n_entries = 1, m.meta_pos = 1;
+    static const char want3[] = "{\n"
+                                "   \"a\": {\n"
+                                "      \"dtype\": \"U8\",\n"
+                                "      \"shape\": [2, 3],\n"
+                                "      \"data_offsets\": [0, 6]\n"
+                                "   },\n"
+                                "   \"__metadata__\": {}\n"
+                                "}";
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    assert_memory_equal(tfs_wbuf_at(&w, 8, sizeof want3 - 1u), want3, sizeof want3 - 1u);
+    tfs_wbuf_free(&w);
+    m.indent = 0, m.metadata = TFS_STW_META_ABSENT, m.n_entries = 0; /* nothing: {} */
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    assert_int_equal(w.size, 10);
+    assert_memory_equal(tfs_wbuf_at(&w, 8, 2), "{}", 2);
+    tfs_wbuf_free(&w);
+    m.indent = 2; /* indented, still nothing: {} */
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    assert_int_equal(w.size, 10);
+    assert_memory_equal(tfs_wbuf_at(&w, 8, 2), "{}", 2);
+    tfs_wbuf_free(&w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused),
@@ -327,6 +433,8 @@ int main(void) {
         cmocka_unit_test(test_offsets_running_sum),
         cmocka_unit_test(test_data_buffer),
         cmocka_unit_test(test_model_from_view_offsets),
+        cmocka_unit_test(test_raw_tokens),
+        cmocka_unit_test(test_indent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
