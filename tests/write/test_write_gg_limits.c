@@ -499,7 +499,7 @@ static void test_padding_at_uint64_max(void **state) {
     tfs_wbuf_free(&w);
 }
 
-/* view -> model over a forward-only source: values the parser kept (strings
+/* view -> model over a forward-only source (and the buffer API): values the parser kept (strings
  * of at most 256 bytes, the first TFS_ARRAY_KEEP bytes of an array) give the
  * same file again; one byte more cannot be re-read: TFS_EIO (tfs.h). */
 static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
@@ -530,6 +530,19 @@ static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
     } else {
         assert_null(back);
     }
+    tfs_gg_model_free(back);
+    tfs_header_free(h);
+    /* the buffer API: always the same file again */
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(tfs_gg_model_from_view(h, &back), TFS_OK);
+    assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
+    uint8_t *p3;
+    size_t n3;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p3, &n3), TFS_OK);
+    assert_int_equal(n3, n);
+    assert_memory_equal(p3, p, n);
+    free(p3);
+    tfs_wbuf_free(&w);
     tfs_gg_model_free(back);
     tfs_header_free(h);
     free(p);
@@ -563,6 +576,13 @@ static void test_model_from_forward_only_source(void **state) {
     check_forward(kv, 1, TFS_OK);
     two[1].len = 32769;
     check_forward(kv, 1, TFS_EIO);
+    /* one string of 300 bytes (a length with a second byte); an 8-byte string, then another */
+    two[0].len = 300;
+    kv[0].value = tfs_gg_wval_str_array(two, 1);
+    check_forward(kv, 1, TFS_OK);
+    two[0] = tfs_wstr_c("ABCDEFGH"), two[1] = tfs_wstr_c("xyz");
+    kv[0].value = tfs_gg_wval_str_array(two, 2);
+    check_forward(kv, 1, TFS_OK);
 }
 
 int main(void) {

@@ -196,11 +196,14 @@ static void test_padding_at_each_boundary(void **state) {
  * product overflows; UINT64_MAX once the sum does. */
 static void test_offsets_running_sum(void **state) {
     (void)state;
-    static const uint64_t two63[2] = {UINT64_C(1) << 63, 4}, big[1] = {UINT64_C(1) << 61}, four[1] = {4},
-                          three[1] = {3}, most[1] = {(UINT64_C(1) << 61) - 1u};
+    static const uint64_t two63[2] = {(UINT64_C(1) << 32) + 1u, UINT64_C(1) << 32}, big[1] = {UINT64_C(1) << 61},
+                          four[1] = {4}, three[1] = {3}, most[1] = {(UINT64_C(1) << 61) - 1u};
     enum { N = 15 };
     tfs_st_wentry e[N] = {
-        {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 2, .shape = two63}, /* elements overflow: 0 */
+        {.name = tfs_wstr_c("a"),
+         .dtype = TFS_ST_U8,
+         .n_dims = 2,
+         .shape = two63}, /* elements overflow (2^64 + 2^32): 0 */
         {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = big},   /* 2^64 bits: 0 */
         {.name = tfs_wstr_c("c"), .dtype = TFS_ST_F4, .n_dims = 1, .shape = four},  /* 16 bits: 2 */
         {.name = tfs_wstr_c("d"), .dtype = TFS_ST_F4, .n_dims = 1, .shape = three}, /* 12 bits: 1 */
@@ -277,6 +280,13 @@ static void test_data_buffer(void **state) {
     assert_int_equal(w.size, 8u + json->width + 9u);
     assert_null(tfs_wbuf_at(&w, 8u + json->width, 1));
     tfs_wbuf_free(&w);
+    /* a buffer whose size would pass UINT64_MAX: refused, after the header */
+    e[0].data = "ABCD";
+    m.data_len_set = 1, m.data_len = UINT64_MAX, m.data_fill = 0xA5;
+    assert_int_equal(tfs_st_write(&m, &w), TFS_EARG);
+    assert_int_equal(w.err, TFS_EARG);
+    tfs_wbuf_free(&w);
+    e[0].data = NULL, m.data_len_set = 0;
     /* fill without data: materialised */
     m.data_fill = 0x11;
     assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
