@@ -31,6 +31,16 @@ void *__wrap_calloc(size_t k, size_t n) { return fails() ? NULL : __real_calloc(
 void *__wrap_realloc(void *p, size_t n) { return fails() ? NULL : __real_realloc(p, n); }
 void *__wrap_aligned_alloc(size_t a, size_t n) { return fails() ? NULL : __real_aligned_alloc(a, n); }
 
+void tfs_test_nomem_arm(long fail) {
+    n_allocs = 0;
+    fail_at = fail;
+}
+
+long tfs_test_nomem_disarm(void) {
+    fail_at = -1;
+    return n_allocs;
+}
+
 tfs_status tfs_test_nomem_parse(int how, const uint8_t *p, size_t n, tfs_format format, unsigned flags, long fail,
                                 long *allocs, tfs_header **h, tfs_error *e) {
     static tfs_test_reader r; /* the header reads through them later (values) */

@@ -11,6 +11,11 @@
 
 #include "tfs/tfs.h"
 
+/* Count allocations from now and make number `fail` (0 = the next) return
+ * NULL (-1: none fails); disarm stops failing and returns the count. */
+void tfs_test_nomem_arm(long fail);
+long tfs_test_nomem_disarm(void);
+
 /* the byte paths of one parse: tfs_parse_buffer, a random-access reader
  * source, a forward-only stream (tests/common/sources.h) */
 enum { TFS_TEST_BUFFER, TFS_TEST_READER, TFS_TEST_STREAM };

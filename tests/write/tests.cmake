@@ -24,3 +24,6 @@ tfs_add_test(test_wbuf SOURCES write/test_wbuf.c LABELS write POSIX)
 if(TARGET test_wbuf)
   target_link_options(test_wbuf PRIVATE -Wl,--wrap=realloc) # allocation failures on demand
 endif()
+# every allocation of the writers and of view -> model failing in turn
+tfs_add_test(test_write_nomem SOURCES write/test_write_nomem.c common/sources.c LABELS write)
+tfs_test_nomem(test_write_nomem)
