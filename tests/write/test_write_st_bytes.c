@@ -169,9 +169,13 @@ static void check_padding(size_t len, unsigned pad_to, uint64_t want_pad) {
         const uint8_t *s = tfs_wbuf_at(&w, pad->offset, (size_t)want_pad);
         for (uint64_t i = 0; i < want_pad; i++) assert_int_equal(s[i], ' ');
     }
-    const tfs_field *json = tfs_wbuf_find(&w, TFS_FIELD_JSON, -1, 0);
+    const tfs_field *json = tfs_wbuf_find(&w, TFS_FIELD_JSON, -1, 0),
+                    *hs = tfs_wbuf_find(&w, TFS_FIELD_HEADER_SIZE, -1, 0);
     assert_int_equal(json->offset, 8);
     assert_int_equal(json->width, n);
+    assert_non_null(hs);
+    assert_int_equal(hs->offset, 0);
+    assert_int_equal(hs->width, 8);
     assert_int_equal(tfs_wbuf_at(&w, 8u + 51u + len - 1u, 1)[0], '}');
     tfs_wbuf_free(&w);
 }
@@ -435,6 +439,38 @@ static void test_indent(void **state) {
     tfs_wbuf_free(&w);
 }
 
+/* The file is the same after bytes already in the buffer (offsets relative
+ * to its start), and N as given is written whole (8 bytes, little-endian). */
+static void test_base_and_header_size(void **state) {
+    (void)state;
+    static const uint64_t two[1] = {2};
+    tfs_st_wentry e = {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .data = "xy"};
+    tfs_st_model m = {.n_entries = 1, .entries = &e};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint8_t *plain;
+    size_t n_plain;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &plain, &n_plain), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(tfs_wbuf_bytes(&w, "xyz", 3), TFS_OK);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint8_t *shifted;
+    size_t n_shifted;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &shifted, &n_shifted), TFS_OK);
+    assert_int_equal(n_shifted, 3u + n_plain);
+    assert_memory_equal(shifted + 3, plain, n_plain);
+    assert_int_equal(tfs_wbuf_find(&w, TFS_FIELD_HEADER_SIZE, -1, 0)->offset, 3);
+    assert_int_equal(tfs_wbuf_find(&w, TFS_FIELD_DATA, 0, 0)->offset, n_plain + 1u);
+    free(shifted);
+    free(plain);
+    tfs_wbuf_free(&w);
+    m.header_size_set = 1, m.header_size = UINT64_C(0x8877665544332211);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    static const uint8_t want[8] = {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+    assert_memory_equal(tfs_wbuf_at(&w, 0, 8), want, 8);
+    tfs_wbuf_free(&w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused),
@@ -445,6 +481,7 @@ int main(void) {
         cmocka_unit_test(test_model_from_view_offsets),
         cmocka_unit_test(test_raw_tokens),
         cmocka_unit_test(test_indent),
+        cmocka_unit_test(test_base_and_header_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
