@@ -142,6 +142,16 @@ static void test_escapes(void **state) {
         assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
         assert_token(&w, TFS_FIELD_NAME, 0, "\"\xff\x80x\x7f\xc3\"", 7);
         tfs_wbuf_free(&w);
+        /* an invalid byte after an escape and before one; a lead byte cut by
+         * the string's end although its follower is in memory */
+        e.name = tfs_wstr_c("\x01\xff\"");
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        assert_token(&w, TFS_FIELD_NAME, 0, "\"\\u0001\xff\\\"\"", 11);
+        tfs_wbuf_free(&w);
+        e.name = tfs_wstr_n("\xc3\xa9", 1);
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        assert_token(&w, TFS_FIELD_NAME, 0, "\"\xc3\"", 3);
+        tfs_wbuf_free(&w);
     }
 }
 
