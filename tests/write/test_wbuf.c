@@ -58,6 +58,7 @@ static void check(const tfs_wbuf *w, const model *m) {
         const tfs_wseg *s = &w->segs[i];
         assert_true(s->offset == off);
         assert_true(s->len > 0);
+        assert_true(s->hole == 0 || s->hole == 1); /* write.h: 1 for a hole */
         if (i) assert_int_not_equal(s->hole, w->segs[i - 1].hole);
         for (uint64_t k = 0; k < s->len; k++) assert_int_equal(m->mat[off + k], s->hole ? 0 : 1);
         if (!s->hole) {
@@ -264,6 +265,16 @@ static void test_sticky_errors_and_limits(void **state) {
     assert_int_equal(tfs_wbuf_hole(&w, UINT64_MAX), TFS_OK);
     assert_int_equal(tfs_wbuf_fill(&w, 0, 1), TFS_EARG);
     assert_int_equal(tfs_wbuf_flatten(&w, UINT64_MAX, &out, &out_len), TFS_EARG); /* more than SIZE_MAX - 1 */
+    tfs_wbuf_free(&w);
+    /* ranges near the end of a UINT64_MAX-byte file whose length would wrap */
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_wbuf_hole(&w, UINT64_MAX - 5), TFS_OK);
+    assert_int_equal(tfs_wbuf_bytes(&w, PAT, 5), TFS_OK);
+    assert_ptr_equal(tfs_wbuf_at(&w, UINT64_MAX - 5, 5), w.p);
+    assert_ptr_equal(tfs_wbuf_at(&w, UINT64_MAX - 2, 2), w.p + 3);
+    assert_null(tfs_wbuf_at(&w, UINT64_MAX - 1, 2));
+    for (size_t k = 1; k <= 8; k++) assert_null(tfs_wbuf_at(&w, UINT64_MAX - 1, SIZE_MAX - k));
+    assert_null(tfs_wbuf_at(&w, UINT64_MAX - 6, 1)); /* the hole */
     tfs_wbuf_free(&w);
 
     assert_int_equal(tfs_wbuf_bytes(NULL, PAT, 1), TFS_EARG);
