@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -119,6 +122,64 @@ void *__wrap_realloc(void *p, size_t n) {
 void *__real_malloc(size_t n);
 void *__wrap_malloc(size_t n);
 void *__wrap_malloc(size_t n) { return n > ((size_t)1 << 48) ? NULL : __real_malloc(n); }
+
+/* pwrite (-Wl,--wrap=pwrite64): g_pw_mode 0 writes; 1 writes at most g_pw_max
+ * bytes per call (a short write); 2 fails the first call with EINTR; 3 writes
+ * nothing but records each call (for segments larger than the machine could
+ * write); 4 fails with ENOSPC; 5 returns 0 (nothing written, errno ENOSPC) */
+static int g_pw_mode;
+static size_t g_pw_max = 5;
+static size_t g_pw_calls;
+static struct {
+    const void *buf;
+    size_t len;
+    off_t off;
+} g_pw[16];
+/* libtfs is built with _FILE_OFFSET_BITS=64 (CMakeLists.txt): its calls are
+ * to pwrite64 */
+static ssize_t pw_real(int fd, const void *buf, size_t len, off_t off);
+static ssize_t pw(int fd, const void *buf, size_t len, off_t off) {
+    size_t k = g_pw_calls++;
+    switch (g_pw_mode) {
+    case 1: return pw_real(fd, buf, len < g_pw_max ? len : g_pw_max, off);
+    case 4: errno = ENOSPC; return -1;
+    case 5: errno = ENOSPC; return 0;
+    case 2:
+        if (k == 0) {
+            errno = EINTR;
+            return -1;
+        }
+        return pw_real(fd, buf, len, off);
+    case 3:
+        if (k < 16) {
+            g_pw[k].buf = buf;
+            g_pw[k].len = len;
+            g_pw[k].off = off;
+        }
+        return (ssize_t)len;
+    default: return pw_real(fd, buf, len, off);
+    }
+}
+ssize_t __real_pwrite64(int fd, const void *buf, size_t len, int64_t off);
+ssize_t __wrap_pwrite64(int fd, const void *buf, size_t len, int64_t off);
+ssize_t __wrap_pwrite64(int fd, const void *buf, size_t len, int64_t off) { return pw(fd, buf, len, (off_t)off); }
+static ssize_t pw_real(int fd, const void *buf, size_t len, off_t off) {
+    return __real_pwrite64(fd, buf, len, (int64_t)off);
+}
+
+/* close (-Wl,--wrap=close): with g_close_fail the descriptor is closed and
+ * EIO reported (as NFS may on a delayed write error) */
+static int g_close_fail;
+int __real_close(int fd);
+int __wrap_close(int fd);
+int __wrap_close(int fd) {
+    int r = __real_close(fd);
+    if (g_close_fail && r == 0) {
+        errno = EIO;
+        return -1;
+    }
+    return r;
+}
 
 static const uint8_t PAT[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
@@ -473,6 +534,183 @@ static void read_file(const char *path, uint8_t *dst, size_t cap, size_t *n) {
     fclose(f);
 }
 
+/* short writes and EINTR: the loop writes the rest where it belongs */
+static void test_write_fd_short_and_interrupted(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tfs-wbuf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/out.bin", dir);
+    static uint8_t got[MAXF + 16];
+    size_t n;
+    tfs_wbuf w;
+    model m;
+    build(&w, &m);
+    for (int mode = 0; mode <= 2; mode++) {
+        g_pw_mode = mode ? mode : 1;
+        g_pw_max = mode ? 5 : 1; /* mode 0 here: one byte per call */
+        g_pw_calls = 0;
+        int e = -7;
+        assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
+        assert_int_equal(e, 0);
+        g_pw_mode = 0;
+        read_file(path, got, sizeof got, &n);
+        assert_int_equal(n, m.size);
+        assert_memory_equal(got, m.b, m.size);
+    }
+    g_pw_max = 5;
+    /* a failing write: its errno; a write of nothing: EIO */
+    for (int mode = 4; mode <= 5; mode++) {
+        g_pw_mode = mode;
+        int e = 0;
+        assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_EIO);
+        assert_int_equal(e, mode == 4 ? ENOSPC : EIO);
+        g_pw_mode = 0;
+    }
+    /* the final size cannot be set (a file size limit): EFBIG */
+    struct rlimit old_lim, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old_lim), 0);
+    void (*old_sig)(int) = signal(SIGXFSZ, SIG_IGN);
+    tfs_wbuf big = {0};
+    assert_int_equal(tfs_wbuf_bytes(&big, PAT, 10), TFS_OK);
+    assert_int_equal(tfs_wbuf_hole(&big, 1 << 20), TFS_OK);
+    lim = old_lim;
+    lim.rlim_cur = 4096;
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int e = 0;
+    tfs_status st = tfs_wbuf_write_file(&big, path, &e);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old_lim), 0);
+    signal(SIGXFSZ, old_sig);
+    assert_int_equal(st, TFS_EIO);
+    assert_int_equal(e, EFBIG);
+    tfs_wbuf_free(&big);
+    /* close fails: EIO */
+    g_close_fail = 1;
+    e = 0;
+    st = tfs_wbuf_write_file(&w, path, &e);
+    g_close_fail = 0;
+    assert_int_equal(st, TFS_EIO);
+    assert_int_equal(e, EIO);
+    /* a new file: mode 0644 (umask 022) */
+    unlink(path);
+    mode_t old_mask = umask(022);
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
+    umask(old_mask);
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0644);
+    /* the file opened as descriptor 0 (stdin closed) */
+    int saved = dup(0);
+    assert_true(saved >= 0);
+    __real_close(0);
+    e = -7;
+    st = tfs_wbuf_write_file(&w, path, &e);
+    assert_int_equal(dup2(saved, 0), 0);
+    __real_close(saved);
+    assert_int_equal(st, TFS_OK);
+    assert_int_equal(e, 0);
+    /* refusals reset the errno out-parameter */
+    e = -7;
+    assert_int_equal(tfs_wbuf_write_file(NULL, path, &e), TFS_EARG);
+    assert_int_equal(e, 0);
+    e = -7;
+    assert_int_equal(tfs_wbuf_write_fd(NULL, 1, &e), TFS_EARG);
+    assert_int_equal(e, 0);
+    tfs_wbuf_free(&w);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* string constructors */
+static void test_wstr(void **state) {
+    (void)state;
+    static const char lit[] = "abc";
+    tfs_wstr a = tfs_wstr_c(lit);
+    assert_ptr_equal(a.ptr, lit);
+    assert_int_equal(a.len, 3);
+    assert_int_equal(a.hole, 0);
+    tfs_wstr b = tfs_wstr_c(NULL);
+    assert_null(b.ptr);
+    assert_int_equal(b.len, 0);
+    tfs_wstr c = tfs_wstr_n("xyz", 2);
+    assert_int_equal(c.len, 2);
+    assert_memory_equal(c.ptr, "xy", 2);
+    tfs_wstr d = tfs_wstr_hole(12345);
+    assert_null(d.ptr);
+    assert_int_equal(d.len, 0);
+    assert_int_equal(d.hole, 12345);
+}
+
+/* a materialised segment of 1.75 GiB (read-only zero pages, never written:
+ * pwrite only records its calls) and one of 3 bytes after a hole: every call
+ * stays inside its segment, at the matching file offset, and together they
+ * cover each segment once */
+static void test_write_fd_large_segment(void **state) {
+    (void)state;
+    const size_t big = (size_t)7 << 28;
+    uint8_t *p = mmap(NULL, big + 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) skip();
+    tfs_wseg segs[3] = {{.offset = 0, .len = big, .pos = 0, .hole = 0},
+                        {.offset = big, .len = 100, .pos = big, .hole = 1},
+                        {.offset = big + 100, .len = 3, .pos = big, .hole = 0}};
+    tfs_wbuf w = {
+        .p = p, .len = big + 3, .cap = big + 4096, .size = big + 103, .segs = segs, .n_segs = 3, .segs_cap = 3};
+    char dir[] = "/tmp/tfs-wbuf-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/big.bin", dir);
+    int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    /* only with the wrapper in place: else 1.75 GiB would be written */
+    tfs_wbuf tiny = {0};
+    assert_int_equal(tfs_wbuf_bytes(&tiny, PAT, 3), TFS_OK);
+    g_pw_mode = 3;
+    g_pw_calls = 0;
+    int e = -7;
+    assert_int_equal(tfs_wbuf_write_fd(&tiny, fd, &e), TFS_OK);
+    tfs_wbuf_free(&tiny);
+    if (g_pw_calls != 1) {
+        g_pw_mode = 0;
+        close(fd);
+        unlink(path);
+        rmdir(dir);
+        munmap(p, big + 4096);
+        fail_msg("pwrite is not wrapped (%zu calls seen)", g_pw_calls);
+    }
+    g_pw_calls = 0;
+    tfs_status st = tfs_wbuf_write_fd(&w, fd, &e);
+    g_pw_mode = 0;
+    assert_int_equal(st, TFS_OK);
+    assert_int_equal(e, 0);
+    assert_true(g_pw_calls >= 2 && g_pw_calls <= 16);
+    uint64_t covered0 = 0;
+    int last_seen = 0;
+    for (size_t k = 0; k < g_pw_calls; k++) {
+        const uint8_t *b = g_pw[k].buf;
+        size_t len = g_pw[k].len;
+        assert_true(len > 0 && len <= 0x7ffff000); /* Linux transfers at most this per call */
+        if (b == p + big) {                        /* the small segment */
+            assert_int_equal(len, 3);
+            assert_int_equal(g_pw[k].off, (off_t)(big + 100));
+            last_seen++;
+            continue;
+        }
+        assert_true(b >= p && b + len <= p + big);     /* inside the big segment */
+        assert_int_equal(g_pw[k].off, (off_t)(b - p)); /* at its own file offset */
+        assert_int_equal(b - p, (ptrdiff_t)covered0);  /* in order, no gap, no overlap */
+        covered0 += len;
+    }
+    assert_true(covered0 == big);
+    assert_int_equal(last_seen, 1);
+    struct stat sb;
+    assert_int_equal(fstat(fd, &sb), 0);
+    assert_int_equal((uint64_t)sb.st_size, big + 103); /* the final ftruncate */
+    close(fd);
+    unlink(path);
+    rmdir(dir);
+    munmap(p, big + 4096);
+}
+
 static void test_write_file(void **state) {
     (void)state;
     char dir[] = "/tmp/tfs-wbuf-XXXXXX";
@@ -498,7 +736,8 @@ static void test_write_file(void **state) {
     /* through an fd already holding longer content */
     int fd = open(path, O_RDWR);
     assert_true(fd >= 0);
-    assert_int_equal(write(fd, m.b, 8), 8);
+    static const uint8_t ff[8] = {0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF};
+    assert_int_equal(write(fd, ff, 8), 8); /* old bytes where the file starts with a hole */
     int e = -7;
     assert_int_equal(tfs_wbuf_write_fd(&w, fd, &e), TFS_OK);
     assert_int_equal(e, 0);
@@ -518,12 +757,28 @@ static void test_write_file(void **state) {
     assert_int_equal(tfs_wbuf_write_file(&w, bad, &e), TFS_EIO);
     assert_int_equal(e, ENOENT);
     assert_int_equal(tfs_wbuf_write_file(&w, bad, NULL), TFS_EIO);
-    /* a read-only fd: ftruncate fails */
+    /* a read-only fd: the first ftruncate fails, with its errno */
     fd = open(path, O_RDONLY);
+    errno = 0;
+    assert_int_not_equal(ftruncate(fd, 0), 0);
+    int want = errno;
     e = 0;
     assert_int_equal(tfs_wbuf_write_fd(&w, fd, &e), TFS_EIO);
-    assert_int_not_equal(e, 0);
+    assert_int_equal(e, want);
     close(fd);
+    /* descriptor 0 is a descriptor like any other */
+    int saved = dup(0);
+    assert_true(saved >= 0);
+    fd = open(path, O_RDWR);
+    assert_true(fd >= 0);
+    assert_int_equal(dup2(fd, 0), 0);
+    close(fd);
+    assert_int_equal(tfs_wbuf_write_fd(&w, 0, &e), TFS_OK);
+    assert_int_equal(dup2(saved, 0), 0);
+    close(saved);
+    read_file(path, got, sizeof got, &n);
+    assert_int_equal(n, m.size);
+    assert_memory_equal(got, m.b, m.size);
     tfs_wbuf_free(&w);
     /* a file larger than INT64_MAX: refused; exactly INT64_MAX is not refused
      * as too large (the file system may refuse it: EIO, EFBIG) */
@@ -553,6 +808,9 @@ int main(void) {
         cmocka_unit_test(test_reserve_hint),
         cmocka_unit_test(test_allocation_failures),
         cmocka_unit_test(test_write_file),
+        cmocka_unit_test(test_write_fd_short_and_interrupted),
+        cmocka_unit_test(test_write_fd_large_segment),
+        cmocka_unit_test(test_wstr),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,7 @@ set_tests_properties(test_write_roundtrip_shared_real PROPERTIES LABELS "write;r
 # the output buffer and its file output against a model of the file (tfs/write.h)
 tfs_add_test(test_wbuf SOURCES write/test_wbuf.c LABELS write POSIX)
 if(TARGET test_wbuf)
-  target_link_options(test_wbuf PRIVATE -Wl,--wrap=realloc,--wrap=malloc) # allocation failures on demand
+  target_link_options(test_wbuf PRIVATE -Wl,--wrap=realloc,--wrap=malloc,--wrap=pwrite64,--wrap=close) # allocation failures on demand
 endif()
 # every allocation of the writers and of view -> model failing in turn
 tfs_add_test(test_write_nomem SOURCES write/test_write_nomem.c common/sources.c LABELS write)
