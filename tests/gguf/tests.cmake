@@ -6,6 +6,7 @@ tfs_add_test(test_gg_kv SOURCES gguf/test_gg_kv.c ${TFS_GG_TEST_HELPERS} LABELS 
 tfs_add_test(test_gg_arrays SOURCES gguf/test_gg_arrays.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_collide SOURCES gguf/test_gg_collide.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 target_link_options(test_gg_collide PRIVATE -Wl,--wrap=tfs__hash_seed)
+tfs_add_test(test_gg_find SOURCES gguf/test_gg_find.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_cursor SOURCES gguf/test_gg_cursor.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_strings SOURCES gguf/test_gg_strings.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_nomem SOURCES gguf/test_gg_nomem.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
