@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "common/sources.h"
 #include "gguf/gg_build.h"
 #include "tfs/tfs.h"
 
@@ -250,6 +251,59 @@ static void test_arguments_and_failures(void **state) {
     gb_free(&l.b);
 }
 
+/* tfs_kv_get on the string arrays of a forward-only source: elements kept
+ * (whole, within TFS_ARRAY_KEEP bytes) are found, with their lengths and
+ * offsets; the first element that was not kept, and every later one, is
+ * TFS_EIO (tfs.h), also in an array of which nothing was kept */
+static void test_stream_kept_strings(void **state) {
+    (void)state;
+    static char big[TFS_ARRAY_KEEP + 10];
+    memset(big, 'q', sizeof big);
+    gb b = {0};
+    gb_header(&b, 3, 0, 3);
+    gb_kv_at a0 = gb_kv_arr(&b, "a.none", TFS_GG_STRING, 2);
+    gb_strn(&b, big, sizeof big); /* too long to keep: nothing of this array is kept */
+    gb_str(&b, "x");
+    gb_kv_at a1 = gb_kv_arr(&b, "a.some", TFS_GG_STRING, 4);
+    size_t e0 = gb_str(&b, "ab");
+    size_t e1 = gb_str(&b, "");           /* the kept bytes end with this empty string */
+    gb_strn(&b, big, TFS_ARRAY_KEEP - 8); /* 8 + 2 + 8 + 0 + 8 + this > TFS_ARRAY_KEEP: not kept */
+    gb_str(&b, "z");
+    /* 70 elements: the walk to element 65 starts from the mark at 64, past the kept bytes */
+    gb_kv_arr(&b, "a.many", TFS_GG_STRING, 70);
+    gb_str(&b, "s0");
+    gb_strn(&b, big, sizeof big);
+    for (int k = 2; k < 70; k++) gb_str(&b, "t");
+    (void)a0;
+    assert_int_equal(e0, a1.value);
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b.p, b.len);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    tfs_value v;
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v), TFS_EIO);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v), TFS_EIO);
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 0, &v), TFS_OK);
+    assert_int_equal(v.u64, 2);
+    assert_int_equal(v.offset, e0 + 8);
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 1, &v), TFS_OK);
+    assert_int_equal(v.u64, 0);
+    assert_int_equal(v.offset, e1 + 8);
+    tfs_str s;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[1], 0, &s, NULL, 0), TFS_OK);
+    assert_int_equal(s.len, 2);
+    assert_memory_equal(s.ptr, "ab", 2);
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 2, &v), TFS_EIO);
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 3, &v), TFS_EIO);
+    assert_int_equal(tfs_kv_get(h, &h->kv[2], 0, &v), TFS_OK);
+    assert_int_equal(v.u64, 2);
+    for (uint64_t k = 1; k < 70; k++) assert_int_equal(tfs_kv_get(h, &h->kv[2], k, &v), TFS_EIO);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_read_per_block),
@@ -257,6 +311,7 @@ int main(void) {
         cmocka_unit_test(test_strings),
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_arguments_and_failures),
+        cmocka_unit_test(test_stream_kept_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
