@@ -21,12 +21,13 @@ typedef struct counting {
     const uint8_t *p;
     size_t n;
     size_t calls;
-    int fail; /* every read fails */
+    int fail; /* every read fails (2: and claims len bytes in *got) */
 } counting;
 
 static int c_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
     counting *c = ctx;
     c->calls++;
+    if (c->fail == 2) *got = len; /* a failing reader may leave anything in *got */
     if (c->fail) return 5;
     size_t k = off >= c->n ? 0 : c->n - (size_t)off;
     if (k > len) k = len;
@@ -304,6 +305,47 @@ static void test_stream_kept_strings(void **state) {
     gb_free(&b);
 }
 
+/* tfs_kv_get on string elements read again through a random-access reader:
+ * the last element's length field ends the file (the read there returns just
+ * those 8 bytes); a failing reader gives TFS_EIO, whatever it put in *got */
+static void test_reader_string_elements(void **state) {
+    (void)state;
+    /* element 3 is longer than find_string's 4096-byte chunk, so the last
+     * length field is fetched alone: the read there returns its 8 bytes and
+     * the file ends */
+    static char el3[4100];
+    memset(el3, 'd', sizeof el3);
+    const char *el[5] = {"a", "bb", "", el3, ""};
+    const size_t len[5] = {1, 2, 0, sizeof el3, 0};
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "a.strs", TFS_GG_STRING, 5);
+    size_t off[5];
+    for (int k = 0; k < 5; k++) off[k] = gb_strn(&b, el[k], len[k]) + 8u;
+    assert_int_equal(off[4], b.len); /* the file ends with the last length field */
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &b);
+    for (int k = 0; k < 5; k++) {
+        tfs_value v;
+        assert_int_equal(tfs_kv_get(h, &h->kv[0], (uint64_t)k, &v), TFS_OK);
+        assert_int_equal(v.u64, len[k]);
+        assert_int_equal(v.offset, off[k]);
+        char buf[8];
+        tfs_str s;
+        assert_int_equal(tfs_kv_get_string(h, &h->kv[0], (uint64_t)k, &s, buf, sizeof buf), TFS_OK);
+        assert_int_equal(s.len, len[k] < sizeof buf ? len[k] : sizeof buf);
+        assert_memory_equal(s.ptr, el[k], s.len);
+    }
+    for (int mode = 1; mode <= 2; mode++) {
+        c.fail = mode;
+        tfs_value v;
+        assert_int_equal(tfs_kv_get(h, &h->kv[0], 3, &v), TFS_EIO);
+        c.fail = 0;
+    }
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_read_per_block),
@@ -312,6 +354,7 @@ int main(void) {
         cmocka_unit_test(test_scalars),
         cmocka_unit_test(test_arguments_and_failures),
         cmocka_unit_test(test_stream_kept_strings),
+        cmocka_unit_test(test_reader_string_elements),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
