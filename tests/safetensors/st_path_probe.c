@@ -11,6 +11,14 @@
  * fields, and the view: every tensor (name bytes in hex, dtype, shape, offset,
  * n_bytes, file offset) and every __metadata__ entry (key and value in hex).
  * Exit 0, or 2 when a file cannot be read.
+ *
+ * st_probe_fast is also linked with -Wl,--wrap=tfs_st_dtype_from_name and
+ * compiled with ST_PROBE_LOOKUPS: each line then ends in "\tL n", the number
+ * of dtype-name lookups the parse made.  The fast entry path looks a name up
+ * only when it differs from the previous entry's; the generic parser looks up
+ * every entry's dtype, so a canonical entry that the fast path gives up on
+ * shows as one lookup more (test_st_fast_entry.py strips the field before
+ * comparing with st_probe_generic and checks it on canonical-only headers).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +26,16 @@
 
 #include "tfs/field.h"
 #include "tfs/tfs.h"
+
+#ifdef ST_PROBE_LOOKUPS
+static unsigned long n_lookups;
+int __real_tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
+int __wrap_tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out);
+int __wrap_tfs_st_dtype_from_name(const char *name, size_t len, uint32_t *out) {
+    n_lookups++;
+    return __real_tfs_st_dtype_from_name(name, len, out);
+}
+#endif
 
 static void hex(const char *p, size_t n) {
     for (size_t i = 0; i < n; i++) printf("%02x", (unsigned char)p[i]);
@@ -53,6 +71,9 @@ static int probe(const char *path) {
     for (size_t k = 0; k < 2; k++) {
         tfs_header *h = NULL;
         tfs_error e;
+#ifdef ST_PROBE_LOOKUPS
+        n_lookups = 0;
+#endif
         tfs_status st = tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, profiles[k], &h, &e);
         printf("%s\t%s\t%s\t%s\t%llu\t%lld", path, k ? "strict" : "default", tfs_status_name(st), tfs_rule_id(e.rule),
                (unsigned long long)e.offset, (long long)e.index);
@@ -86,6 +107,9 @@ static int probe(const char *path) {
                        (unsigned long long)h->fail_fields[i].width);
             tfs_header_free(h);
         }
+#ifdef ST_PROBE_LOOKUPS
+        printf("\tL %lu", n_lookups);
+#endif
         printf("\n");
     }
     free(buf);

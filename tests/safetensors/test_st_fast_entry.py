@@ -20,6 +20,8 @@ import csv
 import json
 import os
 import random
+import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -95,6 +97,75 @@ def header(r):
     return blob
 
 
+BOUNDARY = [0, 1, 9, 10, 99, 1234567, 12345678, 123456789, 9999999999999999, 10**16, 12345678901234567,
+            10**18, 2**63, 2**64 - 1, 9999999999999999999]
+
+
+def canonical(r):
+    """A header of canonical entries only (any values: many files fail Metadata::validate, ST3xx)."""
+    parts, off, dtype = [], 0, r.choice(DTYPES)
+    if r.random() < 0.3:
+        parts.append("\"__metadata__\":" + json.dumps({"k": "v"}))
+    for i in range(r.choice([1, 2, 3, 7, 20])):
+        if r.random() < 0.4:
+            dtype = r.choice(DTYPES)
+        if r.random() < 0.5:
+            shape = [r.choice([0, 1, 2, 3, 8]) for _ in range(r.choice([0, 1, 2, 3]))]
+            size = st.nbytes(dtype, shape)
+            start, end = off, off + (size if size is not None else 1)
+        else:
+            shape = [r.choice(BOUNDARY) for _ in range(r.choice([0, 1, 2, 4, 8]))]
+            start, end = r.choice(BOUNDARY), r.choice(BOUNDARY)
+        off = max(off, end) if end < 1 << 16 else off
+        parts.append("\"%s\":%s" % (r.choice(["t%d" % i, "n\\u00e9%d" % i, "q\\\"%d" % i]),
+                                     st.ent(dtype, shape, start, end)))
+    sep = r.choice([",", ", ", ",\n"])
+    return st.st_file("{" + sep.join(parts) + "}", bytes(off))
+
+
+NUM = "(?:0|[1-9][0-9]{0,18})"
+CANON = re.compile(r'\{"dtype":"([^"\\]*)","shape":\[(?:%s(?:,%s)*)?\],"data_offsets":\[%s,%s\]\}\Z'
+                   % (NUM, NUM, NUM, NUM))
+
+
+def expected_lookups(blob):
+    """dtype-name lookups of the fast path for a header of canonical entries only (the runs of one
+    dtype in document order); None when some entry is not canonical or the JSON cannot be split"""
+    if len(blob) < 8:
+        return None
+    n = struct.unpack("<Q", blob[:8])[0]
+    try:
+        text = blob[8:8 + n].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    dec, ws = json.JSONDecoder(), re.compile(r"[ \t\n\r]*")
+    i = ws.match(text).end()
+    if text[i:i + 1] != "{":
+        return None
+    i = ws.match(text, i + 1).end()
+    dtypes = []
+    try:
+        while text[i:i + 1] != "}":
+            key, i = dec.raw_decode(text, i)
+            i = ws.match(text, i).end()
+            if text[i:i + 1] != ":":
+                return None
+            i = ws.match(text, i + 1).end()
+            v0 = i
+            _, i = dec.raw_decode(text, i)
+            if key != "__metadata__":
+                m = CANON.match(text[v0:i])
+                if not m or m.group(1) not in DTYPES:
+                    return None
+                dtypes.append(m.group(1))
+            i = ws.match(text, i).end()
+            if text[i:i + 1] == ",":
+                i = ws.match(text, i + 1).end()
+    except ValueError:
+        return None
+    return sum(1 for k, d in enumerate(dtypes) if k == 0 or d != dtypes[k - 1])
+
+
 def fixtures(src):
     out = []
     for rel in ("corpus/safetensors/MANIFEST.tsv", "corpus/real/MANIFEST.tsv"):
@@ -118,6 +189,7 @@ def main():
     ap.add_argument("generic")
     ap.add_argument("source")
     ap.add_argument("--count", type=int, default=3000)
+    ap.add_argument("--canonical", type=int, default=400)
     ap.add_argument("--seed", type=int, default=16)
     a = ap.parse_args()
     files = fixtures(a.source)
@@ -129,7 +201,19 @@ def main():
             with open(p, "wb") as f:
                 f.write(header(r))
             files.append(p)
+        for i in range(a.canonical):
+            p = os.path.join(tmp, "canon-%05d.safetensors" % i)
+            with open(p, "wb") as f:
+                f.write(canonical(r))
+            files.append(p)
         fast, gen = probe(a.fast, files), probe(a.generic, files)
+        lookups = []
+        for k, ln in enumerate(fast):
+            head, sep, n = ln.rpartition("\tL ")
+            if not sep:
+                raise SystemExit("test_st_fast_entry: %s prints no lookup count (\\tL n)" % a.fast)
+            fast[k] = head
+            lookups.append(int(n))
         diff = [(x, y) for x, y in zip(fast, gen) if x != y]
         if len(fast) != len(gen) or len(fast) != 2 * len(files):
             print("FAIL line counts: fast %d, generic %d, want %d" % (len(fast), len(gen), 2 * len(files)))
@@ -137,11 +221,35 @@ def main():
         for d in diff[:5]:
             if d:
                 print("FAIL fast:    %s\n     generic: %s" % (d[0][:600], d[1][:600]))
+        # the fast path taken: canonical-only headers whose scan completes
+        slow, checked = [], 0
+        for k, path in enumerate(files):
+            rows = fast[2 * k:2 * k + 2]
+            if any(ln.split("\t")[0] != path for ln in rows):
+                break  # counted above as a line-count failure
+            if any(ln.split("\t")[2] != "ok" and not ln.split("\t")[3][:3] in ("ST3", "ST5") for ln in rows):
+                continue
+            with open(path, "rb") as f:
+                want = expected_lookups(f.read())
+            if want is None:
+                continue
+            checked += 1
+            got = lookups[2 * k:2 * k + 2]
+            if got != [want, want]:
+                slow.append("%s: %s dtype lookups (default, strict), want %d: the fast path gave up on a "
+                            "canonical entry" % (path, got, want))
+        for s in slow[:5]:
+            print("FAIL " + s)
+        print("test_st_fast_entry: %d canonical-only headers took the fast path for every entry, %d did not"
+              % (checked - len(slow), len(slow)))
+        if checked < a.canonical // 2:
+            print("FAIL only %d canonical-only headers checked" % checked)
+            slow.append(None)
         ok = [ln.split("\t")[2] for ln in fast]
-        print("test_st_fast_entry: %d files (%d fixtures, %d generated) x 2 profiles: %d ok, %d invalid; "
+        print("test_st_fast_entry: %d files (%d fixtures, %d + %d generated) x 2 profiles: %d ok, %d invalid; "
               "%d differ between the fast and the generic entry path"
-              % (len(files), n_fix, a.count, ok.count("ok"), ok.count("invalid"), len(diff)))
-    return 1 if diff else 0
+              % (len(files), n_fix, a.count, a.canonical, ok.count("ok"), ok.count("invalid"), len(diff)))
+    return 1 if diff or slow else 0
 
 
 if __name__ == "__main__":
