@@ -20,6 +20,7 @@ import sys
 import st_gaps
 import st_operands
 import st_sort
+import st_entry_edges
 import st_json_edges
 import st_tails
 from tfsgen import manifest, tables
@@ -636,6 +637,7 @@ def build():
     st_sort.build(add)  # the (start, end) walk order of both sorts (docs/fixtures.md)
     st_tails.build(add)  # a space in the string scanner's byte-by-byte tail
     st_json_edges.build(add)  # string scanner and escape decoder edges
+    st_entry_edges.build(add)  # entry reader edges (escaped names late, array-form syntax, held depth)
 
 
 def main():

@@ -8,8 +8,11 @@ tfs_add_test(test_st_manifest SOURCES ${_st_dir}/test_st_manifest.c ${_st_util} 
 tfs_add_test(test_st_order SOURCES ${_st_dir}/test_st_order.c ${_st_util} LABELS safetensors)
 tfs_add_test(test_st_nomem SOURCES ${_st_dir}/test_st_nomem.c ${_st_util} LABELS safetensors)
 tfs_test_nomem(test_st_nomem)
+# duplicate names and keys whose hashes collide: a fixed hash seed (tests/gguf/test_gg_collide.c)
+tfs_add_test(test_st_collide SOURCES ${_st_dir}/test_st_collide.c ${_st_util} LABELS safetensors)
+target_link_options(test_st_collide PRIVATE -Wl,--wrap=tfs__hash_seed)
 find_package(OpenSSL REQUIRED)
-foreach(t test_st_rules test_st_json test_st_valid test_st_manifest test_st_order test_st_nomem)
+foreach(t test_st_rules test_st_json test_st_valid test_st_manifest test_st_order test_st_nomem test_st_collide)
   target_link_libraries(${t} PRIVATE OpenSSL::Crypto)
 endforeach()
 

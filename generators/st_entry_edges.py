@@ -1,0 +1,44 @@
+"""st_entry_edges.py: safetensors headers at edges of st_entries.c that no other fixture pins
+(issue 16, item 4; found by st_entries.c mutants):
+- escaped field names, an escaped dtype name and an escaped "__metadata__" key past byte 64 of the
+  header (short_str decodes escaped tokens into a 128-byte buffer: a bound computed from the
+  token's position instead of its length gave up on every escaped name far enough in);
+- an array-form entry with a bad separator between its elements, and one closed by a brace:
+  JSON syntax errors (ST110) that the array-form reader must report, not step over;
+- a held entry violation (an unknown dtype, ST210) in an entry whose ignored field nests to depth
+  127, the deepest serde_json accepts: the held entry is scanned again from its start at its own
+  depth (2), so the nesting stays legal and ST210 is reported; one level more is ST113.
+Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
+verdict (corpus/CRATE_VERDICTS.tsv).
+"""
+from tfsgen.safetensors import st_file
+
+E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
+FIRST = '"layer.0.attention.weight":{%s}' % E  # pushes the second entry past byte 64
+
+
+def nested(k):
+    return "[" * k + "]" * k
+
+
+def build(add):
+    add("valid-escaped-fields-past-64",
+        st_file('{%s,"t1":{"d\\u0074ype":"U\\u0038","sh\\u0061pe":[1],"data_\\u006fffsets":[1,2]}}' % FIRST, 2),
+        "the second entry, past byte 64 of the header, spells its three field names and its dtype with "
+        "\\u escapes")
+    add("valid-escaped-metadata-key-past-64",
+        st_file('{%s,"\\u005f_metadata__":{"k":"v"}}' % FIRST, 1),
+        "the key __metadata__ spelled with a \\u escape, past byte 64 of the header")
+    add("ST110-array-entry-bad-separator", st_file('{"a":["U8";[1],[0,1]]}', 1),
+        "array-form entry whose first two elements are separated by ';'", "ST110")
+    add("ST110-array-entry-closed-by-brace", st_file('{"a":["U8",[1],[0,1]}}', 1),
+        "array-form entry of three elements closed by '}'", "ST110")
+    # top-level object depth 1, the entry 2, the ignored field's arrays 3..127
+    add("ST210-held-entry-depth-127",
+        st_file('{"a":{"dtype":"X9","shape":[1],"data_offsets":[0,1],"x":%s}}' % nested(125), 1),
+        "unknown dtype (held until the object closes) in an entry whose ignored field nests to depth 127, "
+        "the deepest serde_json accepts", "ST210")
+    add("ST113-held-entry-depth-128",
+        st_file('{"a":{"dtype":"X9","shape":[1],"data_offsets":[0,1],"x":%s}}' % nested(126), 1),
+        "unknown dtype in an entry whose ignored field nests to depth 128: the nesting error comes first",
+        "ST113")
