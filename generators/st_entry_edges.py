@@ -7,7 +7,9 @@
   JSON syntax errors (ST110) that the array-form reader must report, not step over;
 - a held entry violation (an unknown dtype, ST210) in an entry whose ignored field nests to depth
   127, the deepest serde_json accepts: the held entry is scanned again from its start at its own
-  depth (2), so the nesting stays legal and ST210 is reported; one level more is ST113.
+  depth (2), so the nesting stays legal and ST210 is reported; one level more is ST113;
+- a header that ends where a __metadata__ value is due, followed by data starting with "{" or "[":
+  the end of the text (ST111), whatever byte lies past it.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -42,3 +44,9 @@ def build(add):
         st_file('{"a":{"dtype":"X9","shape":[1],"data_offsets":[0,1],"x":%s}}' % nested(126), 1),
         "unknown dtype in an entry whose ignored field nests to depth 128: the nesting error comes first",
         "ST113")
+    # the header ends where a value is due; the data's first byte would open a container
+    add("ST111-metadata-cut-before-value-data-brace", st_file('{"__metadata__":', b"{}"),
+        "the header ends right after \"__metadata__\": (its value due); the data starts with '{'", "ST111")
+    add("ST111-metadata-value-cut-data-bracket", st_file('{"__metadata__":{"k":', b"[]"),
+        "the header ends right after a __metadata__ key's colon (its value due); the data starts with '['",
+        "ST111")
