@@ -9,7 +9,8 @@
   127, the deepest serde_json accepts: the held entry is scanned again from its start at its own
   depth (2), so the nesting stays legal and ST210 is reported; one level more is ST113;
 - a header that ends where a __metadata__ value is due, followed by data starting with "{" or "[":
-  the end of the text (ST111), whatever byte lies past it.
+  the end of the text (ST111), whatever byte lies past it;
+- canonical entries (the fast entry path's layout) with an empty list element: [,1], [1,], [0,].
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -50,3 +51,10 @@ def build(add):
     add("ST111-metadata-value-cut-data-bracket", st_file('{"__metadata__":{"k":', b"[]"),
         "the header ends right after a __metadata__ key's colon (its value due); the data starts with '['",
         "ST111")
+    # canonical layout (the fast entry path's) with an empty list element: JSON syntax errors
+    add("ST110-shape-leading-comma", st_file('{"a":{"dtype":"U8","shape":[,1],"data_offsets":[0,1]}}', 1),
+        "canonical entry whose shape is [,1]", "ST110")
+    add("ST110-shape-trailing-comma", st_file('{"a":{"dtype":"U8","shape":[1,],"data_offsets":[0,1]}}', 1),
+        "canonical entry whose shape is [1,]", "ST110")
+    add("ST110-offsets-trailing-comma", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,]}}', 1),
+        "canonical entry whose data_offsets is [0,]", "ST110")
