@@ -302,6 +302,12 @@ static void test_whitespace_and_syntax(void **state) {
         {"{\"a\":{" E ",\"x\":nul", 0},
         {"{\"__metadata__\":{\"k\":", 0},
         {"{\"__metadata__\":", -1},
+        /* __metadata__: the KV being read (a repeated key: its first index); none between KVs */
+        {"{\"__metadata__\":{\"j\":\"a\",\"k\":", 1},
+        {"{\"__metadata__\":{\"j\":\"a\",\"k\":\"b\",\"k\":", 1},
+        {"{\"__metadata__\":{\"k\":\"v\"", -1},
+        {"{\"__metadata__\":{\"k\":\"v\",", -1},
+        {"{\"__metadata__\":{\"k\":\"v\"}", -1},
     };
     for (size_t i = 0; i < sizeof cut / sizeof *cut; i++)
         stt_json_rule(cut[i].json, 0, 0, TFS_ST111, 8 + strlen(cut[i].json), cut[i].index);
