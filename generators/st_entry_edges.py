@@ -10,7 +10,8 @@
   depth (2), so the nesting stays legal and ST210 is reported; one level more is ST113;
 - a header that ends where a __metadata__ value is due, followed by data starting with "{" or "[":
   the end of the text (ST111), whatever byte lies past it;
-- canonical entries (the fast entry path's layout) with an empty list element: [,1], [1,], [0,].
+- canonical entries (the fast entry path's layout) with an empty list element: [,1], [1,], [0,];
+  and one whose dtype is U8 followed by the bad escape \\, and the rest of the layout.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -58,3 +59,6 @@ def build(add):
         "canonical entry whose shape is [1,]", "ST110")
     add("ST110-offsets-trailing-comma", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,]}}', 1),
         "canonical entry whose data_offsets is [0,]", "ST110")
+    add("ST115-dtype-backslash-then-shape", st_file('{"a":{"dtype":"U8\\,"shape":[1],"data_offsets":[0,1]}}', 1),
+        "canonical entry whose dtype string is U8 then the bad escape \\, (the rest reads as the canonical layout)",
+        "ST115")
