@@ -11,7 +11,8 @@
 - a header that ends where a __metadata__ value is due, followed by data starting with "{" or "[":
   the end of the text (ST111), whatever byte lies past it;
 - canonical entries (the fast entry path's layout) with an empty list element: [,1], [1,], [0,];
-  and one whose dtype is U8 followed by the bad escape \\, and the rest of the layout.
+  and one whose dtype is U8 followed by the bad escape \\, and the rest of the layout;
+- a map-form dtype with the cut literal nul as its value, and one closed by ']'.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -62,3 +63,9 @@ def build(add):
     add("ST115-dtype-backslash-then-shape", st_file('{"a":{"dtype":"U8\\,"shape":[1],"data_offsets":[0,1]}}', 1),
         "canonical entry whose dtype string is U8 then the bad escape \\, (the rest reads as the canonical layout)",
         "ST115")
+    # the map form of a dtype ({"U8": null}) with a JSON error in or after its value
+    add("ST110-map-dtype-value-nul", st_file('{"a":{"dtype":{"U8":nul},"shape":[1],"data_offsets":[0,1]}}', 1),
+        "map-form dtype whose value is the cut literal nul", "ST110")
+    add("ST110-map-dtype-closed-by-bracket",
+        st_file('{"a":{"dtype":{"U8":null],"shape":[1],"data_offsets":[0,1]}}', 1),
+        "map-form dtype {\"U8\":null closed by ']'", "ST110")
