@@ -23,8 +23,11 @@ static void every_allocation_fails(const stt_buf *b) {
 /* A header that needs every kind of allocation: 20 __metadata__ entries
  * (some escaped: the arena), 40 tensors listed backwards (the radix sort:
  * records and counters), escaped names, shapes of several dimensions.
- * gap != 0 moves tensor t20 one byte up: ST301 in the sorted walk. */
-static char *header(int gap, size_t *data_len) {
+ * gap != 0 moves tensor t20 one byte up: ST301 in the sorted walk.
+ * spaced != 0 writes a space after each entry field's colon: every entry then
+ * takes the generic entry parser (st_entries.c), not the fast path, whose
+ * failed allocation is retried by the generic parser. */
+static char *header(int gap, int spaced, size_t *data_len) {
     size_t cap = 16384, n = 0;
     char *j = malloc(cap);
     assert_non_null(j);
@@ -37,8 +40,9 @@ static char *header(int gap, size_t *data_len) {
         unsigned start = (unsigned)i * 24u + (gap && i == 20), end = (unsigned)i * 24u + 24u;
         if (gap && i == 20) end++;
         n += (size_t)snprintf(j + n, cap - n,
-                              ",\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}", i,
-                              i % 4 ? "" : "\\u0041", start, end);
+                              spaced ? ",\"t%02d%s\":{\"dtype\": \"F16\",\"shape\": [2,3,2],\"data_offsets\": [%u,%u]}"
+                                     : ",\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}",
+                              i, i % 4 ? "" : "\\u0041", start, end);
     }
     n += (size_t)snprintf(j + n, cap - n, "}");
     assert_true(n < cap);
@@ -49,21 +53,24 @@ static char *header(int gap, size_t *data_len) {
 static void test_valid_every_allocation_fails(void **state) {
     (void)state;
     size_t data_len;
-    char *json = header(0, &data_len);
-    stt_buf b = stt_json(json, data_len);
-    tfs_header *h = stt_expect_ok(&b, 0, 1);
-    assert_int_equal(h->n_tensors, 40);
-    assert_int_equal(h->n_kv, 20);
-    tfs_header_free(h);
-    every_allocation_fails(&b);
-    stt_free(&b);
-    free(json);
+    for (int spaced = 0; spaced <= 1; spaced++) {
+        char *json = header(0, spaced, &data_len);
+        stt_buf b = stt_json(json, data_len);
+        tfs_header *h = stt_expect_ok(&b, 0, 1);
+        assert_int_equal(h->n_tensors, 40);
+        assert_int_equal(h->n_kv, 20);
+        assert_int_equal(h->tensors[0].n_dims, 3);
+        tfs_header_free(h);
+        every_allocation_fails(&b);
+        stt_free(&b);
+        free(json);
+    }
 }
 
 static void test_ST301_every_allocation_fails(void **state) {
     (void)state;
     size_t data_len;
-    char *json = header(1, &data_len);
+    char *json = header(1, 0, &data_len);
     stt_buf b = stt_json(json, data_len);
     /* t20 [481,505] after t19 [456,480]: ST301 at t20's data_offsets (file position 19) */
     stt_expect_rule(&b, 0, TFS_ST301, stt_at(json, "[481,505]", 0), 19);
