@@ -3,7 +3,9 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
 - a tensor name of exactly 8 bytes: its closing quote is the first byte after one 8-byte block;
 - the escapes \\u007f, \\u0080, \\u07ff, \\u0800 in a __metadata__ value: the edges of the 1-, 2-
   and 3-byte UTF-8 forms the decoder writes (the expected content holds the decoded bytes);
-- \\u00Ge: a bad third hex digit followed by a good one (ST115 at the escape, not an end of text).
+- \\u00Ge: a bad third hex digit followed by a good one (ST115 at the escape, not an end of text);
+- a backslash as the header's last byte, alone and after a high surrogate escape, with data bytes
+  after the header that are no escape letter: the end of the text (ST111), not ST115 / ST116.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -26,3 +28,8 @@ def build(add):
         "after one 8-byte block; tensor names go through the fast entry path)")
     add("ST111-low-surrogate-digits-cut", st_file('{"a":{%s},"__metadata__":{"k":"\\ud800\\udc0' % E, 1),
         "the header ends inside the low surrogate's four hex digits, after a high surrogate", "ST111")
+    # the header ends right after a backslash; the data's first byte is no escape letter
+    add("ST111-backslash-last-header-byte", st_file('{"a":{%s},"__metadata__":{"k":"v\\' % E, b"q"),
+        "the header's last byte is a backslash inside a __metadata__ value; the data starts with 'q'", "ST111")
+    add("ST111-high-surrogate-then-backslash-last", st_file('{"a":{%s},"__metadata__":{"k":"\\ud800\\' % E, b"x"),
+        "a high surrogate escape, then a backslash as the header's last byte; the data starts with 'x'", "ST111")
