@@ -261,6 +261,16 @@ static void test_field_widths(void **state) {
         assert_int_equal(f->width, arr[i].width);
     }
     assert_null(tfs_wbuf_find(&w, TFS_FIELD_VALUE, 6, 3));
+    /* a string array with raw bytes too: the strings only (write.h) */
+    tfs_wbuf w2 = {0};
+    tfs_wstr two[2] = {tfs_wstr_c("p"), tfs_wstr_c("qr")};
+    tfs_gg_wvalue both = tfs_gg_wval_str_array(two, 2);
+    both.raw = u16s, both.raw_len = 6;
+    assert_int_equal(tfs_gg_put_value(&w2, 0, &both), TFS_OK);
+    assert_int_equal(w2.size, 4 + 8 + 8 + 1 + 8 + 2);
+    assert_int_equal(tfs_wbuf_find(&w2, TFS_FIELD_ARRAY_DATA, 0, 0)->width, 8 + 1 + 8 + 2);
+    assert_null(tfs_wbuf_find(&w2, TFS_FIELD_VALUE, 0, 0));
+    tfs_wbuf_free(&w2);
     assert_int_equal(w.size, 80);
     /* a tensor info at 80: name "t", 2 dims */
     tfs_gg_wtensor t = {.name = tfs_wstr_c("t"), .n_dims = 2, .ne = {4, 5}, .type = 1};

@@ -148,6 +148,14 @@ static void test_escapes(void **state) {
         assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
         assert_token(&w, TFS_FIELD_NAME, 0, "\"\\u0001\xff\\\"\"", 11);
         tfs_wbuf_free(&w);
+        /* U+10000, the first code point written as a surrogate pair (json.dumps) */
+        e.name = tfs_wstr_c("\xf0\x90\x80\x80");
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        if (ascii)
+            assert_token(&w, TFS_FIELD_NAME, 0, "\"\\ud800\\udc00\"", 14);
+        else
+            assert_token(&w, TFS_FIELD_NAME, 0, "\"\xf0\x90\x80\x80\"", 6);
+        tfs_wbuf_free(&w);
         e.name = tfs_wstr_n("\xc3\xa9", 1);
         assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
         assert_token(&w, TFS_FIELD_NAME, 0, "\"\xc3\"", 3);
