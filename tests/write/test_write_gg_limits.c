@@ -178,6 +178,7 @@ static void test_widths_at_uint64_max(void **state) {
     kv = (tfs_gg_wkv){tfs_wstr_hole(MAX - 12u), tfs_gg_wval_scalar(99, 0)};
     assert_int_equal(tfs_gg_put_kv(&w, 0, &kv), TFS_OK);
     assert_true(w.size == MAX);
+    assert_null(tfs_wbuf_find(&w, TFS_FIELD_VALUE, 0, 0)); /* no bytes, no value field */
     tfs_wbuf_free(&w);
     kv.key = tfs_wstr_hole(MAX - 11u);
     assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));

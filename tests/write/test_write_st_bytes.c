@@ -218,7 +218,7 @@ static void test_padding_at_each_boundary(void **state) {
  * product overflows; UINT64_MAX once the sum does. */
 static void test_offsets_running_sum(void **state) {
     (void)state;
-    static const uint64_t two63[2] = {(UINT64_C(1) << 32) + 1u, UINT64_C(1) << 32}, big[1] = {UINT64_C(1) << 61},
+    static const uint64_t two63[2] = {(UINT64_C(1) << 32) + 1u, UINT64_C(1) << 32}, big[1] = {(UINT64_C(1) << 61) + 1u},
                           four[1] = {4}, three[1] = {3}, most[1] = {(UINT64_C(1) << 61) - 1u};
     enum { N = 15 };
     tfs_st_wentry e[N] = {
@@ -226,7 +226,7 @@ static void test_offsets_running_sum(void **state) {
          .dtype = TFS_ST_U8,
          .n_dims = 2,
          .shape = two63}, /* elements overflow (2^64 + 2^32): 0 */
-        {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = big},   /* 2^64 bits: 0 */
+        {.name = tfs_wstr_c("b"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = big},   /* 2^64 + 8 bits: 0 */
         {.name = tfs_wstr_c("c"), .dtype = TFS_ST_F4, .n_dims = 1, .shape = four},  /* 16 bits: 2 */
         {.name = tfs_wstr_c("d"), .dtype = TFS_ST_F4, .n_dims = 1, .shape = three}, /* 12 bits: 1 */
         {.name = tfs_wstr_c("g"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = three}, /* offsets as given */
@@ -294,6 +294,13 @@ static void test_data_buffer(void **state) {
     }
     assert_null(tfs_wbuf_find(&w, TFS_FIELD_DATA, 4, 0));
     tfs_wbuf_free(&w);
+    /* data with fill 0: the zeros between are materialised too */
+    m.data_fill = 0;
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    static const uint8_t want0[7] = {'A', 'B', 'C', 'D', 0, 0, 'x'};
+    assert_memory_equal(tfs_wbuf_at(&w, start, 7), want0, 7);
+    tfs_wbuf_free(&w);
+    m.data_fill = 0xA5;
     /* no data and fill 0: the buffer is a hole of the largest end (9) */
     for (int i = 0; i < 5; i++) e[i].data = NULL;
     m.data_len_set = 0, m.data_fill = 0;
