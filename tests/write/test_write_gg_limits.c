@@ -375,6 +375,8 @@ static void test_alignment_from_kv(void **state) {
     check_alignment(kv, 1, 16, u32kv, 16);
     kv[0].key = tfs_wstr_c("general.alignmenX");
     check_alignment(kv, 1, 0, u32kv, 32);
+    kv[0].key = tfs_wstr_n("general.alignment.", 17); /* the 17 bytes, no NUL after them */
+    check_alignment(kv, 1, 0, u32kv, 64);
     kv[0].key = tfs_wstr_c("general.alignment.x");
     check_alignment(kv, 1, 0, u32kv + 2u, 32);
     kv[0].key = exact, kv[0].key.hole = 1;
@@ -596,6 +598,36 @@ static void test_model_from_forward_only_source(void **state) {
     check_forward(kv, 1, TFS_OK);
 }
 
+/* view -> model: NULL arguments, *out cleared; freeing NULL is allowed. */
+static void test_model_from_view_arguments(void **state) {
+    (void)state;
+    tfs_gg_model *g = (tfs_gg_model *)&g;
+    assert_int_equal(tfs_gg_model_from_view(NULL, &g), TFS_EARG);
+    assert_null(g);
+    tfs_st_model *s = (tfs_st_model *)&s;
+    assert_int_equal(tfs_st_model_from_view(NULL, &s), TFS_EARG);
+    assert_null(s);
+    tfs_gg_model m = {.version = 3};
+    tfs_wbuf w = {0};
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    uint8_t *p;
+    size_t n;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(tfs_gg_model_from_view(h, NULL), TFS_EARG);
+    assert_int_equal(tfs_st_model_from_view(h, NULL), TFS_EARG);
+    s = (tfs_st_model *)&s;
+    assert_int_equal(tfs_st_model_from_view(h, &s), TFS_EARG); /* not safetensors */
+    assert_null(s);
+    tfs_header_free(h);
+    free(p);
+    tfs_gg_model_free(NULL);
+    tfs_st_model_free(NULL);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_constructors),
@@ -609,6 +641,7 @@ int main(void) {
         cmocka_unit_test(test_layout_relative),
         cmocka_unit_test(test_padding_at_uint64_max),
         cmocka_unit_test(test_model_from_forward_only_source),
+        cmocka_unit_test(test_model_from_view_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

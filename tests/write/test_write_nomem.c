@@ -79,6 +79,14 @@ static void test_st_write(void **state) {
     every_allocation(st_write, &m);
     tfs_st_model none = {0}; /* no entries: still an allocation for the offsets */
     every_allocation(st_write, &none);
+    /* an earlier error stays the buffer's error when an allocation fails too */
+    tfs_wbuf w = {.err = TFS_EARG};
+    tfs_test_nomem_arm(0);
+    tfs_status st = tfs_st_write(&m, &w);
+    tfs_test_nomem_disarm();
+    assert_int_equal(st, TFS_EARG);
+    assert_int_equal(w.err, TFS_EARG);
+    tfs_wbuf_free(&w);
 }
 
 /* view -> model with each allocation failing: TFS_ENOMEM and no model, or

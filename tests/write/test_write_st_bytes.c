@@ -55,6 +55,12 @@ static void test_refused(void **state) {
     m = (tfs_st_model){.n_entries = 2, .entries = es, .metadata = TFS_STW_META_OBJECT, .n_meta = 2, .meta = kvs};
     assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
     tfs_wbuf_free(&w);
+    es[0].shape = NULL; /* the first entry, then the second */
+    assert_refused(&w, tfs_st_write(&m, &w));
+    es[0] = e;
+    kvs[0].value = (tfs_wstr){.len = 1};
+    assert_refused(&w, tfs_st_write(&m, &w));
+    kvs[0] = kv;
     es[1].shape = NULL;
     assert_refused(&w, tfs_st_write(&m, &w));
     es[1] = e, es[1].name = (tfs_wstr){.len = 1};
