@@ -545,9 +545,29 @@ static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
     }
     tfs_gg_model_free(back);
     tfs_header_free(h);
+    /* a random-access reader: values re-read into the model's arena */
+    tfs_test_reader rd;
+    tfs_test_reader_source(&src, &rd, p, n, 7);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(tfs_gg_model_from_view(h, &back), TFS_OK);
+    assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
+    uint8_t *p4;
+    size_t n4;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p4, &n4), TFS_OK);
+    assert_int_equal(n4, n);
+    assert_memory_equal(p4, p, n);
+    free(p4);
+    tfs_wbuf_free(&w);
+    tfs_gg_model_free(back);
+    tfs_header_free(h);
     /* the buffer API: always the same file again */
     assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
     assert_int_equal(tfs_gg_model_from_view(h, &back), TFS_OK);
+    for (size_t i = 0; i < n_kv; i++) /* fixed-size elements stay raw elements */
+        if (kv[i].value.type == TFS_GG_ARRAY && kv[i].value.elem_type != TFS_GG_STRING) {
+            assert_null(back->kv[i].value.strs);
+            assert_int_equal(back->kv[i].value.raw_len, kv[i].value.raw_len);
+        }
     assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
     uint8_t *p3;
     size_t n3;
@@ -595,6 +615,27 @@ static void test_model_from_forward_only_source(void **state) {
     check_forward(kv, 1, TFS_OK);
     two[0] = tfs_wstr_c("ABCDEFGH"), two[1] = tfs_wstr_c("xyz");
     kv[0].value = tfs_gg_wval_str_array(two, 2);
+    check_forward(kv, 1, TFS_OK);
+    /* lengths whose misreading (a bit forced, a byte skipped) still walks
+     * the array to its end */
+    two[0] = tfs_wstr_c("ab"), two[1] = tfs_wstr_n("\0z", 2);
+    check_forward(kv, 1, TFS_OK);
+    static uint8_t b300[300];
+    memset(b300, 'q', sizeof b300);
+    b300[248] = 44, memset(b300 + 249, 0, 7); /* 256 read as 512 lands on this "length" 44 */
+    two[0] = tfs_wstr_n(bytes, 256), two[1] = tfs_wstr_n(b300, 300);
+    check_forward(kv, 1, TFS_OK);
+    /* three long strings (not kept by the parser: read into the arena one after another) */
+    static uint8_t longs[3][300];
+    for (int i = 0; i < 3; i++) memset(longs[i], 'a' + i, 300);
+    tfs_wstr l0 = tfs_wstr_n(longs[0], 300), l1 = tfs_wstr_n(longs[1], 300), l2 = tfs_wstr_n(longs[2], 300);
+    tfs_gg_wkv three[3] = {{tfs_wstr_c("a"), tfs_gg_wval_str(&l0)},
+                           {tfs_wstr_c("b"), tfs_gg_wval_str(&l1)},
+                           {tfs_wstr_c("c"), tfs_gg_wval_str(&l2)}};
+    check_forward(three, 3, TFS_EIO); /* forward-only: longer than 256 bytes */
+    /* u64 zeros (which also read as empty strings): kept as raw elements */
+    static const uint8_t zeros[16] = {0};
+    kv[0].value = tfs_gg_wval_array(TFS_GG_U64, 2, zeros, 16);
     check_forward(kv, 1, TFS_OK);
 }
 
