@@ -663,6 +663,47 @@ static void test_model_from_view_arguments(void **state) {
     s = (tfs_st_model *)&s;
     assert_int_equal(tfs_st_model_from_view(h, &s), TFS_EARG); /* not safetensors */
     assert_null(s);
+    assert_int_equal(tfs_gg_model_from_view(h, &g), TFS_OK); /* no KVs, no tensors */
+    assert_int_equal(g->n_kv, 0);
+    assert_int_equal(g->n_tensors, 0);
+    tfs_gg_model_free(g);
+    tfs_header_free(h);
+    free(p);
+    /* a safetensors view is not GGUF */
+    static const uint64_t one[1] = {1};
+    tfs_st_wentry se = {.name = tfs_wstr_c("t"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = one};
+    tfs_st_model sm = {.n_entries = 1, .entries = &se};
+    assert_int_equal(tfs_st_write(&sm, &w), TFS_OK);
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, 0, &h, &e), TFS_OK);
+    g = (tfs_gg_model *)&g;
+    assert_int_equal(tfs_gg_model_from_view(h, &g), TFS_EARG);
+    assert_null(g);
+    tfs_header_free(h);
+    free(p);
+    /* a key one byte longer than TFS_KEY_KEEP, first of two KVs: a reader's view
+     * holds only its first bytes (TFS_EARG); the buffer API's holds it all */
+    static char key[TFS_KEY_KEEP + 2];
+    memset(key, 'k', TFS_KEY_KEEP + 1u);
+    tfs_gg_wkv kv[2] = {{tfs_wstr_c(key), tfs_gg_wval_scalar(TFS_GG_U8, 1)},
+                        {tfs_wstr_c("b"), tfs_gg_wval_scalar(TFS_GG_U8, 2)}};
+    m = (tfs_gg_model){.version = 3, .n_kv = 2, .kv = kv};
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_test_reader rd;
+    tfs_source src;
+    tfs_test_reader_source(&src, &rd, p, n, 4096);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    g = (tfs_gg_model *)&g;
+    assert_int_equal(tfs_gg_model_from_view(h, &g), TFS_EARG);
+    assert_null(g);
+    tfs_header_free(h);
+    assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(tfs_gg_model_from_view(h, &g), TFS_OK);
+    assert_int_equal(g->kv[0].key.len, TFS_KEY_KEEP + 1u);
+    tfs_gg_model_free(g);
     tfs_header_free(h);
     free(p);
     tfs_gg_model_free(NULL);
