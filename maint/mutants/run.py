@@ -304,6 +304,24 @@ def changed(base):
     return out
 
 
+def save_cache(path, cache):
+    """merge cache into the file at path under an exclusive lock and replace the file atomically, so
+    that two runs on one build tree keep each other's outcomes (the last writer used to win)"""
+    import fcntl
+    with open(path + ".lock", "w") as lk:
+        fcntl.flock(lk, fcntl.LOCK_EX)
+        try:
+            disk = json.load(open(path))
+        except (OSError, ValueError):
+            disk = {}
+        disk.update(cache)
+        cache.update(disk)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            json.dump(disk, f)
+        os.replace(tmp, path)
+
+
 def load_equivalent():
     eq = {}
     p = os.path.join(HERE, "equivalent.tsv")
@@ -480,12 +498,12 @@ def main():
                 if sys.stderr.isatty() or a.v:
                     print(f"[{n}/{len(todo)}] {rec['status']:<15} {m['id']} {rec.get('by', '')}", file=sys.stderr)
                 if n % 20 == 0:
-                    json.dump(cache, open(cache_p, "w"))
+                    save_cache(cache_p, cache)
             return rec
 
         with cf.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
             list(ex.map(one, todo))
-        json.dump(cache, open(cache_p, "w"))
+        save_cache(cache_p, cache)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     took = time.monotonic() - t_start
