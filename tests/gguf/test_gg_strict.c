@@ -159,6 +159,35 @@ static void test_GG505_key_longer_than_65535(void **state) {
     free(k);
 }
 
+/* A key longer than TFS_KEY_KEEP: a reader keeps its first TFS_KEY_KEEP
+ * bytes and checks the rest as it reads (key_bad); the buffer checks it
+ * whole.  Both must name the same first bad byte, before, at and past the
+ * kept prefix's end, and a valid one must reach GG505. */
+static void test_GG504_key_longer_than_kept(void **state) {
+    (void)state;
+    const size_t len = TFS_KEY_KEEP + 4465u;
+    const size_t bad_at[] = {100u, TFS_KEY_KEEP - 1u, TFS_KEY_KEEP, len - 100u, len - 1u};
+    uint8_t *k = malloc(len);
+    assert_non_null(k);
+    for (size_t i = 0; i < sizeof bad_at / sizeof bad_at[0] + 1u; i++) {
+        memset(k, 'k', len);
+        if (i < sizeof bad_at / sizeof bad_at[0]) k[bad_at[i]] = 0xFF;
+        gb b = {0};
+        gb_header(&b, 3, 0, 2);
+        gb_kv_u32(&b, "fine", 0);
+        size_t at = gb_strn(&b, k, len);
+        gb_u32(&b, TFS_GG_U8);
+        gb_u8(&b, 0);
+        if (i < sizeof bad_at / sizeof bad_at[0])
+            gg_expect_invalid(&b, TFS_STRICT, TFS_GG504, at + 8u + bad_at[i], 1);
+        else
+            gg_expect_invalid(&b, TFS_STRICT, TFS_GG505, at, 1);
+        tfs_header_free(gg_expect_ok(&b, 0));
+        gb_free(&b);
+    }
+    free(k);
+}
+
 static void test_GG506_key_not_snake_case(void **state) {
     (void)state;
     const struct {
@@ -374,6 +403,7 @@ int main(void) {
         cmocka_unit_test(test_GG504_key_not_utf8),
         cmocka_unit_test(test_valid_strict_keys),
         cmocka_unit_test(test_GG505_key_longer_than_65535),
+        cmocka_unit_test(test_GG504_key_longer_than_kept),
         cmocka_unit_test(test_GG506_key_not_snake_case),
         cmocka_unit_test(test_GG507_string_value_not_utf8),
         cmocka_unit_test(test_GG507_string_array_element),
