@@ -13,6 +13,7 @@ tfs_add_test(test_gg_nomem SOURCES gguf/test_gg_nomem.c ${TFS_GG_TEST_HELPERS} L
 tfs_test_nomem(test_gg_nomem)
 tfs_add_test(test_gg_tensor SOURCES gguf/test_gg_tensor.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_layout SOURCES gguf/test_gg_layout.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
+tfs_add_test(test_gg_partial SOURCES gguf/test_gg_partial.c ${TFS_GG_TEST_HELPERS} LABELS gguf)
 tfs_add_test(test_gg_strict SOURCES gguf/test_gg_strict.c ${TFS_GG_TEST_HELPERS} LABELS gguf POSIX)
 # shared real files (read-only reference set); the test skips when absent
 set(TFS_GG_REAL_DIR "${PROJECT_SOURCE_DIR}/../shared/real" CACHE PATH "folder with MANIFEST.tsv and gguf/ real files")

@@ -1,0 +1,159 @@
+/* test_gg_partial.c: TFS_PARTIAL views of GGUF files, every field checked
+ * against the offsets the writer reports (gg_build.h), not the parser's:
+ * the records read completely before the failing one, the failing record's
+ * fields that were read whole (the record first, then each field in file
+ * order; nothing of what follows the violation), and the header and data
+ * sizes, which a failure before the data section leaves at 0. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "gguf/gg_build.h"
+
+#include <stdint.h>
+
+typedef struct want_field {
+    uint32_t kind;
+    uint32_t sub;
+    uint64_t offset, width;
+} want_field;
+
+/* Parse `b` with TFS_PARTIAL: TFS_INVALID with `rule` at `offset`, a header
+ * with n_kv / n_tensors records and exactly the fields `want` (record
+ * `record`). */
+static tfs_header *expect_partial(const gb *b, tfs_rule rule, uint64_t offset, size_t n_kv, size_t n_tensors,
+                                  int32_t record, const want_field *want, size_t n_want) {
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(b->p, b->len, TFS_FORMAT_GGUF, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_string_equal(tfs_rule_id(e.rule), tfs_rule_id(rule));
+    assert_int_equal(e.offset, offset);
+    assert_non_null(h);
+    assert_int_equal(h->complete, 0);
+    assert_int_equal(h->n_kv, n_kv);
+    assert_int_equal(h->n_tensors, n_tensors);
+    assert_int_equal(h->n_fail_fields, n_want);
+    if (n_want == 0) assert_null(h->fail_fields);
+    for (size_t i = 0; i < n_want; i++) {
+        assert_int_equal(h->fail_fields[i].kind, want[i].kind);
+        assert_int_equal(h->fail_fields[i].record, record);
+        assert_int_equal(h->fail_fields[i].sub, want[i].sub);
+        assert_int_equal(h->fail_fields[i].offset, want[i].offset);
+        assert_int_equal(h->fail_fields[i].width, want[i].width);
+    }
+    return h;
+}
+
+/* The first KV's value type is 99 (GG120): no KV complete; the KV, its key
+ * length, key and value type fields (read whole); no header size yet. */
+static void test_partial_first_kv(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_at at = gb_kv(&b, "key", 99);
+    gb_u32(&b, 0);
+    const want_field want[] = {
+        {TFS_FIELD_KV, 0, at.start, at.type + 4u - at.start},
+        {TFS_FIELD_KEY_LEN, 0, at.start, 8},
+        {TFS_FIELD_KEY, 0, at.start + 8u, 3},
+        {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG120, at.type, 0, 0, 0, want, 4);
+    assert_int_equal(h->header_size, 0);
+    assert_int_equal(h->data_offset, 0);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* KV 1 is an array whose element type is 99 (GG121, judged after the count
+ * was read, as ggml does): KV 0 complete, KV 1's fields up to its count. */
+static void test_partial_array_kv(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    gb_kv_at at = gb_kv_arr(&b, "arr", 99, 2);
+    gb_u64(&b, 0);
+    const want_field want[] = {
+        {TFS_FIELD_KV, 0, at.start, at.count + 8u - at.start},
+        {TFS_FIELD_KEY_LEN, 0, at.start, 8},
+        {TFS_FIELD_KEY, 0, at.start + 8u, 3},
+        {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
+        {TFS_FIELD_ELEM_TYPE, 0, at.elem, 4},
+        {TFS_FIELD_COUNT, 0, at.count, 8},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG121, at.elem, 1, 0, 1, want, 6);
+    assert_int_equal(h->kv[0].key.len, 1);
+    assert_int_equal(h->header_size, 0);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* Tensor info 1 has type 99 (GG208): info 0 complete, info 1's fields up to
+ * its type (its offset is not read). */
+static void test_partial_tensor_info(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 2, 1);
+    gb_kv_u32(&b, "a", 7);
+    const int64_t ne[2] = {32, 3};
+    gb_ti(&b, "t0", 1, ne, 0, 0);
+    gb_ti_at at = gb_ti(&b, "t1", 2, ne, 99, 0);
+    const want_field want[] = {
+        {TFS_FIELD_TENSOR_INFO, 0, at.start, at.type + 4u - at.start},
+        {TFS_FIELD_NAME_LEN, 0, at.start, 8},
+        {TFS_FIELD_NAME, 0, at.start + 8u, 2},
+        {TFS_FIELD_N_DIMS, 0, at.n_dims, 4},
+        {TFS_FIELD_DIM, 0, at.ne[0], 8},
+        {TFS_FIELD_DIM, 1, at.ne[1], 8},
+        {TFS_FIELD_TYPE, 0, at.type, 4},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG208, at.type, 1, 1, 1, want, 7);
+    assert_int_equal(h->tensors[0].name.len, 2);
+    assert_int_equal(h->tensors[0].shape[0], 32);
+    assert_int_equal(h->header_size, 0);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* Failures after the records: every record, no field.  Data missing (GG304,
+ * after the layout): the header and data offset are the padded end of the
+ * infos; a tensor offset not aligned (layout): still 0. */
+static void test_partial_after_records(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 1, 1);
+    gb_kv_u32(&b, "a", 7);
+    const int64_t ne[1] = {32};
+    gb_ti_at at = gb_ti(&b, "t", 1, ne, 0, 0);
+    gb_pad(&b, 32);
+    size_t data = b.len;
+    gb_zeros(&b, 16); /* 32 F32 need 128 */
+    tfs_header *h = expect_partial(&b, TFS_GG304, at.offset, 1, 1, -1, NULL, 0);
+    assert_int_equal(h->header_size, data);
+    assert_int_equal(h->data_offset, data);
+    assert_int_equal(h->tensors[0].file_offset, data);
+    tfs_header_free(h);
+    gb_free(&b);
+    gb_header(&b, 3, 1, 1);
+    gb_kv_u32(&b, "a", 7);
+    at = gb_ti(&b, "t", 1, ne, 0, 4);
+    gb_pad(&b, 32);
+    gb_zeros(&b, 160);
+    h = expect_partial(&b, TFS_GG302, at.offset, 1, 1, -1, NULL, 0);
+    assert_int_equal(h->header_size, 0);
+    assert_int_equal(h->data_offset, 0);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_partial_first_kv),
+        cmocka_unit_test(test_partial_array_kv),
+        cmocka_unit_test(test_partial_tensor_info),
+        cmocka_unit_test(test_partial_after_records),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
