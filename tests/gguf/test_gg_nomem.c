@@ -125,10 +125,21 @@ static void test_GG111_every_allocation_fails(void **state) {
     gb_free(&b);
 }
 
+/* The same with TFS_PARTIAL: an allocation failing while the partial view
+ * is built (view.c) still gives the file's verdict, with no view. */
+static void test_GG111_partial_every_allocation_fails(void **state) {
+    (void)state;
+    gb b = {0};
+    build(&b, 20, 1);
+    tfs_test_nomem_every_allocation(b.p, b.len, TFS_FORMAT_GGUF, TFS_PARTIAL, same_view);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_every_allocation_fails),
         cmocka_unit_test(test_GG111_every_allocation_fails),
+        cmocka_unit_test(test_GG111_partial_every_allocation_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,10 +148,79 @@ static void test_partial_after_records(void **state) {
     gb_free(&b);
 }
 
+/* The file ends 3 bytes into KV 1's key length (GG103): KV 0
+ * complete; of KV 1 only the record itself, 0 bytes wide (nothing of it was
+ * read whole). */
+static void test_partial_kv_cut_in_key_length(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    size_t start = b.len;
+    gb_u8(&b, 1);
+    gb_u8(&b, 0);
+    gb_u8(&b, 0);
+    const want_field want[] = {{TFS_FIELD_KV, 0, start, 0}};
+    tfs_header *h = expect_partial(&b, TFS_GG103, start, 1, 0, 1, want, 1);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* KV 1 is a string array whose second element's length (1000) runs past
+ * the file (GG102): the fields up to its count, then ARRAY_DATA over the
+ * bytes read whole: element 0 (8 + 2) and element 1's length field (8). */
+static void test_partial_array_elements(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    gb_kv_at at = gb_kv_arr(&b, "arr", TFS_GG_STRING, 2);
+    gb_str(&b, "ab");
+    size_t len1 = b.len;
+    gb_u64(&b, 1000);
+    gb_zeros(&b, 10);
+    const want_field want[] = {
+        {TFS_FIELD_KV, 0, at.start, len1 + 8u - at.start},
+        {TFS_FIELD_KEY_LEN, 0, at.start, 8},
+        {TFS_FIELD_KEY, 0, at.start + 8u, 3},
+        {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
+        {TFS_FIELD_ELEM_TYPE, 0, at.elem, 4},
+        {TFS_FIELD_COUNT, 0, at.count, 8},
+        {TFS_FIELD_ARRAY_DATA, 0, at.value, len1 + 8u - at.value},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG102, len1, 1, 0, 1, want, 7);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* KV 1 is a u64 scalar cut after 5 of its 8 bytes (GG103): its value field
+ * is listed, 0 bytes wide (not read whole). */
+static void test_partial_scalar_cut(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    gb_kv_at at = gb_kv(&b, "v", TFS_GG_U64);
+    gb_zeros(&b, 5);
+    const want_field want[] = {
+        {TFS_FIELD_KV, 0, at.start, at.value - at.start},
+        {TFS_FIELD_KEY_LEN, 0, at.start, 8},
+        {TFS_FIELD_KEY, 0, at.start + 8u, 1},
+        {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
+        {TFS_FIELD_VALUE, 0, at.value, 0},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG103, at.value, 1, 0, 1, want, 5);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial_first_kv),
         cmocka_unit_test(test_partial_array_kv),
+        cmocka_unit_test(test_partial_array_elements),
+        cmocka_unit_test(test_partial_scalar_cut),
+        cmocka_unit_test(test_partial_kv_cut_in_key_length),
         cmocka_unit_test(test_partial_tensor_info),
         cmocka_unit_test(test_partial_after_records),
     };
