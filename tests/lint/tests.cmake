@@ -9,3 +9,7 @@ add_test(NAME test_lint
          COMMAND ${PROJECT_SOURCE_DIR}/tests/lint/test_lint.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:lint_mkfiles>
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_CODE 77)
+# test_lint_findings: what each corpus/lint finding names (file, tensor, key,
+# numbers), written by hand from the rules; the JSON reader of index.json.
+tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c LABELS lint)
+target_include_directories(test_lint_findings PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)

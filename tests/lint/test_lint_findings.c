@@ -1,0 +1,1230 @@
+/* test_lint_findings.c: what each finding of the corpus/lint cases names,
+ * not only its rule id (test_lint checks the ids): the file of the set, the
+ * tensor or key index, and the numbers of the message.  The expectations
+ * are written here by hand from what lint_mkfiles.c builds into each case
+ * (tensor and key order as it writes them) and from the rules' definitions
+ * in docs/lint.md (MLX: scales [out, lanes * 32 / bits / group]; llama.cpp:
+ * u32 hyper-parameters, block_count 1..512; the sets' shards and parts),
+ * never from tfs's output.  Also the small JSON reader of index.json and
+ * config.json (parsers/lint/json.c) through its internal API, against
+ * RFC 8259 (each accepted text and its decoded strings checked with
+ * Python's json module when written). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lint_internal.h"
+#include "tfs/lint.h"
+#include "tfs/tfs.h"
+#include "tfs/write.h"
+
+#define C TFS_SOURCE_DIR "/corpus/lint/"
+
+typedef struct want {
+    const char *id;
+    int part; /* file index in the report (sets), 0 for one file, -1 the set */
+    int64_t tensor, kv;
+    const char *text; /* a part of the message */
+} want;
+
+typedef struct lcase {
+    const char *path; /* below corpus/lint */
+    int set;
+    want w[4];
+} lcase;
+
+#define L "model.layers.0.mlp.up_proj"
+#define ST3 "model-00003-of-00003.safetensors"
+#define ST2 "model-00002-of-00003.safetensors"
+
+static const lcase cases[] = {
+    /* ---- GGUF: keys 0 architecture, 1 name, 2 file_type, (alignment), block_count, context, embedding,
+     * head_count, tokenizer model, tokens, scores, token_type, bos, eos; tensors token_embd, blk.0, blk.1|5,
+     * output_norm */
+    {"files/gguf-q4_0.gguf", 0, {{0}}},
+    {"files/LT101-gguf-no-arch.gguf", 0, {{"LT101", 0, -1, -1, "general.architecture is missing"}}},
+    {"files/LT102-gguf-arch-u32.gguf", 0, {{"LT102", 0, -1, 0, "general.architecture: u32, expected string"}}},
+    {"files/LT103-gguf-alignment-4.gguf", 0, {{"LT103", 0, -1, 3, "general.alignment = 4:"}}},
+    {"files/LT104-gguf-scores-u8.gguf",
+     0,
+     {{"LT104", 0, -1, 9, "tokenizer.ggml.scores: array of u8, expected array of f32"}}},
+    {"files/LT105-gguf-scores-short.gguf",
+     0,
+     {{"LT105", 0, -1, 9, "tokenizer.ggml.scores: 4 elements, tokenizer.ggml.tokens has 6"}}},
+    {"files/LT106-gguf-bos-99.gguf",
+     0,
+     {{"LT106", 0, -1, 11, "tokenizer.ggml.bos_token_id = 99, but the vocabulary has 6 tokens"}}},
+    {"files/LT107-gguf-block-count-u64.gguf",
+     0,
+     {{"LT107", 0, -1, 3, "llama.block_count: u64, expected u32 (llama.cpp refuses another integer type)"}}},
+    {"files/LT108-gguf-block-count-600.gguf",
+     0,
+     {{"LT108", 0, -1, 3, "llama.block_count = 600: llama.cpp needs 1..512"}}},
+    {"files/LT109-gguf-blk-5.gguf",
+     0,
+     {{"LT109", 0, 2, -1, "blk.5.attn_q.weight: block 5, but llama.block_count = 2"}}},
+    {"files/LT110-gguf-no-block-count.gguf", 0, {{"LT110", 0, 2, -1, "tensors up to blk.1. but no llama.block_count"}}},
+    {"files/LT111-gguf-file-type-99.gguf",
+     0,
+     {{"LT111", 0, -1, 2, "general.file_type = 99: no llama_ftype has this value"}}},
+    {"files/LT112-gguf-file-type-q6_k.gguf",
+     0,
+     {{"LT112", 0, -1, 2, "general.file_type = 18 (MOSTLY_Q6_K), but none of the 4 tensors has type q6_K"}}},
+    /* ---- MLX: tensors weight, scales, biases, model.norm.weight (as many as the case writes) */
+    {"files/mlx-q4-g32.safetensors", 0, {{0}}},
+    {"files/mlx-mxfp4.safetensors", 0, {{0}}},
+    {"files/LT201-mlx-bits-7.safetensors",
+     0,
+     {{"LT201", 0, 0, -1, L ": bits 7, group size 32, mode affine: bits is not 2, 3, 4, 5, 6 or 8"}}},
+    {"files/LT202-mlx-no-scales.safetensors",
+     0,
+     {{"LT202", 0, 0, -1, L ".weight: U32 packed weight without " L ".scales"}}},
+    {"files/LT203-mlx-no-biases.safetensors",
+     0,
+     {{"LT203", 0, 0, -1, L ".weight: affine quantized (bits 4) without " L ".biases"}}},
+    {"files/LT204-mlx-mxfp4-biases.safetensors", 0, {{"LT204", 0, 2, -1, L ".biases: mode mxfp4 has no biases"}}},
+    {"files/LT205-mlx-scales-shape.safetensors",
+     0,
+     {{"LT205", 0, 1, -1,
+       L
+       ".scales: shape [64, 3], expected [64, 2] (weight [64, 8] U32 = rows of 64 values at 4 bits, group size 32)"}}},
+    {"files/LT206-mlx-biases-shape.safetensors",
+     0,
+     {{"LT206", 0, 2, -1, L ".biases: shape [64, 1], expected [64, 2] (as .scales)"}}},
+    {"files/LT207-mlx-scales-u8.safetensors",
+     0,
+     {{"LT207", 0, 1, -1, L ".scales: dtype U8, expected F16, BF16 or F32 for mode affine"}}},
+    {"files/LT208-mlx-orphan-scales.safetensors",
+     0,
+     {{"LT208", 0, 1, -1, "model.norm.scales: no U32 model.norm.weight beside it (it is not packed)"}}},
+    {"files/LT209-mlx-group-48.safetensors",
+     0,
+     {{"LT209", 0, 0, -1,
+       L ".weight: shape [64, 8]: group size 48 does not divide the unpacked row of 64 values (4 bits)"}}},
+    {"files/LT210-mlx-inferred.safetensors", 0, {{"LT210", 0, -1, -1, "bits and group size inferred"}}},
+    /* ---- safetensors conventions */
+    {"files/st-pt.safetensors", 0, {{0}}},
+    {"files/LT301-st-header-unpadded.safetensors", 0, {{"LT301", 0, -1, -1, "the crate's serializer pads it"}}},
+    {"files/LT302-st-padding-tab.safetensors", 0, {{"LT302", 0, -1, -1, "byte 0x09 at offset"}}},
+    {"files/LT303-st-f32-misaligned.safetensors",
+     0,
+     {{"LT303", 0, 1, -1, "not a multiple of 4 (1 tensor misaligned)"}}},
+    {"files/LT304-st-format-torch.safetensors", 0, {{"LT304", 0, -1, 0, "__metadata__ format \"torch\""}}},
+    /* ---- safetensors sets: shards 1..3 are files 0..2 (a b | c d | e f, F16 [4, 4] = 32 bytes each) */
+    {"sets/st-set-ok/model.safetensors.index.json", 1, {{0}}},
+    {"sets/SET001-st-no-weight-map/model.safetensors.index.json",
+     1,
+     {{"SET001", -1, -1, -1, "no \"weight_map\" object"}}},
+    {"sets/SET002-st-shard-missing/model.safetensors.index.json",
+     1,
+     {{"SET002", 1, -1, -1, ST2 ": missing (named by the index)"}}},
+    {"sets/SET003-st-shard-invalid/model.safetensors.index.json", 1, {{"SET003", 1, -1, -1, ST2}}},
+    {"sets/SET004-st-wrong-shard/model.safetensors.index.json", 1, {{"SET004", 2, 2, -1, "c: the index names "}}},
+    {"sets/SET005-st-two-shards/model.safetensors.index.json", 1, {{"SET005", 1, 2, -1, "b"}}},
+    {"sets/SET006-st-dtype-differs/model.safetensors.index.json",
+     1,
+     {{"SET005", 1, 2, -1, "b"}, {"SET006", 1, 2, -1, "b"}}},
+    {"sets/SET007-st-total-size/model.safetensors.index.json",
+     1,
+     {{"SET007", -1, -1, -1, "metadata.total_size = 100, the shards' tensors hold 192 bytes"}}},
+    {"sets/SET008-st-unlisted-tensor/model.safetensors.index.json", 1, {{"SET008", 2, 2, -1, "z: in "}}},
+    {"sets/SET009-st-no-total-size/model.safetensors.index.json", 1, {{"SET009", -1, -1, -1, "metadata.total_size"}}},
+    {"sets/SET-st-three-errors/model.safetensors.index.json",
+     1,
+     {{"SET002", 0, -1, -1, "missing (named by the index)"},
+      {"SET004", 2, 2, -1, "c: the index names "},
+      {"SET007", -1, -1, -1, "metadata.total_size = 1, less than the 128 bytes of the shards present"}}},
+    /* ---- MLX set: weight in shard 1, scales in shard 2, biases in shard 3 (each first in its shard) */
+    {"sets/mlx-set-q4/model.safetensors.index.json", 1, {{0}}},
+    {"sets/LT205-mlx-set-scales-shape/model.safetensors.index.json",
+     1,
+     {{"LT205", 1, 0, -1, L ".scales: shape [64, 3], expected [64, 2]"}}},
+    /* ---- GGUF splits: parts 1..3 are files 0..2; split.no, split.count, split.tensors.count follow the
+     * model's 13 keys in part 1, they are keys 0..2 in the others */
+    {"sets/gg-split-ok/model-00001-of-00003.gguf", 1, {{0}}},
+    {"sets/SET002-gg-part-missing/model-00001-of-00003.gguf", 1, {{"SET002", 1, -1, -1, "model-00002-of-00003.gguf"}}},
+    {"sets/SET101-gg-split-count/model-00001-of-00003.gguf", 1, {{"SET101", 1, -1, 1, "split.count = 4, expected 3"}}},
+    {"sets/SET102-gg-split-no/model-00001-of-00003.gguf", 1, {{"SET102", 2, -1, 0, "split.no = 3, expected 2"}}},
+    {"sets/SET103-gg-tensors-count/model-00001-of-00003.gguf",
+     1,
+     {{"SET103", 0, -1, 15, "split.tensors.count = 5, the parts hold 4 tensors"},
+      {"SET103", 1, -1, 2, "split.tensors.count = 5, the parts hold 4 tensors"},
+      {"SET103", 2, -1, 2, "split.tensors.count = 5, the parts hold 4 tensors"}}},
+    {"sets/SET104-gg-metadata-in-part-2/model-00001-of-00003.gguf",
+     1,
+     {{"SET104", 1, -1, 0, "13 metadata keys besides split.* (first: general.architecture)"}}},
+    {"sets/SET005-gg-duplicate/model-00001-of-00003.gguf", 1, {{"SET005", 2, 0, -1, "output_norm.weight"}}},
+};
+
+
+/* ---- parsers/lint/json.c through its internal API: RFC 8259 texts; the
+ * accepted ones and their decoded strings confirmed with Python's
+ * json.loads (encoded as UTF-8), the rejected ones rejected by it too.  Lone
+ * surrogates become U+FFFD (json.c's documented choice; Python keeps them). */
+
+static lj_node *ok(const char *text) {
+    const char *why = "unset";
+    int oom = 7;
+    lj_node *n = tfs__lj_parse(text, strlen(text), &why, &oom);
+    if (!n) print_message("rejected: %s (%s)\n", text, why);
+    assert_non_null(n);
+    assert_string_equal(why, "unset"); /* untouched on success */
+    assert_int_equal(oom, 7);
+    return n;
+}
+
+static void bad(const char *text, const char *reason) {
+    const char *why = NULL;
+    int oom = 7;
+    lj_node *n = tfs__lj_parse(text, strlen(text), &why, &oom);
+    if (n) print_message("accepted: %s\n", text);
+    assert_null(n);
+    assert_non_null(why);
+    assert_int_equal(oom, 0);
+    if (reason) assert_string_equal(why, reason);
+}
+
+static void str_is(const char *text, const char *bytes, size_t len) {
+    lj_node *n = ok(text);
+    assert_int_equal(n->type, LJ_STR);
+    assert_int_equal(n->len, len);
+    assert_memory_equal(n->s, bytes, len);
+    assert_int_equal(n->s[len], '\0');
+    tfs__lj_free(n);
+}
+
+static void test_json_strings(void **state) {
+    (void)state;
+    str_is("\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\/\b\f\n\r\t", 8);
+    str_is("\"\\u0041\\u00e9\\u20ac\\ud83d\\ude00\"", "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 10);
+    /* each UTF-8 length at its first and last code point; the first and the last pair */
+    str_is("\"\\u007f\\u0080\\u07ff\\u0800\\uffff\\ud800\\udc00\\udbff\\udfff\"",
+           "\x7f\xc2\x80\xdf\xbf\xe0\xa0\x80\xef\xbf\xbf\xf0\x90\x80\x80\xf4\x8f\xbf\xbf", 19);
+    /* next to the surrogates; hex digits 0-9, a-f, A-F */
+    str_is("\"\\ud7ff\\ue000\\u00Ff\\uABCD\\uabcd\\u0909\"",
+           "\xed\x9f\xbf\xee\x80\x80\xc3\xbf\xea\xaf\x8d\xea\xaf\x8d\xe0\xa4\x89", 17);
+    /* lone surrogates: high then x, low alone, high then A, high then high (then a pair), high at the end */
+    str_is("\"\\ud800x\\udc00\\ud800\\u0041\\udbff\\ud800\\udfff\\ud800\"",
+           "\xef\xbf\xbd\x78\xef\xbf\xbd\xef\xbf\xbd\x41\xef\xbf\xbd\xf0\x90\x8f\xbf\xef\xbf\xbd", 21);
+    /* raw bytes are kept (0x20 and 0x7f are no control characters), an escaped quote does not end it */
+    str_is("\"a\x7f b\\\"c\\\\\"", "a\x7f b\"c\\", 7);
+    str_is("\"\"", "", 0);
+    bad("\"abc", "unterminated string");
+    bad("\"abc\\\"", "unterminated string");
+    bad("\"a\x01\"", "control character in a string");
+    bad("\"a\x1f\"", "control character in a string");
+    bad("\"\\x\"", "bad escape");
+    bad("\"\\u12\"", "bad \\u escape");
+    bad("\"\\u123\"", "bad \\u escape");
+    bad("\"\\u00g0\"", "bad \\u escape");
+    bad("\"\\u00G0\"", "bad \\u escape");
+    bad("\"\\u00/0\"", "bad \\u escape"); /* '/' is below '0' */
+    bad("\"\\u00:0\"", "bad \\u escape"); /* ':' is above '9' */
+    bad("\"\\u00@0\"", "bad \\u escape");
+    bad("\"\\u00`0\"", "bad \\u escape");
+}
+
+static void test_json_values(void **state) {
+    (void)state;
+    static const struct {
+        const char *text;
+        lj_type type;
+    } v[] = {
+        {"true", LJ_TRUE},
+        {"false", LJ_FALSE},
+        {"null", LJ_NULL},
+        {"0", LJ_NUM},
+        {"-0", LJ_NUM},
+        {"12.5e+3", LJ_NUM},
+        {"1E-2", LJ_NUM},
+        {"1e5", LJ_NUM},
+        {"-7.25", LJ_NUM},
+        {"[]", LJ_ARR},
+        {"[ ]", LJ_ARR},
+        {"{}", LJ_OBJ},
+        {" \t\n\r{}\r\n\t ", LJ_OBJ},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        lj_node *n = ok(v[i].text);
+        assert_int_equal(n->type, v[i].type);
+        if (n->type == LJ_NUM) { /* the number's text, as written */
+            assert_int_equal(n->len, strlen(v[i].text));
+            assert_string_equal(n->s, v[i].text);
+        }
+        tfs__lj_free(n);
+    }
+    static const char *const rejected[] = {
+        "-",  "1.", "1.e3", "1e",   "1e+",   ".5",        "+1",     "tru",        "nul",  "fals", "truex", "",
+        "  ", "{",  "[",    "[1,]", "[1 2]", "{\"a\" 1}", "{1: 2}", "{\"a\":1,}", "[1]x", "{}}",  "[1,",   "{\"a\":"};
+    for (size_t i = 0; i < sizeof rejected / sizeof rejected[0]; i++) bad(rejected[i], NULL);
+    bad("", "value expected");
+    bad("[1]x", "text after the JSON value");
+    bad("{\"a\" 1}", "':' expected");
+    bad("{1: 2}", "object key is not a string");
+    bad("[1 2]", "',' or ']' expected");
+    bad("{\"a\": 1 \"b\": 2}", "',' or '}' expected");
+    const char *why = NULL;
+    assert_null(tfs__lj_parse(NULL, 0, &why, NULL));
+    assert_non_null(why);
+}
+
+static void test_json_containers(void **state) {
+    (void)state;
+    /* duplicate keys: the last wins (Python's json) */
+    lj_node *n = ok("{\"a\": 1, \"b\": [true, false, null], \"a\": \"x\", \"ab\": 2}");
+    assert_int_equal(n->type, LJ_OBJ);
+    assert_int_equal(n->n, 4);
+    const lj_node *a = tfs__lj_get(n, "a");
+    assert_non_null(a);
+    assert_int_equal(a->type, LJ_STR);
+    assert_string_equal(a->s, "x");
+    const lj_node *b = tfs__lj_get(n, "b");
+    assert_non_null(b);
+    assert_int_equal(b->type, LJ_ARR);
+    assert_int_equal(b->n, 3);
+    assert_int_equal(b->kids[0].type, LJ_TRUE);
+    assert_int_equal(b->kids[1].type, LJ_FALSE);
+    assert_int_equal(b->kids[2].type, LJ_NULL);
+    assert_null(tfs__lj_get(n, "c"));
+    assert_null(tfs__lj_get(n, ""));
+    assert_null(tfs__lj_get(b, "a")); /* not an object */
+    assert_null(tfs__lj_get(NULL, "a"));
+    assert_string_equal(tfs__lj_get(n, "ab")->s, "2");
+    tfs__lj_free(n);
+    /* 20 members: the arrays grow past 8 and 16; every member in place */
+    char text[512];
+    size_t o = 0;
+    o += (size_t)snprintf(text + o, sizeof text - o, "{");
+    for (int i = 0; i < 20; i++)
+        o += (size_t)snprintf(text + o, sizeof text - o, "%s\"k%d\": [%d]", i ? "," : "", i, i);
+    snprintf(text + o, sizeof text - o, "}");
+    n = ok(text);
+    assert_int_equal(n->n, 20);
+    for (int i = 0; i < 20; i++) {
+        char k[8], num[8];
+        snprintf(k, sizeof k, "k%d", i);
+        snprintf(num, sizeof num, "%d", i);
+        assert_string_equal(n->keys[i].s, k);
+        const lj_node *e = tfs__lj_get(n, k);
+        assert_ptr_equal(e, &n->kids[i]);
+        assert_int_equal(e->type, LJ_ARR);
+        assert_int_equal(e->n, 1);
+        assert_string_equal(e->kids[0].s, num);
+    }
+    tfs__lj_free(n);
+    /* nesting: 64 levels are read, 65 are not */
+    char deep[200];
+    for (int d = 64; d <= 65; d++) {
+        memset(deep, '[', (size_t)d);
+        memset(deep + d, ']', (size_t)d);
+        deep[2 * d] = '\0';
+        if (d == 64) {
+            n = ok(deep);
+            const lj_node *x = n;
+            for (int i = 1; i < 64; i++) {
+                assert_int_equal(x->n, 1);
+                x = &x->kids[0];
+            }
+            assert_int_equal(x->n, 0);
+            tfs__lj_free(n);
+        } else {
+            bad(deep, "nested too deep");
+        }
+    }
+}
+
+static void test_json_u64(void **state) {
+    (void)state;
+    static const struct {
+        const char *text;
+        int ok;
+        uint64_t v;
+    } v[] = {
+        {"0", 1, 0},
+        {"7", 1, 7},
+        {"9", 1, 9},
+        {"1844674407370955161", 1, 1844674407370955161u},
+        {"18446744073709551609", 1, 18446744073709551609u},
+        {"18446744073709551615", 1, UINT64_MAX},
+        {"18446744073709551616", 0, 0},
+        {"18446744073709551620", 0, 0},
+        {"99999999999999999999", 0, 0},
+        {"-1", 0, 0},
+        {"-0", 0, 0},
+        {"1.0", 0, 0},
+        {"1e3", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        lj_node *n = ok(v[i].text);
+        uint64_t got = 12345;
+        assert_int_equal(tfs__lj_u64(n, &got), v[i].ok);
+        assert_true(v[i].ok ? got == v[i].v : got == 12345);
+        tfs__lj_free(n);
+    }
+    lj_node *n = ok("\"5\"");
+    uint64_t got;
+    assert_false(tfs__lj_u64(n, &got)); /* a string */
+    tfs__lj_free(n);
+    assert_false(tfs__lj_u64(NULL, &got));
+}
+
+/* ---- MLX rules on files made here with the C writer (tfs_st_write), linted
+ * in memory (tfs_lint_header) with a config.json text.  Expectations from
+ * MLX's definition (docs/lint.md, lint_mlx.c's header comment): affine bits
+ * 2, 3, 4, 5, 6, 8, group sizes 32, 64, 128; mxfp4 (4, 32), nvfp4 (4, 16),
+ * mxfp8 (8, 32); scales [..., out, lanes * 32 / bits / group]. */
+
+typedef struct tt {
+    const char *name;
+    uint32_t dtype;
+    uint32_t nd;
+    uint64_t shape[17];
+} tt;
+
+/* The MLX findings (scope MLX) as "ID@tensor ID@tensor ..." in the order found;
+ * the text of the first one in first (may be NULL). */
+static void mlx_lint(const tt *ts, size_t n, const char *const *meta, const char *config, char *got, size_t cap,
+                     char *first, size_t first_cap) {
+    tfs_st_wentry e[8];
+    tfs_st_wmeta m[8];
+    size_t nm = 0;
+    memset(e, 0, sizeof e);
+    memset(m, 0, sizeof m);
+    for (size_t i = 0; i < n; i++) {
+        e[i].name = tfs_wstr_c(ts[i].name);
+        e[i].dtype = ts[i].dtype;
+        e[i].n_dims = ts[i].nd;
+        e[i].shape = ts[i].shape;
+    }
+    for (; meta && meta[2 * nm]; nm++) {
+        m[nm].key = tfs_wstr_c(meta[2 * nm]);
+        m[nm].value = tfs_wstr_c(meta[2 * nm + 1]);
+    }
+    tfs_st_model model = {.n_entries = n,
+                          .entries = e,
+                          .metadata = nm ? TFS_STW_META_OBJECT : TFS_STW_META_ABSENT,
+                          .n_meta = nm,
+                          .meta = m};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&model, &w), TFS_OK);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 24, &buf, &len), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_header *h = NULL;
+    tfs_error err;
+    assert_int_equal(tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, 0, &h, &err), TFS_OK);
+    tfs_lint_options o = {.config_json = config, .config_len = config ? strlen(config) : 0};
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_lint_header(h, &o, &r), TFS_OK);
+    size_t used = 0;
+    got[0] = '\0';
+    if (first) first[0] = '\0';
+    for (size_t i = 0; i < r.n_findings; i++) {
+        if (strcmp(tfs_lint_scope(r.findings[i].rule), "MLX") != 0) continue;
+        if (first && used == 0) snprintf(first, first_cap, "%s", r.findings[i].text);
+        used += (size_t)snprintf(got + used, cap - used, "%s%s@%lld", used ? " " : "", tfs_lint_id(r.findings[i].rule),
+                                 (long long)r.findings[i].tensor);
+        assert_int_equal(r.findings[i].part, 0);
+    }
+    tfs_lint_report_free(&r);
+    tfs_header_free(h);
+    free(buf);
+}
+
+static void expect_mlx(const tt *ts, size_t n, const char *const *meta, const char *config, const char *ids,
+                       const char *text) {
+    char got[512], first[1024];
+    mlx_lint(ts, n, meta, config, got, sizeof got, first, sizeof first);
+    if (strcmp(got, ids) != 0 || (text && !strstr(first, text)))
+        print_message("config %s: got \"%s\" (%s), ids \"%s\" (%s)\n", config ? config : "-", got, first, ids,
+                      text ? text : "-");
+    assert_string_equal(got, ids);
+    if (text) assert_non_null(strstr(first, text));
+}
+
+#define QW(lanes)                               \
+    {                                           \
+        "q.weight", TFS_ST_U32, 2, { 4, lanes } \
+    }
+static const char *const mlx_meta[] = {"format", "mlx", NULL};
+
+/* bits, group size and mode from config.json: LT201 exactly for what MLX refuses */
+static void test_mlx_params(void **state) {
+    (void)state;
+    const tt layer[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
+    char cfg[256], got[512];
+    for (unsigned bits = 0; bits <= 9; bits++) {
+        snprintf(cfg, sizeof cfg, "{\"quantization\": {\"group_size\": 32, \"bits\": %u}}", bits);
+        mlx_lint(layer, 3, NULL, cfg, got, sizeof got, NULL, 0);
+        int refused = !(bits == 2 || bits == 3 || bits == 4 || bits == 5 || bits == 6 || bits == 8);
+        if (refused != (strstr(got, "LT201") != NULL)) print_message("bits %u: %s\n", bits, got);
+        assert_int_equal(refused, strstr(got, "LT201") != NULL);
+    }
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "", NULL);
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 0, \"bits\": 4}}", "LT201@0", "group size is 0");
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"mode\": \"affine\"}}", "", NULL);
+    /* the fp modes: no biases, U8 scales; exactly their (bits, group) */
+    const tt fp[] = {QW(8), {"q.scales", TFS_ST_U8, 2, {4, 2}}};
+    static const struct {
+        const char *mode;
+        unsigned bits, group;
+        int ok;
+    } m[] = {
+        {"mxfp4", 4, 32, 1}, {"mxfp4", 4, 16, 0}, {"mxfp4", 4, 64, 0}, {"mxfp4", 3, 32, 0}, {"mxfp4", 8, 32, 0},
+        {"nvfp4", 4, 16, 1}, {"nvfp4", 4, 15, 0}, {"nvfp4", 4, 17, 0}, {"nvfp4", 4, 32, 0}, {"nvfp4", 5, 16, 0},
+        {"nvfp4", 3, 16, 0}, {"mxfp8", 8, 32, 1}, {"mxfp8", 8, 31, 0}, {"mxfp8", 8, 33, 0}, {"mxfp8", 7, 32, 0},
+        {"mxfp8", 9, 32, 0}, {"mxfp8", 4, 32, 0}, {"mxfp8", 8, 16, 0}, {"mxfp4", 4, 31, 0}, {"mxfp4", 5, 32, 0},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        snprintf(cfg, sizeof cfg, "{\"quantization\": {\"group_size\": %u, \"bits\": %u, \"mode\": \"%s\"}}",
+                 m[i].group, m[i].bits, m[i].mode);
+        mlx_lint(fp, 2, NULL, cfg, got, sizeof got, NULL, 0);
+        if (m[i].ok == (strstr(got, "LT201") != NULL)) print_message("%s: %s\n", cfg, got);
+        assert_int_equal(m[i].ok, strstr(got, "LT201") == NULL);
+    }
+    /* an unknown mode is named, cut at 24 bytes */
+    expect_mlx(fp, 2, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"mode\": \"mxfp\"}}", "LT201@0",
+               "mode mxfp: mode is not affine, mxfp4, nvfp4 or mxfp8");
+    expect_mlx(fp, 2, NULL,
+               "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"mode\": \"abcdefghijklmnopqrstuvwx\"}}",
+               "LT201@0", "mode abcdefghijklmnopqrstuvwx: mode is");
+    expect_mlx(fp, 2, NULL,
+               "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"mode\": \"abcdefghijklmnopqrstuvwxy\"}}",
+               "LT201@0", "mode abcdefghijklmnopqrstuvwx: mode is");
+    /* the same from __metadata__ keys (strings of digits) */
+    static const char *const k1[] = {"quantization.group_size",   "32", "quantization.bits", "4", "quantization.mode",
+                                     "abcdefghijklmnopqrstuvwxy", NULL};
+    expect_mlx(fp, 2, k1, NULL, "LT201@0", "mode abcdefghijklmnopqrstuvwx: mode is");
+    static const char *const k9[] = {"quantization.group_size", "32", "quantization.bits", "9", NULL};
+    expect_mlx(layer, 3, k9, NULL, "LT201@0", "q: bits 9, group size 32, mode affine");
+    static const char *const k23[] = {"quantization.group_size", "32", "quantization.bits", "4", "quantization.mode",
+                                      "abcdefghijklmnopqrstuvw", NULL};
+    expect_mlx(fp, 2, k23, NULL, "LT201@0", "mode abcdefghijklmnopqrstuvw: mode is");
+    static const char *const k24[] = {"quantization.group_size",  "32", "quantization.bits", "4", "quantization.mode",
+                                      "abcdefghijklmnopqrstuvwx", NULL};
+    expect_mlx(fp, 2, k24, NULL, "LT201@0", "mode abcdefghijklmnopqrstuvwx: mode is");
+    static const char *const k2[] = {"quantization.group_size", "32", "quantization.bits", "0000000000000000004", NULL};
+    expect_mlx(layer, 3, k2, NULL, "", NULL); /* 19 digits are read */
+    static const char *const k3[] = {"quantization.group_size", "32", "quantization.bits", "00000000000000000004",
+                                     NULL};
+    expect_mlx(layer, 3, k3, NULL, "LT201@0", "bits 0,"); /* 20 are not: bits stays unset */
+    static const char *const k4[] = {"quantization.group_size", "32", "quantization.bits", "4x", NULL};
+    expect_mlx(layer, 3, k4, NULL, "LT201@0", "bits 0,");
+    static const char *const k5[] = {"quantization.group_size", "", "quantization.bits", "4", NULL};
+    expect_mlx(layer, 3, k5, NULL, "LT201@0", "group size is 0");
+    static const char *const k6[] = {"quantization.group_size", "64", "quantization.bits", "4", NULL};
+    expect_mlx(layer, 3, k6, NULL, "LT205@1 LT206@2", "shape [4, 2], expected [4, 1]");
+    static const char *const k7[] = {"quantization", "{\"group_size\": 64, \"bits\": 4}", NULL};
+    expect_mlx(layer, 3, k7, NULL, "LT205@1 LT206@2", "shape [4, 2], expected [4, 1]");
+    static const char *const k8[] = {"quantization", "{\"group_size\": 64,", NULL};
+    expect_mlx(layer, 3, k8, NULL, "LT201@-1 LT210@-1", "__metadata__ quantization is not a JSON object");
+    /* config.json: quantization_config, per-module overrides, not JSON, not an object */
+    expect_mlx(layer, 3, NULL, "{\"quantization_config\": {\"group_size\": 64, \"bits\": 4}}", "LT205@1 LT206@2",
+               "expected [4, 1]");
+    expect_mlx(layer, 3, NULL,
+               "{\"quantization\": {\"group_size\": 64, \"bits\": 4}, \"quantization_config\": {\"group_size\": 32, "
+               "\"bits\": 4}}",
+               "LT205@1 LT206@2", "expected [4, 1]");
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 64, \"bits\": 4, \"q\": {\"group_size\": 32}}}", "",
+               NULL);
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"q\": {\"bits\": 8}}}",
+               "LT205@1 LT206@2", "expected [4, 1]");
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"p\": {\"bits\": 8}}}", "", NULL);
+    expect_mlx(layer, 3, NULL, "{\"quantization\": 4}", "LT210@-1", NULL); /* not an object: as none (inferred) */
+    expect_mlx(layer, 3, NULL, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
+    const tt lone[] = {QW(8)};
+    expect_mlx(lone, 1, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "LT202@0",
+               "q.weight: U32 packed weight without q.scales");
+    /* left unquantized (false), or quantized by its own object only */
+    expect_mlx(lone, 1, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"q\": false}}", "", NULL);
+    expect_mlx(lone, 1, mlx_meta, "{\"quantization\": {\"q\": {\"group_size\": 32, \"bits\": 4}}}", "LT202@0", NULL);
+    expect_mlx(lone, 1, mlx_meta, "{\"quantization\": {\"q\": true}}", "", NULL);
+    /* excluded by false but stored quantized: inferred from the shapes */
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 64, \"bits\": 4, \"q\": false}}", "LT210@-1", NULL);
+}
+
+/* shapes and dtypes with the quantization given (4 bits, group 32) */
+static void test_mlx_shapes(void **state) {
+    (void)state;
+    const char *q = "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}";
+    const tt d3[] = {{"q.weight", TFS_ST_U32, 3, {2, 4, 8}},
+                     {"q.scales", TFS_ST_F16, 3, {2, 4, 2}},
+                     {"q.biases", TFS_ST_F16, 3, {2, 4, 2}}};
+    expect_mlx(d3, 3, NULL, q, "", NULL);
+    const tt d3s[] = {{"q.weight", TFS_ST_U32, 3, {2, 4, 8}},
+                      {"q.scales", TFS_ST_F16, 3, {3, 4, 2}},
+                      {"q.biases", TFS_ST_F16, 3, {2, 4, 2}}};
+    expect_mlx(d3s, 3, NULL, q, "LT205@1", "shape [3, 4, 2], expected [2, 4, 2]");
+    const tt d3r[] = {{"q.weight", TFS_ST_U32, 3, {2, 4, 8}},
+                      {"q.scales", TFS_ST_F16, 3, {2, 5, 2}},
+                      {"q.biases", TFS_ST_F16, 3, {2, 4, 2}}};
+    expect_mlx(d3r, 3, NULL, q, "LT205@1", "expected [2, 4, 2]");
+    const tt d3b[] = {{"q.weight", TFS_ST_U32, 3, {2, 4, 8}},
+                      {"q.scales", TFS_ST_F16, 3, {2, 4, 2}},
+                      {"q.biases", TFS_ST_F16, 3, {1, 4, 2}}};
+    expect_mlx(d3b, 3, NULL, q, "LT206@2", "shape [1, 4, 2], expected [2, 4, 2]");
+    const tt rank[] = {QW(8), {"q.scales", TFS_ST_F16, 1, {2}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(rank, 3, NULL, q, "LT205@1", "shape [2], expected [4, 2]");
+    const tt d1[] = {{"q.weight", TFS_ST_U32, 1, {8}}, {"q.scales", TFS_ST_F16, 1, {2}}};
+    expect_mlx(d1, 2, NULL, q, "LT209@0", "q.weight: 1 dimensions; a quantized weight has at least 2");
+    const tt odd[] = {QW(3), {"q.scales", TFS_ST_F16, 2, {4, 1}}, {"q.biases", TFS_ST_F16, 2, {4, 1}}};
+    expect_mlx(odd, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 5}}", "LT209@0",
+               "a row of 3 u32 lanes does not hold a whole number of 5-bit values");
+    /* 16 dimensions are read (MLX's leading dimensions are batch dimensions); 17 are refused as LT209 */
+    tt w16[3] = {
+        {"q.weight", TFS_ST_U32, 16, {0}}, {"q.scales", TFS_ST_F16, 16, {0}}, {"q.biases", TFS_ST_F16, 16, {0}}};
+    for (int d = 0; d < 16; d++) w16[0].shape[d] = w16[1].shape[d] = w16[2].shape[d] = 1;
+    w16[0].shape[15] = 8;
+    w16[1].shape[15] = w16[2].shape[15] = 2;
+    expect_mlx(w16, 3, NULL, q, "", NULL);
+    w16[1].shape[14] = 2;
+    expect_mlx(w16, 3, NULL, q, "LT205@1", "expected [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2]");
+    tt w17[2] = {{"q.weight", TFS_ST_U32, 17, {0}}, {"q.scales", TFS_ST_F16, 17, {0}}};
+    for (int d = 0; d < 17; d++) w17[0].shape[d] = w17[1].shape[d] = 1;
+    w17[0].shape[16] = 8;
+    w17[1].shape[16] = 2;
+    expect_mlx(w17, 2, NULL, q, "LT209@0", "q.weight: 17 dimensions");
+    /* dtypes: affine scales F16, BF16, F32; biases the dtype of the scales */
+    static const uint32_t floats[] = {TFS_ST_F16, TFS_ST_BF16, TFS_ST_F32};
+    for (size_t i = 0; i < 3; i++) {
+        const tt l[] = {QW(8), {"q.scales", floats[i], 2, {4, 2}}, {"q.biases", floats[i], 2, {4, 2}}};
+        expect_mlx(l, 3, NULL, q, "", NULL);
+    }
+    const tt f64[] = {QW(8), {"q.scales", TFS_ST_F64, 2, {4, 2}}, {"q.biases", TFS_ST_F64, 2, {4, 2}}};
+    expect_mlx(f64, 3, NULL, q, "LT207@1", "q.scales: dtype F64, expected F16, BF16 or F32 for mode affine");
+    const tt mixed[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}, {"q.biases", TFS_ST_BF16, 2, {4, 2}}};
+    expect_mlx(mixed, 3, NULL, q, "LT207@2", "q.biases: dtype BF16, .scales has F16");
+    /* fp modes: scales U8, no biases */
+    const char *mx = "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"mode\": \"mxfp4\"}}";
+    const tt fpf[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(fpf, 2, NULL, mx, "LT207@1", "q.scales: dtype F16, expected U8 for mode mxfp4");
+    const tt fpb[] = {QW(8), {"q.scales", TFS_ST_U8, 2, {4, 2}}, {"q.biases", TFS_ST_U8, 2, {4, 2}}};
+    expect_mlx(fpb, 3, NULL, mx, "LT204@2", "q.biases: mode mxfp4 has no biases");
+    /* orphans: .scales or .biases without a U32 weight (none, or not packed); a name that is only the suffix */
+    const tt orph[] = {{"a.biases", TFS_ST_F16, 1, {2}}, {".scales", TFS_ST_F16, 1, {2}}};
+    expect_mlx(orph, 2, NULL, q, "LT208@0 LT208@1", "a.biases: no U32 a.weight beside it");
+    const tt orph2[] = {{"a.weight", TFS_ST_F16, 1, {2}}, {"a.biases", TFS_ST_F16, 1, {2}}};
+    expect_mlx(orph2, 2, mlx_meta, NULL, "LT208@1", "a.biases: no U32 a.weight beside it (it is not packed)");
+    /* an MLX file is one with format mlx, a quantization, or a .scales tensor */
+    static const char *const notmlx[] = {"format", "mlxx", NULL};
+    static const char *const ml[] = {"format", "ml", NULL};
+    static const char *const pt[] = {"format", "pt", NULL};
+    expect_mlx(orph2, 2, notmlx, NULL, "", NULL);
+    expect_mlx(orph2, 2, ml, NULL, "", NULL);
+    expect_mlx(orph2, 2, pt, NULL, "", NULL);
+    expect_mlx(orph2, 2, NULL, NULL, "", NULL);
+    const tt sc[] = {{"a.weight", TFS_ST_F16, 1, {2}}, {"a.scales", TFS_ST_F16, 1, {2}}};
+    expect_mlx(sc, 2, pt, NULL, "LT208@1", NULL);
+    const tt sc2[] = {
+        {"a.weight", TFS_ST_F16, 1, {2}}, {"a.scalesx", TFS_ST_F16, 1, {2}}, {"x.biases", TFS_ST_F16, 1, {2}}};
+    expect_mlx(sc2, 3, pt, NULL, "", NULL);
+    expect_mlx(sc2, 3, pt, q, "LT208@2", NULL);
+}
+
+/* bits and group size inferred from the shapes when none is given: a shape
+ * fits when some (bits, group) of MLX's table gives it (affine with biases,
+ * the fp modes without); rows of `lanes` u32, `count` scales per row.  The
+ * cases were chosen so that every (bits, group) of the table, and each of
+ * them one off, answers at least one of them differently. */
+static void test_mlx_inferred(void **state) {
+    (void)state;
+    static const struct {
+        unsigned lanes, count;
+        int fits;
+    } a[] = {
+        {1, 1, 0},    {2, 1, 1},    {3, 1, 1},    {5, 1, 1},   {7, 1, 0},    {9, 1, 0},    {10, 1, 1},   {14, 1, 0},
+        {18, 1, 0},   {20, 1, 1},   {24, 1, 1},   {28, 1, 0},  {31, 4, 0},   {31, 8, 0},   {32, 1, 1},   {33, 4, 0},
+        {33, 8, 0},   {63, 4, 0},   {63, 8, 0},   {63, 16, 0}, {65, 4, 0},   {65, 8, 0},   {65, 16, 0},  {93, 16, 0},
+        {99, 16, 0},  {127, 8, 0},  {127, 16, 0}, {129, 8, 0}, {129, 16, 0}, {189, 16, 0}, {189, 32, 0}, {195, 16, 0},
+        {195, 32, 0}, {381, 32, 0}, {387, 32, 0}, {8, 2, 1},   {8, 1, 1},    {8, 3, 0},
+    };
+    for (size_t i = 0; i < sizeof a / sizeof a[0]; i++) {
+        const tt l[] = {{"q.weight", TFS_ST_U32, 2, {1, a[i].lanes}},
+                        {"q.scales", TFS_ST_F16, 2, {1, a[i].count}},
+                        {"q.biases", TFS_ST_F16, 2, {1, a[i].count}}};
+        char got[512];
+        mlx_lint(l, 3, mlx_meta, NULL, got, sizeof got, NULL, 0);
+        const char *ids = a[i].fits ? "LT210@-1" : "LT205@1";
+        if (strcmp(got, ids) != 0) print_message("affine lanes %u count %u: %s\n", a[i].lanes, a[i].count, got);
+        assert_string_equal(got, ids);
+    }
+    /* the fp modes (U8 scales, no biases): mxfp4 = 4 bits / 32, nvfp4 4 / 16, mxfp8 8 / 32 */
+    static const struct {
+        unsigned lanes, count;
+        const char *mode; /* NULL: fits none */
+    } f[] = {
+        {2, 1, "nvfp4"}, {3, 1, NULL},    {4, 1, "mxfp4"}, {7, 1, NULL},
+        {8, 1, "mxfp8"}, {8, 2, "mxfp4"}, {8, 4, "nvfp4"}, {8, 3, NULL},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        const tt l[] = {{"q.weight", TFS_ST_U32, 2, {1, f[i].lanes}}, {"q.scales", TFS_ST_U8, 2, {1, f[i].count}}};
+        char got[512];
+        mlx_lint(l, 2, mlx_meta, NULL, got, sizeof got, NULL, 0);
+        const char *ids = f[i].mode ? "LT210@-1" : "LT205@1";
+        if (strcmp(got, ids) != 0) print_message("fp lanes %u count %u: %s\n", f[i].lanes, f[i].count, got);
+        assert_string_equal(got, ids);
+        if (!f[i].mode) continue;
+        /* the mode found is named when the scales are not U8 */
+        const tt g[] = {{"q.weight", TFS_ST_U32, 2, {1, f[i].lanes}}, {"q.scales", TFS_ST_F16, 2, {1, f[i].count}}};
+        char first[1024], mode[64];
+        mlx_lint(g, 2, mlx_meta, NULL, got, sizeof got, first, sizeof first);
+        snprintf(mode, sizeof mode, "expected U8 for mode %s", f[i].mode);
+        if (!strstr(first, mode)) print_message("fp lanes %u count %u: %s\n", f[i].lanes, f[i].count, first);
+        assert_string_equal(got, "LT207@1 LT210@-1");
+        assert_non_null(strstr(first, mode));
+    }
+    const tt none[] = {{"q.weight", TFS_ST_U32, 2, {1, 8}}, {"q.scales", TFS_ST_F16, 2, {1, 3}}};
+    expect_mlx(none, 2, mlx_meta, NULL, "LT205@1",
+               "q.scales: shape [1, 3] fits no bits (2-8) and group size (16-128) of MLX for weight [1, 8] (U32)");
+}
+
+/* ---- GGUF rules on files made here with the C writer (tfs_gg_write),
+ * linted in memory.  Expectations from llama.cpp's reading of the keys
+ * (docs/lint.md): u32 hyper-parameters (feed_forward_length and the head
+ * counts may be per-layer u32/i32 arrays), block_count 1..512, blk.N. below
+ * block_count, special token ids below the token count, file_type a
+ * llama_ftype (bit 1024: guessed). */
+
+typedef struct gkv {
+    const char *key;
+    tfs_gg_wvalue v;
+} gkv;
+
+typedef struct gt {
+    const char *name;
+    uint32_t type; /* ggml type */
+} gt;
+
+/* The findings as "ID@kN" (a key), "ID@tN" (a tensor) or "ID@-", in order. */
+static void gg_lint(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, char *got, size_t cap, char *first,
+                    size_t first_cap) {
+    tfs_gg_wkv k[32];
+    tfs_gg_wtensor t[16];
+    memset(t, 0, sizeof t);
+    assert_true(n_kv <= 32 && nt <= 16);
+    for (size_t i = 0; i < n_kv; i++) k[i] = (tfs_gg_wkv){tfs_wstr_c(kv[i].key), kv[i].v};
+    for (size_t i = 0; i < nt; i++) {
+        t[i].name = tfs_wstr_c(ts[i].name);
+        t[i].n_dims = 1;
+        t[i].ne[0] = 32;
+        t[i].type = ts[i].type;
+    }
+    tfs_gg_model m = {.version = 3, .kv = k, .n_kv = n_kv, .tensors = t, .n_tensors = nt};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 24, &buf, &len), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_header *h = NULL;
+    tfs_error err;
+    tfs_status ps = tfs_parse_buffer(buf, len, TFS_FORMAT_GGUF, 0, &h, &err);
+    if (ps != TFS_OK)
+        print_message("GGUF made here is invalid: %s (%zu keys, last %s, %zu tensors)\n", tfs_rule_id(err.rule), n_kv,
+                      n_kv ? kv[n_kv - 1].key : "-", nt);
+    assert_int_equal(ps, TFS_OK);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_lint_header(h, NULL, &r), TFS_OK);
+    size_t used = 0;
+    got[0] = '\0';
+    if (first) first[0] = '\0';
+    for (size_t i = 0; i < r.n_findings; i++) {
+        const tfs_lint_finding *f = &r.findings[i];
+        if (first && i == 0) snprintf(first, first_cap, "%s", f->text);
+        char at[32];
+        if (f->kv >= 0)
+            snprintf(at, sizeof at, "k%lld", (long long)f->kv);
+        else if (f->tensor >= 0)
+            snprintf(at, sizeof at, "t%lld", (long long)f->tensor);
+        else
+            snprintf(at, sizeof at, "-");
+        used += (size_t)snprintf(got + used, cap - used, "%s%s@%s", used ? " " : "", tfs_lint_id(f->rule), at);
+        assert_int_equal(f->part, 0);
+    }
+    tfs_lint_report_free(&r);
+    tfs_header_free(h);
+    free(buf);
+}
+
+static void expect_gg(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, const char *ids, const char *text) {
+    char got[512], first[1024];
+    gg_lint(kv, n_kv, ts, nt, got, sizeof got, first, sizeof first);
+    if (strcmp(got, ids) != 0 || (text && !strstr(first, text)))
+        print_message("got \"%s\" (%s), want \"%s\" (%s)\n", got, first, ids, text ? text : "-");
+    assert_string_equal(got, ids);
+    if (text) assert_non_null(strstr(first, text));
+}
+
+static tfs_wstr g_llama, g_toks[6];
+#define U32(k, v) \
+    { k, tfs_gg_wval_scalar(TFS_GG_U32, v) }
+#define ARCH \
+    { "general.architecture", tfs_gg_wval_str(&g_llama) }
+
+static void test_gguf_keys(void **state) {
+    (void)state;
+    g_llama = tfs_wstr_c("llama");
+    static const char *const tk[6] = {"<unk>", "<s>", "</s>", "a", "b", "ab"};
+    for (int i = 0; i < 6; i++) g_toks[i] = tfs_wstr_c(tk[i]);
+    const gt f32[] = {{"output_norm.weight", 0}};
+    /* general.alignment: 8 and 32 fit 8-byte types, 1, 2, 4 do not */
+    static const uint32_t aligns[] = {1, 2, 4, 8, 16, 32};
+    for (size_t i = 0; i < 6; i++) {
+        const gkv kv[] = {ARCH, U32("general.alignment", aligns[i])};
+        expect_gg(kv, 2, f32, 1, aligns[i] % 8 ? "LT103@k1" : "", NULL);
+    }
+    /* tokenizer arrays: element types, lengths */
+    float sc[6] = {0};
+    int32_t tt6[6] = {1, 1, 1, 1, 1, 1};
+    uint8_t u8[6] = {0};
+    {
+        const gkv kv[] = {ARCH,
+                          {"tokenizer.ggml.tokens", tfs_gg_wval_str_array(g_toks, 6)},
+                          {"tokenizer.ggml.scores", tfs_gg_wval_array(TFS_GG_F32, 6, sc, 24)},
+                          {"tokenizer.ggml.token_type", tfs_gg_wval_array(TFS_GG_I32, 5, tt6, 20)},
+                          {"tokenizer.ggml.merges", tfs_gg_wval_str_array(g_toks, 2)},
+                          U32("tokenizer.ggml.bos_token_id", 5),
+                          U32("tokenizer.ggml.eos_token_id", 6),
+                          {"tokenizer.ggml.padding_token_id", tfs_gg_wval_scalar(TFS_GG_I32, 1)}};
+        expect_gg(kv, 8, f32, 1, "LT105@k3 LT106@k6 LT107@k7",
+                  "tokenizer.ggml.token_type: 5 elements, tokenizer.ggml.tokens has 6");
+    }
+    {
+        const gkv kv[] = {ARCH,
+                          {"tokenizer.ggml.tokens", tfs_gg_wval_str(&g_llama)},
+                          {"tokenizer.ggml.scores", tfs_gg_wval_array(TFS_GG_F32, 2, sc, 8)},
+                          {"tokenizer.ggml.token_type", tfs_gg_wval_array(TFS_GG_U32, 6, tt6, 24)},
+                          {"tokenizer.ggml.merges", tfs_gg_wval_array(TFS_GG_U8, 6, u8, 6)},
+                          U32("tokenizer.ggml.bos_token_id", 99)};
+        /* no token count: lengths and ids are not compared */
+        expect_gg(kv, 6, f32, 1, "LT104@k1 LT104@k3 LT104@k4",
+                  "tokenizer.ggml.tokens: string, expected array of string");
+    }
+    {
+        const gkv kv[] = {ARCH,
+                          {"tokenizer.ggml.tokens", tfs_gg_wval_array(TFS_GG_U8, 6, u8, 6)},
+                          U32("tokenizer.ggml.bos_token_id", 99)};
+        expect_gg(kv, 3, f32, 1, "LT104@k1", "tokenizer.ggml.tokens: array of u8, expected array of string");
+    }
+    {
+        const gkv kv[] = {ARCH,
+                          {"tokenizer.ggml.tokens", tfs_gg_wval_str_array(g_toks, 6)},
+                          {"tokenizer.ggml.scores", tfs_gg_wval_array(TFS_GG_F32, 7, sc, 28)}};
+        float s7[7] = {0};
+        gkv k2[3] = {kv[0], kv[1], {"tokenizer.ggml.scores", tfs_gg_wval_array(TFS_GG_F32, 7, s7, 28)}};
+        expect_gg(k2, 3, f32, 1, "LT105@k2", "tokenizer.ggml.scores: 7 elements, tokenizer.ggml.tokens has 6");
+    }
+    /* hyper-parameters: u32; per-layer arrays only where llama.cpp takes them */
+    static const struct {
+        const char *key;
+        int arr;
+    } hp[] = {
+        {"llama.block_count", 0},         {"llama.context_length", 0},       {"llama.embedding_length", 0},
+        {"llama.feed_forward_length", 1}, {"llama.attention.head_count", 1}, {"llama.attention.head_count_kv", 1},
+        {"llama.expert_count", 0},        {"llama.expert_used_count", 0},    {"llama.vocab_size", 0},
+    };
+    uint32_t two[2] = {4, 4};
+    for (size_t i = 0; i < sizeof hp / sizeof hp[0]; i++) {
+        const gkv ok[] = {ARCH, U32(hp[i].key, 2)};
+        expect_gg(ok, 2, f32, 1, "", NULL);
+        const gkv u64[] = {ARCH, {hp[i].key, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        expect_gg(u64, 2, f32, 1, "LT107@k1", "u64, expected u32");
+        const gkv i32[] = {ARCH, {hp[i].key, tfs_gg_wval_scalar(TFS_GG_I32, 2)}};
+        expect_gg(i32, 2, f32, 1, "LT107@k1", "(llama.cpp refuses another integer type)");
+        const gkv f[] = {ARCH, {hp[i].key, tfs_gg_wval_f32(2)}};
+        char got[512], first[1024];
+        gg_lint(f, 2, f32, 1, got, sizeof got, first, sizeof first);
+        assert_string_equal(got, "LT107@k1");
+        assert_null(strstr(first, "another integer type"));
+        assert_int_equal(strstr(first, "or an array of u32/i32") != NULL, hp[i].arr);
+        for (int e = 0; e < 3; e++) {
+            static const uint32_t et[3] = {TFS_GG_U32, TFS_GG_I32, TFS_GG_F32};
+            const gkv a[] = {ARCH, {hp[i].key, tfs_gg_wval_array(et[e], 2, two, 8)}};
+            gg_lint(a, 2, f32, 1, got, sizeof got, NULL, 0);
+            if (strcmp(got, hp[i].arr && e < 2 ? "" : "LT107@k1") != 0) print_message("%s %d: %s\n", hp[i].key, e, got);
+            assert_string_equal(got, hp[i].arr && e < 2 ? "" : "LT107@k1");
+        }
+    }
+    /* block_count 1..512; blk.N. tensors below it */
+    static const struct {
+        uint32_t n;
+        const char *ids;
+    } bc[] = {{0, "LT108@k1"}, {1, ""}, {2, ""}, {511, ""}, {512, ""}, {513, "LT108@k1"}, {600, "LT108@k1"}};
+    const gt blk0[] = {{"blk.0.attn_q.weight", 0}};
+    for (size_t i = 0; i < sizeof bc / sizeof bc[0]; i++) {
+        const gkv kv[] = {ARCH, U32("llama.block_count", bc[i].n)};
+        expect_gg(kv, 2, blk0, bc[i].n ? 1 : 0, bc[i].ids, NULL);
+    }
+    const gt blks[] = {{"blk.1.a", 0},  {"blk.2.a", 0}, {"blk.2.", 0},   {"blk.2", 0},   {"blk..a", 0},
+                       {"blk.2x.a", 0}, {"blkx2.a", 0}, {"blk.10.a", 0}, {"xblk.3.a", 0}};
+    {
+        const gkv kv[] = {ARCH, U32("llama.block_count", 2)};
+        expect_gg(kv, 2, blks, 9, "LT109@t1 LT109@t2 LT109@t7", "blk.2.a: block 2, but llama.block_count = 2");
+        const gkv k10[] = {ARCH, U32("llama.block_count", 10)};
+        expect_gg(k10, 2, blks, 9, "LT109@t7", "blk.10.a: block 10, but llama.block_count = 10");
+        const gkv k11[] = {ARCH, U32("llama.block_count", 11)};
+        expect_gg(k11, 2, blks, 9, "", NULL);
+        const gkv k64[] = {ARCH, {"llama.block_count", tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        expect_gg(k64, 2, blks, 9, "LT107@k1", NULL);
+    }
+    {
+        const gkv kv[] = {ARCH};
+        const gt t[] = {{"blk.3.a", 0}, {"blk.7.b", 0}, {"blk.5.c", 0}, {"blk.7.d", 0}};
+        expect_gg(kv, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no llama.block_count");
+        const gt t0[] = {{"blk.0.a", 0}};
+        expect_gg(kv, 1, t0, 1, "LT110@t0", "tensors up to blk.0. but");
+        const gkv none[] = {U32("general.alignment", 32)};
+        expect_gg(none, 1, t, 4, "LT101@-", NULL);
+        const gkv u[] = {U32("general.architecture", 1)};
+        expect_gg(u, 1, t, 4, "LT102@k0", NULL);
+    }
+    /* general.file_type */
+    const gt mixed[] = {{"a", 0}, {"b", 2}, {"c", 0}};
+    const gt allf[] = {{"a", 0}, {"b", 0}};
+    const gt q40[] = {{"a", 2}};
+    const gt f16[] = {{"a", 0}, {"b", 1}};
+    const struct {
+        uint32_t v;
+        const gt *t;
+        size_t nt;
+        const char *ids, *text;
+    } ft[] = {
+        {0, allf, 2, "", NULL},
+        {0, mixed, 3, "LT112@k1", "general.file_type = 0 (ALL_F32): 1 of 3 tensors are not f32"},
+        {0, NULL, 0, "", NULL},
+        {0, f16, 2, "LT112@k1", "general.file_type = 0 (ALL_F32): 1 of 2 tensors are not f32"},
+        {1, allf, 2, "LT112@k1", "general.file_type = 1 (MOSTLY_F16), but none of the 2 tensors has type f16"},
+        {2, mixed, 3, "", NULL},
+        {2 | 1024, mixed, 3, "", NULL},
+        {2, NULL, 0, "", NULL},
+        {2, allf, 2, "LT112@k1", "but none of the 2 tensors has type q4_0"},
+        {3, q40, 1, "LT112@k1", "(MOSTLY_Q4_1), but none"},
+        {4, q40, 1, "LT111@k1", "general.file_type = 4: no llama_ftype has this value"},
+        {99, q40, 1, "LT111@k1", NULL},
+    };
+    for (size_t i = 0; i < sizeof ft / sizeof ft[0]; i++) {
+        const gkv kv[] = {ARCH, U32("general.file_type", ft[i].v)};
+        expect_gg(kv, 2, ft[i].t, ft[i].nt, ft[i].ids, ft[i].text);
+    }
+    const gkv ftu8[] = {ARCH, {"general.file_type", tfs_gg_wval_scalar(TFS_GG_U8, 2)}};
+    expect_gg(ftu8, 2, q40, 1, "LT111@k1", "general.file_type: u8, expected u32");
+}
+
+/* ---- model sets made here in a temporary folder: the per-rule limit
+ * ("first 10 findings, then one counting the rest", docs/lint.md), the
+ * index's shard names (SET001: not a string, absolute, a ".." segment),
+ * total_size (SET007 / SET009), and what a folder's entries are. */
+
+static char g_tmp[256];
+
+static void put_text(const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* a shard of n F16 [2] tensors (4 bytes each) named prefix00.. (dtype F32: 8 bytes) */
+static void put_shard(const char *name, const char *const *prefixes, const unsigned *counts, const uint32_t *dtypes,
+                      size_t groups) {
+    tfs_st_wentry e[64];
+    char names[64][16];
+    static const uint64_t shape[1] = {2};
+    size_t n = 0;
+    memset(e, 0, sizeof e);
+    for (size_t g = 0; g < groups; g++)
+        for (unsigned i = 0; i < counts[g]; i++, n++) {
+            assert_true(n < 64);
+            snprintf(names[n], sizeof names[n], "%s%02u", prefixes[g], i);
+            e[n].name = tfs_wstr_c(names[n]);
+            e[n].dtype = dtypes[g];
+            e[n].n_dims = 1;
+            e[n].shape = shape;
+        }
+    tfs_st_model m = {.n_entries = n, .entries = e, .metadata = TFS_STW_META_ABSENT};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    int e2 = 0;
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &e2), TFS_OK);
+    tfs_wbuf_free(&w);
+}
+
+/* "ID@part:tensor" of every finding, in order */
+static void set_ids(const char *entry, char *got, size_t cap, tfs_lint_report *r) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, entry);
+    tfs_lint_report_init(r);
+    assert_int_equal(tfs_set_check(path, 0, 0, NULL, r), TFS_OK);
+    size_t used = 0;
+    got[0] = '\0';
+    for (size_t i = 0; i < r->n_findings; i++)
+        used +=
+            (size_t)snprintf(got + used, cap - used, "%s%s@%d:%lld", used ? " " : "", tfs_lint_id(r->findings[i].rule),
+                             r->findings[i].part, (long long)r->findings[i].tensor);
+}
+
+static void test_set_limits(void **state) {
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        /* round 0: 11 index tensors in no shard, 10 unlisted, 11 in two files; round 1: 10, 11, 10 */
+        unsigned n4 = round ? 10 : 11, n8 = round ? 11 : 10, n5 = round ? 10 : 11;
+        static const char *const pa[] = {"u", "d"};
+        static const char *const pb[] = {"d", "b"};
+        const unsigned ca[] = {n8, n5}, cb[] = {n5, 1};
+        static const uint32_t fa[] = {TFS_ST_F16, TFS_ST_F16}, fb[] = {TFS_ST_F32, TFS_ST_F16};
+        put_shard("model-00001-of-00002.safetensors", pa, ca, fa, 2);
+        put_shard("model-00002-of-00002.safetensors", pb, cb, fb, 2);
+        char idx[4096];
+        size_t o = (size_t)snprintf(idx, sizeof idx, "{\"metadata\": {\"total_size\": %u}, \"weight_map\": {",
+                                    4 * (n8 + n5) + 8 * n5 + 4);
+        for (unsigned i = 0; i < n4; i++)
+            o += (size_t)snprintf(idx + o, sizeof idx - o, "\"t%02u\": \"model-00001-of-00002.safetensors\", ", i);
+        for (unsigned i = 0; i < n5; i++)
+            o += (size_t)snprintf(idx + o, sizeof idx - o, "%s\"d%02u\": \"model-00001-of-00002.safetensors\"",
+                                  i ? ", " : "", i);
+        snprintf(idx + o, sizeof idx - o, ", \"b00\": \"model-00002-of-00002.safetensors\"}}");
+        put_text("model.safetensors.index.json", idx);
+        char expect[4096], got[4096];
+        size_t w = 0;
+        for (unsigned i = 0; i < 10; i++)
+            w += (size_t)snprintf(expect + w, sizeof expect - w, "%sSET004@0:-1", w ? " " : "");
+        if (n4 > 10) w += (size_t)snprintf(expect + w, sizeof expect - w, " SET004@-1:-1");
+        for (unsigned i = 0; i < 10; i++)
+            w += (size_t)snprintf(expect + w, sizeof expect - w, " SET005@1:%u SET006@1:%u", i, i);
+        if (n5 > 10) w += (size_t)snprintf(expect + w, sizeof expect - w, " SET005@-1:-1 SET006@-1:-1");
+        for (unsigned i = 0; i < 10; i++) w += (size_t)snprintf(expect + w, sizeof expect - w, " SET008@0:%u", i);
+        if (n8 > 10) w += (size_t)snprintf(expect + w, sizeof expect - w, " SET008@-1:-1");
+        tfs_lint_report r;
+        set_ids("model.safetensors.index.json", got, sizeof got, &r);
+        if (strcmp(got, expect) != 0) print_message("round %d:\n got %s\nwant %s\n", round, got, expect);
+        assert_string_equal(got, expect);
+        assert_non_null(strstr(r.findings[0].text, "t00: the index names "));
+        assert_non_null(strstr(r.findings[0].text, "model-00001-of-00002.safetensors, found in no shard"));
+        for (size_t i = 0; i < r.n_findings; i++) {
+            const char *t = r.findings[i].text;
+            if (r.findings[i].part >= 0) continue;
+            if (r.findings[i].rule == TFS_SET004)
+                assert_non_null(strstr(t, "1 more tensors not in the shard the index names"));
+            if (r.findings[i].rule == TFS_SET005) assert_string_equal(t, "1 more tensors in two files");
+            if (r.findings[i].rule == TFS_SET006)
+                assert_string_equal(t, "1 more tensors with different dtype or shape");
+            if (r.findings[i].rule == TFS_SET008) assert_string_equal(t, "1 more shard tensors not in the index");
+        }
+        assert_int_equal(r.n_files, 2);
+        assert_int_equal(r.n_tensors, n8 + 2 * n5 + 1);
+        assert_int_equal(r.tensor_bytes, 4 * (n8 + n5) + 8 * n5 + 4);
+        tfs_lint_report_free(&r);
+    }
+}
+
+/* GGUF split names (llama.cpp llama_split_path: PREFIX-%05d-of-%05d.gguf; split.count is a u16) */
+static void test_split_names(void **state) {
+    (void)state;
+    static const struct {
+        const char *path;
+        int ok;
+        unsigned no, count;
+        size_t prefix;
+    } v[] = {
+        {"model-00001-of-00003.gguf", 1, 1, 3, 5},
+        {"dir/sub/model-00002-of-00003.gguf", 1, 2, 3, 13},
+        {"m-00003-of-00003.gguf", 1, 3, 3, 1},
+        {"m-00001-of-00001.gguf", 1, 1, 1, 1},
+        {"m-00001-of-65535.gguf", 1, 1, 65535, 1},
+        {"m-00001-of-65536.gguf", 0, 0, 0, 0},
+        {"m-00004-of-00003.gguf", 0, 0, 0, 0},
+        {"m-00000-of-00003.gguf", 0, 0, 0, 0},
+        {"m-00001-of-00000.gguf", 0, 0, 0, 0},
+        {"-00001-of-00003.gguf", 0, 0, 0, 0},
+        {"dir/-00001-of-00003.gguf", 0, 0, 0, 0},
+        {"m-0001-of-00003.gguf", 0, 0, 0, 0},
+        {"m-00001-of-0003.gguf", 0, 0, 0, 0},
+        {"m_00001-of-00003.gguf", 0, 0, 0, 0},
+        {"m-00001-xf-00003.gguf", 0, 0, 0, 0},
+        {"m-00001of-00003.gguf", 0, 0, 0, 0},
+        {"m-00001-of-00003.GGUF", 0, 0, 0, 0},
+        {"m-00001-of-00003.ggu", 0, 0, 0, 0},
+        {"m-00001-of-00003gguf", 0, 0, 0, 0},
+        {".gguf", 0, 0, 0, 0},
+        {"gguf", 0, 0, 0, 0},
+        {"00001-of-00003.gguf", 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        unsigned no = 77, count = 77;
+        size_t pl = 77;
+        bool got = tfs__split_name(v[i].path, &no, &count, &pl);
+        if (got != (bool)v[i].ok) print_message("%s\n", v[i].path);
+        assert_int_equal(got, v[i].ok);
+        if (!got) continue;
+        assert_int_equal(no, v[i].no);
+        assert_int_equal(count, v[i].count);
+        assert_int_equal(pl, v[i].prefix);
+    }
+    assert_int_equal(tfs_set_kind_of("x/model-00001-of-00003.gguf"), TFS_SET_SPLIT);
+    assert_int_equal(tfs_set_kind_of("x/model-00002-of-00003.gguf"), TFS_SET_NONE);
+    assert_int_equal(tfs_set_kind_of("x/model-00001-of-00001.gguf"), TFS_SET_NONE);
+    assert_int_equal(tfs_set_kind_of("x/model.safetensors.index.json"), TFS_SET_INDEX);
+    assert_int_equal(tfs_set_kind_of("x/model.safetensors.index.jso"), TFS_SET_NONE);
+    assert_int_equal(tfs_set_kind_of(".safetensors.index.json"), TFS_SET_INDEX);
+    assert_int_equal(tfs_set_kind_of("x/model.safetensors"), TFS_SET_NONE);
+    assert_int_equal(tfs_set_kind_of(NULL), TFS_SET_NONE);
+    assert_int_equal(tfs_set_kind_of(TFS_SOURCE_DIR "/corpus/lint"), TFS_SET_DIR);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check("x/model-00002-of-00003.gguf", 0, 0, NULL, &r), TFS_EARG);
+    assert_int_equal(tfs_set_check("x/model.safetensors", 0, 0, NULL, &r), TFS_EARG);
+    assert_int_equal(tfs_set_check(NULL, 0, 0, NULL, &r), TFS_EARG);
+    assert_int_equal(tfs_set_check("x/model.safetensors.index.json", 0, 0, NULL, NULL), TFS_EARG);
+    assert_int_equal(r.n_findings, 0);
+}
+
+/* a folder's entries: its sets (indexes, first splits, also when the first part is missing), then the model
+ * files that belong to no set (.gguf / .safetensors in any case), each sorted by name; hidden files skipped */
+static void test_set_entries(void **state) {
+    (void)state;
+    char dir[300];
+    snprintf(dir, sizeof dir, "%s/entries", g_tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    static const char *const files[] = {
+        "b.GGUF",
+        "a.safetensors",
+        "m-00002-of-00003.gguf",
+        "m-00003-of-00003.gguf",
+        "notes.txt",
+        ".hidden.gguf",
+        "s-00001-of-00001.gguf",
+        "model-00001-of-00002.safetensors",
+        "c.Safetensors",
+        "x.gguf.txt",
+        "other.safetensors",
+        "z-00001-of-00002.gguf",
+        "z-00002-of-00002.gguf",
+    };
+    char path[600];
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fclose(f), 0);
+    }
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"weight_map\": {\"a\": \"model-00001-of-00002.safetensors\", \"b\": \"model-00002-of-00002.safetensors\", "
+          "\"c\": 5, \"d\": \"model-00001-of-00002.safetensors\"}}",
+          f);
+    assert_int_equal(fclose(f), 0);
+    char **v = NULL;
+    size_t n = 0;
+    int e = 0;
+    assert_int_equal(tfs_set_entries(dir, &v, &n, &e), TFS_OK);
+    static const char *const want_names[] = {
+        "m-00001-of-00003.gguf",
+        "model.safetensors.index.json",
+        "z-00001-of-00002.gguf",
+        "a.safetensors",
+        "b.GGUF",
+        "c.Safetensors",
+        "other.safetensors",
+        "s-00001-of-00001.gguf",
+    };
+    if (n != sizeof want_names / sizeof want_names[0])
+        for (size_t i = 0; i < n; i++) print_message("entry %zu: %s\n", i, v[i]);
+    assert_int_equal(n, sizeof want_names / sizeof want_names[0]);
+    for (size_t i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, want_names[i]);
+        assert_string_equal(v[i], path);
+        free(v[i]);
+    }
+    free(v);
+    snprintf(path, sizeof path, "%s/nope", dir);
+    assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_EIO);
+    assert_int_equal(e, ENOENT);
+    assert_int_equal(tfs_set_entries(NULL, &v, &n, &e), TFS_EARG);
+    /* an empty folder */
+    snprintf(path, sizeof path, "%s/empty", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+    assert_int_equal(n, 0);
+    free(v);
+}
+
+static void check_case(const lcase *c) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s%s", C, c->path);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    tfs_header *h = NULL;
+    if (c->set) {
+        assert_int_equal(tfs_set_check(path, 0, 1, NULL, &r), TFS_OK);
+    } else {
+        tfs_error err;
+        assert_int_equal(tfs_parse_file(path, TFS_FORMAT_UNKNOWN, 0, &h, &err), TFS_OK);
+        assert_int_equal(tfs_lint_path(path, h, NULL, &r), TFS_OK);
+    }
+    size_t n_want = 0, errors = 0;
+    while (n_want < 4 && c->w[n_want].id) n_want++;
+    if (r.n_findings != n_want) {
+        for (size_t i = 0; i < r.n_findings; i++)
+            print_message("%s: %s %s\n", c->path, tfs_lint_id(r.findings[i].rule), r.findings[i].text);
+    }
+    assert_int_equal(r.n_findings, n_want);
+    for (size_t i = 0; i < n_want; i++) {
+        const want *w = &c->w[i];
+        const tfs_lint_finding *f = &r.findings[i];
+        if (strcmp(tfs_lint_id(f->rule), w->id) != 0 || f->part != w->part || f->tensor != w->tensor ||
+            f->kv != w->kv || !strstr(f->text, w->text))
+            print_message("%s: got %s part %d tensor %lld kv %lld \"%s\"\n", c->path, tfs_lint_id(f->rule), f->part,
+                          (long long)f->tensor, (long long)f->kv, f->text);
+        assert_string_equal(tfs_lint_id(f->rule), w->id);
+        assert_int_equal(f->severity, tfs_lint_severity_of(f->rule));
+        assert_int_equal(f->part, w->part);
+        assert_int_equal(f->tensor, w->tensor);
+        assert_int_equal(f->kv, w->kv);
+        assert_non_null(strstr(f->text, w->text));
+        if (f->severity == TFS_LINT_ERROR) errors++;
+    }
+    assert_int_equal(r.n_errors, errors);
+    assert_int_equal(r.n_warnings, n_want - errors);
+    tfs_lint_report_free(&r);
+    tfs_header_free(h);
+}
+
+static void test_corpus_findings(void **state) {
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
+}
+
+int main(void) {
+    snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
+    if (!mkdtemp(g_tmp)) return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings), cmocka_unit_test(test_json_values),
+        cmocka_unit_test(test_json_containers), cmocka_unit_test(test_json_u64),     cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred), cmocka_unit_test(test_gguf_keys),
+        cmocka_unit_test(test_set_limits),      cmocka_unit_test(test_split_names),  cmocka_unit_test(test_set_entries),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_tmp);
+    if (system(cmd) != 0) rc = 1;
+    return rc;
+}
