@@ -939,6 +939,15 @@ static void put_text(const char *name, const char *text) {
     assert_int_equal(fclose(f), 0);
 }
 
+static void put_bytes(const char *name, const char *data, size_t len) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
 /* a shard of n F16 [2] tensors (4 bytes each) named prefix00.. (dtype F32: 8 bytes) */
 static void put_shard(const char *name, const char *const *prefixes, const unsigned *counts, const uint32_t *dtypes,
                       size_t groups) {
@@ -1167,6 +1176,146 @@ static void test_set_entries(void **state) {
     free(v);
 }
 
+/* lint.c's file helpers (lint_internal.h contracts) */
+static void test_file_helpers(void **state) {
+    (void)state;
+    static const struct {
+        const char *path, *dir;
+    } d[] = {{"a/b/c", "a/b"}, {"c", "."}, {"/c", "/"}, {"a/", "a"}, {"/a/b", "/a"}, {"", "."}};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) {
+        char *x = tfs__lint_dirname(d[i].path);
+        assert_string_equal(x, d[i].dir);
+        free(x);
+    }
+    static const struct {
+        const char *dir, *name, *out;
+    } j[] = {{"a", "b", "a/b"}, {"a/", "b", "a/b"}, {"", "b", "b"}, {"/", "b", "/b"}, {"a/b", "", "a/b/"}};
+    for (size_t i = 0; i < sizeof j / sizeof j[0]; i++) {
+        char *x = tfs__lint_join(j[i].dir, j[i].name);
+        assert_string_equal(x, j[i].out);
+        free(x);
+    }
+    /* slurp: the whole file, NUL after it; at most max bytes */
+    put_text("ten.txt", "0123456789");
+    char path[512], *out = NULL;
+    size_t len = 99;
+    int e = 0;
+    snprintf(path, sizeof path, "%s/ten.txt", g_tmp);
+    assert_int_equal(tfs__lint_slurp(path, 10, &out, &len, &e), TFS_OK);
+    assert_int_equal(len, 10);
+    assert_memory_equal(out, "0123456789", 11);
+    free(out);
+    assert_int_equal(tfs__lint_slurp(path, 9, &out, &len, &e), TFS_EARG);
+    assert_int_equal(e, EFBIG);
+    assert_null(out);
+    assert_int_equal(len, 0);
+    assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, &e), TFS_EIO);
+    assert_int_equal(e, EISDIR);
+    snprintf(path, sizeof path, "%s/none.txt", g_tmp);
+    assert_int_equal(tfs__lint_slurp(path, 10, &out, &len, &e), TFS_EIO);
+    assert_int_equal(e, ENOENT);
+    put_text("empty.txt", "");
+    snprintf(path, sizeof path, "%s/empty.txt", g_tmp);
+    assert_int_equal(tfs__lint_slurp(path, 0, &out, &len, NULL), TFS_OK);
+    assert_int_equal(len, 0);
+    assert_int_equal(out[0], '\0');
+    free(out);
+    /* st_head: 8 + N bytes of a safetensors file (N little-endian), fewer when the file is shorter */
+    uint8_t *h = NULL;
+    put_bytes("head.bin", "\x03\x01\x00\x00\x00\x00\x00\x00{}  ", sizeof "\x03\x01\x00\x00\x00\x00\x00\x00{}  " - 1);
+    snprintf(path, sizeof path, "%s/head.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_OK);
+    assert_int_equal(len, 12); /* N = 259: the file ends after 4 */
+    assert_memory_equal(h, "\x03\x01\x00\x00\x00\x00\x00\x00{}  ", 12);
+    free(h);
+    put_bytes("head2.bin", "\x02\x00\x00\x00\x00\x00\x00\x00{}xyz", sizeof "\x02\x00\x00\x00\x00\x00\x00\x00{}xyz" - 1);
+    snprintf(path, sizeof path, "%s/head2.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_OK);
+    assert_int_equal(len, 10);
+    assert_memory_equal(h, "\x02\x00\x00\x00\x00\x00\x00\x00{}", 10);
+    free(h);
+    put_bytes("short.bin", "\x02\x00\x00", sizeof "\x02\x00\x00" - 1);
+    snprintf(path, sizeof path, "%s/short.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
+    /* 100,000,000 is the largest N (ST002) */
+    put_bytes("big.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x00{}", sizeof "\x00\xe1\xf5\x05\x00\x00\x00\x00{}" - 1);
+    snprintf(path, sizeof path, "%s/big.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_OK);
+    assert_int_equal(len, 10);
+    free(h);
+    put_bytes("big1.bin", "\x01\xe1\xf5\x05\x00\x00\x00\x00{}", sizeof "\x01\xe1\xf5\x05\x00\x00\x00\x00{}" - 1);
+    snprintf(path, sizeof path, "%s/big1.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
+    put_bytes("big2.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x01{}", sizeof "\x00\xe1\xf5\x05\x00\x00\x00\x01{}" - 1);
+    snprintf(path, sizeof path, "%s/big2.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
+    snprintf(path, sizeof path, "%s/none.bin", g_tmp);
+    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
+    /* entry points: arguments */
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_lint_header(NULL, NULL, &r), TFS_EARG);
+    assert_int_equal(tfs_lint_path(NULL, NULL, NULL, &r), TFS_EARG);
+    assert_int_equal(r.n_findings, 0);
+    tfs_lint_report_free(NULL);
+    tfs_lint_report_init(NULL);
+}
+
+/* tfs_lint_path reads config.json beside the file, or --config */
+static void test_lint_path_config(void **state) {
+    (void)state;
+    char dir[300], path[600], cfg[600];
+    snprintf(dir, sizeof dir, "%s/cfg", g_tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    const tt layer[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
+    tfs_st_wentry e[3];
+    memset(e, 0, sizeof e);
+    for (size_t i = 0; i < 3; i++) {
+        e[i].name = tfs_wstr_c(layer[i].name);
+        e[i].dtype = layer[i].dtype;
+        e[i].n_dims = layer[i].nd;
+        e[i].shape = layer[i].shape;
+    }
+    tfs_st_model m = {.n_entries = 3, .entries = e, .metadata = TFS_STW_META_ABSENT};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    snprintf(path, sizeof path, "%s/model.safetensors", dir);
+    int er = 0;
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &er), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_header *h = NULL;
+    tfs_error err;
+    assert_int_equal(tfs_parse_file(path, TFS_FORMAT_UNKNOWN, 0, &h, &err), TFS_OK);
+    tfs_lint_report r;
+    /* no config: inferred */
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_lint_path(path, h, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_LT210);
+    tfs_lint_report_free(&r);
+    /* config.json beside it: group 64 (LT205, LT206) */
+    snprintf(cfg, sizeof cfg, "%s/config.json", dir);
+    FILE *f = fopen(cfg, "wb");
+    assert_non_null(f);
+    fputs("{\"quantization\": {\"group_size\": 64, \"bits\": 4}}", f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(tfs_lint_path(path, h, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 2);
+    assert_int_equal(r.findings[0].rule, TFS_LT205);
+    assert_int_equal(r.findings[1].rule, TFS_LT206);
+    tfs_lint_report_free(&r);
+    /* --config elsewhere wins: group 32 (nothing) */
+    put_text("q32.json", "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}");
+    snprintf(cfg, sizeof cfg, "%s/q32.json", g_tmp);
+    assert_int_equal(tfs_lint_path(path, h, cfg, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 0);
+    snprintf(cfg, sizeof cfg, "%s/none.json", g_tmp);
+    assert_int_equal(tfs_lint_path(path, h, cfg, &r), TFS_EIO);
+    tfs_lint_report_free(&r);
+    tfs_header_free(h);
+}
+
 static void check_case(const lcase *c) {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", C, c->path);
@@ -1217,10 +1366,13 @@ int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings), cmocka_unit_test(test_json_values),
-        cmocka_unit_test(test_json_containers), cmocka_unit_test(test_json_u64),     cmocka_unit_test(test_mlx_params),
-        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred), cmocka_unit_test(test_gguf_keys),
-        cmocka_unit_test(test_set_limits),      cmocka_unit_test(test_split_names),  cmocka_unit_test(test_set_entries),
+        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_json_values),     cmocka_unit_test(test_json_containers),
+        cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
+        cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
+        cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
+        cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
