@@ -1316,6 +1316,72 @@ static void test_lint_path_config(void **state) {
     tfs_header_free(h);
 }
 
+/* the index's shard names and total_size */
+static void test_set_index(void **state) {
+    (void)state;
+    static const char *const pa[] = {"a"};
+    static const unsigned ca[] = {1};
+    static const uint32_t fa[] = {TFS_ST_F16};
+    put_shard("s1.safetensors", pa, ca, fa, 1); /* a00: 4 bytes */
+    static const struct {
+        const char *index, *ids;
+    } v[] = {
+        /* names outside the folder are not opened: SET001 each; a missing shard: SET002 */
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00\": \"s1.safetensors\", \"b\": 5, \"c\": "
+         "\"/abs.safetensors\", \"d\": \"../x.safetensors\", \"e\": \"sub/../s1.safetensors\", \"f\": \"..\", \"g\": "
+         "\"x/..\", \"h\": \"\", \"i\": \"..x/s..1\"}}",
+         "SET001@-1:-1 SET001@-1:-1 SET001@-1:-1 SET001@-1:-1 SET001@-1:-1 SET001@-1:-1 SET001@-1:-1 SET002@1:-1"},
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00\": \"s1.safetensors\", \"x\": "
+         "\"s1.safetensors\", "
+         "\"y\": \"...\"}}",
+         "SET002@1:-1 SET004@0:-1"},
+        /* total_size: all shards present, exactly the tensors' bytes */
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", ""},
+        {"{\"metadata\": {\"total_size\": 3}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET007@-1:-1"},
+        {"{\"metadata\": {\"total_size\": 5}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET007@-1:-1"},
+        /* a shard missing: at least the bytes present */
+        {"{\"metadata\": {\"total_size\": 3}, \"weight_map\": {\"a00\": \"s1.safetensors\", \"b\": "
+         "\"s2.safetensors\"}}",
+         "SET002@1:-1 SET007@-1:-1"},
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00\": \"s1.safetensors\", \"b\": "
+         "\"s2.safetensors\"}}",
+         "SET002@1:-1"},
+        {"{\"metadata\": {\"total_size\": 99}, \"weight_map\": {\"a00\": \"s1.safetensors\", \"b\": "
+         "\"s2.safetensors\"}}",
+         "SET002@1:-1"},
+        /* total_size not a non-negative integer, or missing */
+        {"{\"metadata\": {\"total_size\": -4}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET009@-1:-1"},
+        {"{\"metadata\": {\"total_size\": 4.0}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET009@-1:-1"},
+        {"{\"metadata\": {\"total_size\": \"4\"}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET009@-1:-1"},
+        {"{\"metadata\": {}, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET009@-1:-1"},
+        {"{\"metadata\": 4, \"weight_map\": {\"a00\": \"s1.safetensors\"}}", "SET009@-1:-1"},
+        /* not JSON; weight_map not an object */
+        {"{\"weight_map\": {\"a00\": \"s1.safetensors\"}", "SET001@-1:-1"},
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": [\"s1.safetensors\"]}", "SET001@-1:-1"},
+        {"{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}", ""},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        put_text("model.safetensors.index.json", v[i].index);
+        char got[1024];
+        tfs_lint_report r;
+        set_ids("model.safetensors.index.json", got, sizeof got, &r);
+        if (strcmp(got, v[i].ids) != 0) print_message("%s:\n got %s\nwant %s\n", v[i].index, got, v[i].ids);
+        assert_string_equal(got, v[i].ids);
+        if (i == 0) {
+            assert_non_null(strstr(r.findings[0].text, "weight_map[\"b\"] is not a string"));
+            assert_non_null(strstr(r.findings[1].text, "weight_map[\"c\"] is a path outside the index's folder"));
+        }
+        if (i == 3)
+            assert_string_equal(r.findings[0].text, "metadata.total_size = 3, the shards' tensors hold 4 bytes");
+        if (i == 5)
+            assert_string_equal(r.findings[1].text,
+                                "metadata.total_size = 3, less than the 4 bytes of the shards present");
+        if (i == 8) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is not a non-negative integer"));
+        if (i == 11) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is missing"));
+        tfs_lint_report_free(&r);
+    }
+}
+
 static void check_case(const lcase *c) {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", C, c->path);
@@ -1366,13 +1432,14 @@ int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings),
-        cmocka_unit_test(test_json_values),     cmocka_unit_test(test_json_containers),
-        cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
-        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
-        cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
-        cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
-        cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
+        cmocka_unit_test(test_corpus_findings),  cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_json_values),      cmocka_unit_test(test_json_containers),
+        cmocka_unit_test(test_json_u64),         cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),       cmocka_unit_test(test_mlx_inferred),
+        cmocka_unit_test(test_gguf_keys),        cmocka_unit_test(test_set_limits),
+        cmocka_unit_test(test_set_index),        cmocka_unit_test(test_split_names),
+        cmocka_unit_test(test_set_entries),      cmocka_unit_test(test_file_helpers),
+        cmocka_unit_test(test_lint_path_config),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
