@@ -1382,6 +1382,128 @@ static void test_set_index(void **state) {
     }
 }
 
+/* GGUF splits: split.count / split.no u16 and right in every part, split.tensors.count an i32 equal to the
+ * tensors of all parts (at least those present when a part is missing), model metadata only in part 1 */
+static void put_part(const char *name, unsigned no, unsigned count, const gkv *extra, size_t n_extra, int32_t tc,
+                     const char *tensor) {
+    gkv kv[12];
+    size_t n = 0;
+    kv[n++] = (gkv){"split.no", tfs_gg_wval_scalar(TFS_GG_U16, no)};
+    kv[n++] = (gkv){"split.count", tfs_gg_wval_scalar(TFS_GG_U16, count)};
+    kv[n++] = (gkv){"split.tensors.count", tfs_gg_wval_scalar(TFS_GG_I32, (uint64_t)(uint32_t)tc)};
+    for (size_t i = 0; i < n_extra; i++) kv[n++] = extra[i];
+    /* an extra key with the name of a split key replaces it */
+    tfs_gg_wkv k[12];
+    size_t nk = 0;
+    for (size_t i = 0; i < n; i++) {
+        int replaced = 0;
+        for (size_t j = i + 1; j < n; j++) replaced |= strcmp(kv[i].key, kv[j].key) == 0;
+        if (!replaced) k[nk++] = (tfs_gg_wkv){tfs_wstr_c(kv[i].key), kv[i].v};
+    }
+    tfs_gg_wtensor t[1];
+    memset(t, 0, sizeof t);
+    t[0].name = tfs_wstr_c(tensor);
+    t[0].n_dims = 1;
+    t[0].ne[0] = 8;
+    t[0].type = 0;
+    tfs_gg_model m = {.version = 3, .kv = k, .n_kv = nk, .tensors = t, .n_tensors = 1};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    int e = 0;
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
+    tfs_wbuf_free(&w);
+}
+
+static void split_ids(const char *entry, char *got, size_t cap, tfs_lint_report *r) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, entry);
+    tfs_lint_report_init(r);
+    assert_int_equal(tfs_set_check(path, 0, 0, NULL, r), TFS_OK);
+    size_t used = 0;
+    got[0] = '\0';
+    for (size_t i = 0; i < r->n_findings; i++)
+        used += (size_t)snprintf(got + used, cap - used, "%s%s@%d:k%lld", used ? " " : "",
+                                 tfs_lint_id(r->findings[i].rule), r->findings[i].part, (long long)r->findings[i].kv);
+}
+
+static void test_gguf_splits(void **state) {
+    (void)state;
+    g_llama = tfs_wstr_c("llama");
+    char got[1024];
+    tfs_lint_report r;
+    const gkv arch[] = {ARCH};
+    const gkv align[] = {U32("general.alignment", 32)};
+    const gkv name[] = {{"general.name", tfs_gg_wval_str(&g_llama)}, ARCH};
+    const gkv splitx[] = {{"split", tfs_gg_wval_str(&g_llama)}};
+    const gkv splitdot[] = {{"split.extra", tfs_gg_wval_str(&g_llama)}};
+    const gkv count_u32[] = {U32("split.count", 2)};
+    const gkv no_u32[] = {U32("split.no", 1)};
+    const gkv tc_u32[] = {U32("split.tensors.count", 2)};
+    const struct {
+        const gkv *x1, *x2;
+        size_t n1, n2;
+        unsigned no2, count2;
+        int32_t tc1, tc2;
+        const char *ids;
+    } v[] = {
+        {arch, align, 1, 1, 1, 2, 2, 2, ""},
+        {arch, splitdot, 1, 1, 1, 2, 2, 2, ""},
+        {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3"},
+        {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
+        {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1"},
+        {arch, NULL, 1, 0, 2, 2, 2, 2, "SET102@1:k0"},
+        {arch, NULL, 1, 0, 0, 2, 2, 2, "SET102@1:k0"},
+        {arch, NULL, 1, 0, 1, 2, 3, 2, "SET103@0:k2"},
+        {arch, NULL, 1, 0, 1, 2, 2, 1, "SET103@1:k2"},
+        {arch, NULL, 1, 0, 1, 2, -1, 2, "SET103@0:k2"},
+        {arch, count_u32, 1, 1, 1, 2, 2, 2, "SET101@1:k2"},
+        {arch, no_u32, 1, 1, 1, 2, 2, 2, "SET102@1:k2"},
+        {arch, tc_u32, 1, 1, 1, 2, 2, 2, "SET103@1:k2"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        put_part("g-00001-of-00002.gguf", 0, 2, v[i].x1, v[i].n1, v[i].tc1, "a");
+        put_part("g-00002-of-00002.gguf", v[i].no2, v[i].count2, v[i].x2, v[i].n2, v[i].tc2, "b");
+        split_ids("g-00001-of-00002.gguf", got, sizeof got, &r);
+        if (strcmp(got, v[i].ids) != 0) print_message("case %zu: got %s want %s\n", i, got, v[i].ids);
+        assert_string_equal(got, v[i].ids);
+        if (i == 2)
+            assert_non_null(strstr(r.findings[0].text, ": 2 metadata keys besides split.* (first: general.name)"));
+        if (i == 3) assert_non_null(strstr(r.findings[0].text, ": 1 metadata key besides split.* (first: split);"));
+        if (i == 4)
+            assert_non_null(strstr(r.findings[0].text, "split.count = 3, expected 2 (the file names say -of-00002)"));
+        if (i == 6)
+            assert_non_null(
+                strstr(r.findings[0].text, "split.no = 0, expected 1 (the file name says part 2, 0-based 1)"));
+        if (i == 7) assert_non_null(strstr(r.findings[0].text, "split.tensors.count = 3, the parts hold 2 tensors"));
+        if (i == 10) assert_non_null(strstr(r.findings[0].text, "split.count is a u32, llama.cpp reads a u16"));
+        if (i == 12)
+            assert_non_null(strstr(r.findings[0].text, "split.tensors.count is a u32, llama.cpp reads an i32"));
+        assert_int_equal(r.n_files, 2);
+        assert_int_equal(r.n_tensors, 2);
+        tfs_lint_report_free(&r);
+    }
+    /* a part missing: split.tensors.count at least the tensors present */
+    char path[512];
+    snprintf(path, sizeof path, "%s/g-00002-of-00002.gguf", g_tmp);
+    static const struct {
+        int32_t tc;
+        const char *ids;
+    } m[] = {{0, "SET002@1:k-1 SET103@0:k2"}, {1, "SET002@1:k-1"}, {2, "SET002@1:k-1"}, {7, "SET002@1:k-1"}};
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, m[i].tc, "a");
+        unlink(path);
+        split_ids("g-00001-of-00002.gguf", got, sizeof got, &r);
+        if (strcmp(got, m[i].ids) != 0) print_message("missing, tc %d: got %s want %s\n", m[i].tc, got, m[i].ids);
+        assert_string_equal(got, m[i].ids);
+        if (i == 0)
+            assert_non_null(strstr(r.findings[1].text, "split.tensors.count = 0, the parts present hold 1 tensors"));
+        tfs_lint_report_free(&r);
+    }
+}
+
 static void check_case(const lcase *c) {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", C, c->path);
@@ -1432,14 +1554,14 @@ int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_findings),  cmocka_unit_test(test_json_strings),
-        cmocka_unit_test(test_json_values),      cmocka_unit_test(test_json_containers),
-        cmocka_unit_test(test_json_u64),         cmocka_unit_test(test_mlx_params),
-        cmocka_unit_test(test_mlx_shapes),       cmocka_unit_test(test_mlx_inferred),
-        cmocka_unit_test(test_gguf_keys),        cmocka_unit_test(test_set_limits),
-        cmocka_unit_test(test_set_index),        cmocka_unit_test(test_split_names),
-        cmocka_unit_test(test_set_entries),      cmocka_unit_test(test_file_helpers),
-        cmocka_unit_test(test_lint_path_config),
+        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_json_values),     cmocka_unit_test(test_json_containers),
+        cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
+        cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
+        cmocka_unit_test(test_set_index),       cmocka_unit_test(test_gguf_splits),
+        cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
+        cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
