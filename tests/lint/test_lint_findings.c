@@ -985,6 +985,8 @@ static void set_ids(const char *entry, char *got, size_t cap, tfs_lint_report *r
     size_t used = 0;
     got[0] = '\0';
     for (size_t i = 0; i < r->n_findings; i++)
+        assert_int_equal(r->findings[i].kv, -1); /* a safetensors set has no keys */
+    for (size_t i = 0; i < r->n_findings; i++)
         used +=
             (size_t)snprintf(got + used, cap - used, "%s%s@%d:%lld", used ? " " : "", tfs_lint_id(r->findings[i].rule),
                              r->findings[i].part, (long long)r->findings[i].tensor);
