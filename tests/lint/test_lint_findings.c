@@ -1382,6 +1382,35 @@ static void test_set_index(void **state) {
         if (i == 11) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is missing"));
         tfs_lint_report_free(&r);
     }
+    /* with lint: the safetensors rules run on every shard, the first included (LT303: F32 after 2 bytes of U8) */
+    static const char *const pm[] = {"m", "n"};
+    static const unsigned cm[] = {1, 1};
+    static const uint32_t fm[] = {TFS_ST_U8, TFS_ST_F32};
+    put_shard("s1.safetensors", pm, cm, fm, 2);
+    put_shard("s2.safetensors", pm, cm, fm, 2);
+    put_text("model.safetensors.index.json", "{\"metadata\": {\"total_size\": 20}, \"weight_map\": {\"m00\": "
+                                             "\"s1.safetensors\", \"n00\": \"s2.safetensors\"}}");
+    char path[512];
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", g_tmp);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 1, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 4); /* m00 and n00 in both shards (SET005 twice), LT303 in each shard */
+    size_t lt303 = 0;
+    for (size_t i = 0; i < r.n_findings; i++)
+        if (r.findings[i].rule == TFS_LT303) {
+            assert_int_equal(r.findings[i].part, (int)lt303);
+            assert_int_equal(r.findings[i].tensor, 1);
+            lt303++;
+        }
+    assert_int_equal(lt303, 2);
+    tfs_lint_report_free(&r);
+    /* a --config that cannot be read */
+    char cfg[512];
+    snprintf(cfg, sizeof cfg, "%s/no-config.json", g_tmp);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 1, cfg, &r), TFS_EIO);
+    tfs_lint_report_free(&r);
 }
 
 /* GGUF splits: split.count / split.no u16 and right in every part, split.tensors.count an i32 equal to the
