@@ -155,8 +155,13 @@ tfs_status tfs_lint_path(const char *path, const tfs_header *h, const char *conf
             free(head);
             return TFS_ENOMEM;
         }
-        if (tfs__lint_slurp(beside, CONFIG_MAX, &config, &config_len, NULL) != TFS_OK) config = NULL;
+        st = tfs__lint_slurp(beside, CONFIG_MAX, &config, &config_len, NULL);
         free(beside);
+        if (st == TFS_ENOMEM) { /* not "no config.json": that would change the findings */
+            free(head);
+            return st;
+        }
+        if (st != TFS_OK) config = NULL;
     }
     o.head = head;
     o.head_len = head_len;

@@ -112,9 +112,13 @@ static char *dupstr(const char *s) {
 static int index_shards(const char *path, strv *named) {
     char *text = NULL;
     size_t len = 0;
-    if (tfs__lint_slurp(path, 256u * 1024u * 1024u, &text, &len, NULL) != TFS_OK) return 0;
-    lj_node *root = tfs__lj_parse(text, len, NULL, NULL);
+    tfs_status st = tfs__lint_slurp(path, 256u * 1024u * 1024u, &text, &len, NULL);
+    if (st == TFS_ENOMEM) return -1; /* an index read as "no names" would list its shards as lone files */
+    if (st != TFS_OK) return 0;
+    int oom = 0;
+    lj_node *root = tfs__lj_parse(text, len, NULL, &oom);
     free(text);
+    if (oom) return -1;
     const lj_node *wm = tfs__lj_get(root, "weight_map");
     int rc = 0;
     for (size_t i = 0; wm && wm->type == LJ_OBJ && i < wm->n && rc == 0; i++)

@@ -157,13 +157,16 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         char *config = NULL;
         size_t clen = 0;
         char *cp = config_path ? NULL : tfs__lint_join(dir, "config.json");
+        if (!config_path && !cp) goto nomem;
         tfs_status cs = tfs__lint_slurp(config_path ? config_path
                                         : cp        ? cp
                                                     : "",
                                         16u * 1024u * 1024u, &config, &clen, NULL);
         free(cp);
-        if (config_path && cs != TFS_OK) {
-            st = cs == TFS_ENOMEM ? cs : TFS_EIO;
+        if (cs == TFS_ENOMEM) { /* not "no config.json": that would change the findings */
+            st = cs;
+        } else if (config_path && cs != TFS_OK) {
+            st = TFS_EIO;
         } else {
             /* MLX across the shards (a .scales may lie in another shard than its weight) */
             st |= tfs__lint_mlx((const tfs_header *const *)hs, r->n_files, config, config ? clen : 0, r);

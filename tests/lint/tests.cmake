@@ -13,3 +13,9 @@ set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_C
 # numbers), written by hand from the rules; the JSON reader of index.json.
 tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c LABELS lint)
 target_include_directories(test_lint_findings PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
+# test_lint_nomem: every allocation of the lint entry points failing in turn
+tfs_add_test(test_lint_nomem SOURCES lint/test_lint_nomem.c common/sources.c LABELS lint)
+target_include_directories(test_lint_nomem PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
+# (tfs_test_nomem of tests/CMakeLists.txt, defined after this file is included)
+target_sources(test_lint_nomem PRIVATE ${PROJECT_SOURCE_DIR}/tests/common/nomem.c)
+target_link_options(test_lint_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc)

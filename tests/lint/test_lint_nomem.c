@@ -1,0 +1,203 @@
+/* test_lint_nomem.c: the lint and model-set entry points with each of their
+ * allocations failing in turn (tests/common/nomem.h).  Every run ends in
+ * TFS_ENOMEM (for tfs_set_entries: TFS_ENOMEM and no entries; for the JSON
+ * reader: NULL with *oom set) or in the result of the run without failures:
+ * same status, same findings (rule, file, tensor, key, text), same files.
+ * An allocation failure must never pass for a different answer (a config.json
+ * or an index that "could not be read" changes the findings). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "common/nomem.h"
+#include "lint_internal.h"
+#include "tfs/lint.h"
+#include "tfs/tfs.h"
+
+#define C TFS_SOURCE_DIR "/corpus/lint/"
+
+/* A report as text: status, then one line per finding and per file. */
+static char *report_text(tfs_status st, const tfs_lint_report *r) {
+    size_t cap = 4096 + r->n_findings * 1200 + r->n_files * 600, o = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    o += (size_t)snprintf(t + o, cap - o, "status %d, %zu errors, %zu warnings, %zu tensors, %llu bytes\n", (int)st,
+                          r->n_errors, r->n_warnings, r->n_tensors, (unsigned long long)r->tensor_bytes);
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const tfs_lint_finding *f = &r->findings[i];
+        o += (size_t)snprintf(t + o, cap - o, "%s %d %lld %lld %s\n", tfs_lint_id(f->rule), f->part,
+                              (long long)f->tensor, (long long)f->kv, f->text);
+    }
+    for (size_t i = 0; i < r->n_files; i++)
+        o += (size_t)snprintf(t + o, cap - o, "file %s %d %zu %llu\n", r->files[i].path, (int)r->files[i].status,
+                              r->files[i].n_tensors, (unsigned long long)r->files[i].tensor_bytes);
+    return t;
+}
+
+typedef tfs_status (*run_fn)(const void *arg, tfs_lint_report *r);
+
+/* run(arg) once without failures, then with allocation 0, 1, ... failing */
+static void every_allocation(run_fn run, const void *arg, const char *what) {
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    tfs_test_nomem_arm(-1);
+    tfs_status st = run(arg, &r);
+    long total = tfs_test_nomem_disarm();
+    char *ref = report_text(st, &r);
+    tfs_lint_report_free(&r);
+    assert_true(total > 0);
+    for (long k = 0; k < total; k++) {
+        tfs_lint_report_init(&r);
+        tfs_test_nomem_arm(k);
+        st = run(arg, &r);
+        tfs_test_nomem_disarm();
+        if (st != TFS_ENOMEM) {
+            char *got = report_text(st, &r);
+            if (strcmp(got, ref) != 0)
+                print_error("%s, allocation %ld of %ld failing:\n%s\nwithout failures:\n%s\n", what, k, total, got,
+                            ref);
+            assert_string_equal(got, ref);
+            free(got);
+        }
+        tfs_lint_report_free(&r);
+    }
+    free(ref);
+}
+
+typedef struct lint_arg {
+    const tfs_header *h;
+    const char *path, *config;
+} lint_arg;
+
+static tfs_status run_header(const void *arg, tfs_lint_report *r) {
+    const lint_arg *a = arg;
+    tfs_lint_options o = {.config_json = a->config, .config_len = a->config ? strlen(a->config) : 0};
+    return tfs_lint_header(a->h, &o, r);
+}
+
+static tfs_status run_path(const void *arg, tfs_lint_report *r) {
+    const lint_arg *a = arg;
+    return tfs_lint_path(a->path, a->h, a->config, r);
+}
+
+static tfs_status run_set(const void *arg, tfs_lint_report *r) { return tfs_set_check(arg, 0, 1, NULL, r); }
+
+static tfs_header *parse(const char *path) {
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_file(path, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    return h;
+}
+
+static void test_lint_one_file(void **state) {
+    (void)state;
+    static const char *const files[] = {
+        C "files/LT205-mlx-scales-shape.safetensors",  C "files/LT210-mlx-inferred.safetensors",
+        C "files/LT208-mlx-orphan-scales.safetensors", C "files/LT109-gguf-blk-5.gguf",
+        C "files/LT112-gguf-file-type-q6_k.gguf",      C "files/LT105-gguf-scores-short.gguf",
+        C "files/LT303-st-f32-misaligned.safetensors",
+    };
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        tfs_header *h = parse(files[i]);
+        lint_arg a = {h, files[i], NULL};
+        every_allocation(run_header, &a, files[i]);
+        a.config =
+            "{\"quantization\": {\"group_size\": 64, \"bits\": 4, \"model.layers.0.mlp.up_proj\": {\"bits\": 8}}}";
+        every_allocation(run_header, &a, files[i]);
+        a.config = NULL;
+        every_allocation(run_path, &a, files[i]);
+        tfs_header_free(h);
+    }
+    /* config.json beside the file (the MLX set's first shard: its scales are elsewhere, LT202) */
+    const char *shard = C "sets/mlx-set-q4/model-00001-of-00003.safetensors";
+    tfs_header *h = parse(shard);
+    lint_arg a = {h, shard, NULL};
+    every_allocation(run_path, &a, shard);
+    a.config = C "sets/mlx-set-q4/config.json";
+    every_allocation(run_path, &a, shard);
+    tfs_header_free(h);
+}
+
+static void test_lint_sets(void **state) {
+    (void)state;
+    static const char *const sets[] = {
+        C "sets/SET-st-three-errors/model.safetensors.index.json",
+        C "sets/SET006-st-dtype-differs/model.safetensors.index.json",
+        C "sets/SET008-st-unlisted-tensor/model.safetensors.index.json",
+        C "sets/mlx-set-q4/model.safetensors.index.json",
+        C "sets/LT205-mlx-set-scales-shape/model.safetensors.index.json",
+        C "sets/SET103-gg-tensors-count/model-00001-of-00003.gguf",
+        C "sets/SET104-gg-metadata-in-part-2/model-00001-of-00003.gguf",
+        C "sets/SET005-gg-duplicate/model-00001-of-00003.gguf",
+        C "sets/SET002-gg-part-missing/model-00001-of-00003.gguf",
+    };
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) every_allocation(run_set, sets[i], sets[i]);
+}
+
+static void test_set_entries_nomem(void **state) {
+    (void)state;
+    static const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files"};
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        char **ref = NULL, **v = NULL;
+        size_t n_ref = 0, n = 0;
+        tfs_test_nomem_arm(-1);
+        assert_int_equal(tfs_set_entries(dirs[d], &ref, &n_ref, NULL), TFS_OK);
+        long total = tfs_test_nomem_disarm();
+        for (long k = 0; k < total; k++) {
+            tfs_test_nomem_arm(k);
+            tfs_status st = tfs_set_entries(dirs[d], &v, &n, NULL);
+            tfs_test_nomem_disarm();
+            if (st == TFS_ENOMEM) {
+                assert_null(v);
+                assert_int_equal(n, 0);
+                continue;
+            }
+            assert_int_equal(st, TFS_OK);
+            if (n != n_ref) print_error("%s, allocation %ld failing: %zu entries, %zu without\n", dirs[d], k, n, n_ref);
+            assert_int_equal(n, n_ref);
+            for (size_t i = 0; i < n; i++) {
+                assert_string_equal(v[i], ref[i]);
+                free(v[i]);
+            }
+            free(v);
+        }
+        for (size_t i = 0; i < n_ref; i++) free(ref[i]);
+        free(ref);
+    }
+}
+
+static void test_json_nomem(void **state) {
+    (void)state;
+    const char *text = "{\"a\": [1, 2, {\"b\": \"\\u00e9x\"}], \"c\": {\"d\": null, \"e\": [true, false, -1.5e3]}, "
+                       "\"f\": [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}";
+    tfs_test_nomem_arm(-1);
+    lj_node *ref = tfs__lj_parse(text, strlen(text), NULL, NULL);
+    long total = tfs_test_nomem_disarm();
+    assert_non_null(ref);
+    tfs__lj_free(ref);
+    for (long k = 0; k < total; k++) {
+        const char *why = NULL;
+        int oom = 0;
+        tfs_test_nomem_arm(k);
+        lj_node *n = tfs__lj_parse(text, strlen(text), &why, &oom);
+        tfs_test_nomem_disarm();
+        assert_null(n);
+        assert_int_equal(oom, 1);
+        assert_string_equal(why, "out of memory");
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json_nomem),
+        cmocka_unit_test(test_lint_one_file),
+        cmocka_unit_test(test_lint_sets),
+        cmocka_unit_test(test_set_entries_nomem),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
