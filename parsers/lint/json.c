@@ -211,8 +211,9 @@ static bool container(lj_ctx *c, lj_node *out, unsigned depth, bool obj) {
         }
         lj_node *key = obj ? &out->keys[out->n] : NULL, *val = &out->kids[out->n];
         memset(val, 0, sizeof *val);
+        if (key) memset(key, 0, sizeof *key);
+        out->n++; /* counted before parsing, so a failure frees what was made (a key without its value too) */
         if (key) {
-            memset(key, 0, sizeof *key);
             ws(c);
             if (c->pos >= c->n || c->p[c->pos] != '"') return fail(c, "object key is not a string");
             if (!string(c, key)) return false;
@@ -220,7 +221,6 @@ static bool container(lj_ctx *c, lj_node *out, unsigned depth, bool obj) {
             if (c->pos >= c->n || c->p[c->pos] != ':') return fail(c, "':' expected");
             c->pos++;
         }
-        out->n++; /* counted before parsing, so a failure frees what was made */
         if (!value(c, val, depth + 1u)) return false;
         ws(c);
         if (c->pos < c->n && c->p[c->pos] == ',') {
