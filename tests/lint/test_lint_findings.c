@@ -271,6 +271,26 @@ static void test_json_values(void **state) {
     bad("{1: 2}", "object key is not a string");
     bad("[1 2]", "',' or ']' expected");
     bad("{\"a\": 1 \"b\": 2}", "',' or '}' expected");
+    /* exactly len bytes are read: a digit or letter after them is not part of the value */
+    static const struct {
+        const char *buf;
+        size_t len;
+        const char *num;
+    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"}};
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        lj_node *n = tfs__lj_parse(cut[i].buf, cut[i].len, NULL, NULL);
+        assert_non_null(n);
+        assert_int_equal(n->type, LJ_NUM);
+        assert_string_equal(n->s, cut[i].num);
+        tfs__lj_free(n);
+    }
+    assert_null(tfs__lj_parse("true", 3, NULL, NULL));
+    assert_null(tfs__lj_parse("\"ab\"", 3, NULL, NULL));
+    /* a literal is its whole word */
+    bad("trux", "not JSON");
+    bad("nukl", "not JSON");
+    bad("falsy", "not JSON");
+    bad("fals", "not JSON");
     const char *why = NULL;
     assert_null(tfs__lj_parse(NULL, 0, &why, NULL));
     assert_non_null(why);
