@@ -456,6 +456,7 @@ static void mlx_lint(const tt *ts, size_t n, const char *const *meta, const char
         used += (size_t)snprintf(got + used, cap - used, "%s%s@%lld", used ? " " : "", tfs_lint_id(r.findings[i].rule),
                                  (long long)r.findings[i].tensor);
         assert_int_equal(r.findings[i].part, 0);
+        assert_int_equal(r.findings[i].kv, -1); /* MLX findings name a tensor or nothing */
     }
     tfs_lint_report_free(&r);
     tfs_header_free(h);
@@ -764,6 +765,7 @@ static void gg_lint(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, char *g
     for (size_t i = 0; i < r.n_findings; i++) {
         const tfs_lint_finding *f = &r.findings[i];
         if (first && i == 0) snprintf(first, first_cap, "%s", f->text);
+        assert_true(f->kv < 0 || f->tensor < 0); /* a key or a tensor, never both */
         char at[32];
         if (f->kv >= 0)
             snprintf(at, sizeof at, "k%lld", (long long)f->kv);
@@ -925,6 +927,7 @@ static void test_gguf_keys(void **state) {
         {0, allf, 2, "", NULL},
         {0, mixed, 3, "LT112@k1", "general.file_type = 0 (ALL_F32): 1 of 3 tensors are not f32"},
         {0, NULL, 0, "", NULL},
+        {0, q40, 1, "LT112@k1", "general.file_type = 0 (ALL_F32): 1 of 1 tensors are not f32"},
         {0, f16, 2, "LT112@k1", "general.file_type = 0 (ALL_F32): 1 of 2 tensors are not f32"},
         {1, allf, 2, "LT112@k1", "general.file_type = 1 (MOSTLY_F16), but none of the 2 tensors has type f16"},
         {2, mixed, 3, "", NULL},
