@@ -1005,6 +1005,8 @@ static void set_ids(const char *entry, char *got, size_t cap, tfs_lint_report *r
     snprintf(path, sizeof path, "%s/%s", g_tmp, entry);
     tfs_lint_report_init(r);
     assert_int_equal(tfs_set_check(path, 0, 0, NULL, r), TFS_OK);
+    assert_int_equal(r->is_set, 1);
+    assert_int_equal(r->format, TFS_FORMAT_SAFETENSORS);
     size_t used = 0;
     got[0] = '\0';
     for (size_t i = 0; i < r->n_findings; i++)
@@ -1163,7 +1165,7 @@ static void test_set_entries(void **state) {
     FILE *f = fopen(path, "wb");
     assert_non_null(f);
     fputs("{\"weight_map\": {\"a\": \"model-00001-of-00002.safetensors\", \"b\": \"model-00002-of-00002.safetensors\", "
-          "\"c\": 5, \"d\": \"model-00001-of-00002.safetensors\"}}",
+          "\"c\": 5, \"e\": null, \"f\": [\"x\"], \"d\": \"model-00001-of-00002.safetensors\"}}",
           f);
     assert_int_equal(fclose(f), 0);
     char **v = NULL;
@@ -1476,6 +1478,8 @@ static void split_ids(const char *entry, char *got, size_t cap, tfs_lint_report 
     snprintf(path, sizeof path, "%s/%s", g_tmp, entry);
     tfs_lint_report_init(r);
     assert_int_equal(tfs_set_check(path, 0, 0, NULL, r), TFS_OK);
+    assert_int_equal(r->is_set, 1);
+    assert_int_equal(r->format, TFS_FORMAT_GGUF);
     size_t used = 0;
     got[0] = '\0';
     for (size_t i = 0; i < r->n_findings; i++)
