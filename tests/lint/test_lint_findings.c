@@ -1281,6 +1281,15 @@ static void test_file_helpers(void **state) {
     /* entry points: arguments */
     tfs_lint_report r;
     tfs_lint_report_init(&r);
+    tfs_header *sth = NULL;
+    tfs_error err;
+    assert_int_equal(tfs_parse_file(C "files/LT303-st-f32-misaligned.safetensors", TFS_FORMAT_UNKNOWN, 0, &sth, &err),
+                     TFS_OK);
+    assert_int_equal(tfs_lint_header(sth, NULL, &r), TFS_OK); /* no options: no head, no config */
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_LT303);
+    tfs_lint_report_free(&r);
+    tfs_header_free(sth);
     assert_int_equal(tfs_lint_header(NULL, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_lint_path(NULL, NULL, NULL, &r), TFS_EARG);
     assert_int_equal(r.n_findings, 0);
@@ -1419,6 +1428,11 @@ static void test_set_index(void **state) {
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", g_tmp);
     tfs_lint_report r;
     tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 0, NULL, &r), TFS_OK); /* without lint: the set rules only */
+    assert_int_equal(r.n_findings, 2);
+    assert_int_equal(r.findings[0].rule, TFS_SET005);
+    assert_int_equal(r.findings[1].rule, TFS_SET005);
+    tfs_lint_report_free(&r);
     assert_int_equal(tfs_set_check(path, 0, 1, NULL, &r), TFS_OK);
     assert_int_equal(r.n_findings, 4); /* m00 and n00 in both shards (SET005 twice), LT303 in each shard */
     size_t lt303 = 0;
@@ -1448,12 +1462,14 @@ static void put_part(const char *name, unsigned no, unsigned count, const gkv *e
     kv[n++] = (gkv){"split.count", tfs_gg_wval_scalar(TFS_GG_U16, count)};
     kv[n++] = (gkv){"split.tensors.count", tfs_gg_wval_scalar(TFS_GG_I32, (uint64_t)(uint32_t)tc)};
     for (size_t i = 0; i < n_extra; i++) kv[n++] = extra[i];
-    /* an extra key with the name of a split key replaces it */
+    /* an extra key with the name of a split key replaces it; "!KEY" leaves KEY out */
     tfs_gg_wkv k[12];
     size_t nk = 0;
     for (size_t i = 0; i < n; i++) {
-        int replaced = 0;
-        for (size_t j = i + 1; j < n; j++) replaced |= strcmp(kv[i].key, kv[j].key) == 0;
+        int replaced = kv[i].key[0] == '!';
+        for (size_t j = i + 1; j < n; j++)
+            replaced |=
+                strcmp(kv[i].key, kv[j].key) == 0 || (kv[j].key[0] == '!' && strcmp(kv[i].key, kv[j].key + 1) == 0);
         if (!replaced) k[nk++] = (tfs_gg_wkv){tfs_wstr_c(kv[i].key), kv[i].v};
     }
     tfs_gg_wtensor t[1];
@@ -1483,6 +1499,9 @@ static void split_ids(const char *entry, char *got, size_t cap, tfs_lint_report 
     size_t used = 0;
     got[0] = '\0';
     for (size_t i = 0; i < r->n_findings; i++)
+        if (r->findings[i].rule != TFS_SET005 && r->findings[i].rule != TFS_SET006)
+            assert_int_equal(r->findings[i].tensor, -1); /* the split.* rules name a key, no tensor */
+    for (size_t i = 0; i < r->n_findings; i++)
         used += (size_t)snprintf(got + used, cap - used, "%s%s@%d:k%lld", used ? " " : "",
                                  tfs_lint_id(r->findings[i].rule), r->findings[i].part, (long long)r->findings[i].kv);
 }
@@ -1500,6 +1519,9 @@ static void test_gguf_splits(void **state) {
     const gkv count_u32[] = {U32("split.count", 2)};
     const gkv no_u32[] = {U32("split.no", 1)};
     const gkv tc_u32[] = {U32("split.tensors.count", 2)};
+    const gkv no_no[] = {{"!split.no", tfs_gg_wval_scalar(TFS_GG_U16, 0)}};
+    const gkv no_tc[] = {{"!split.tensors.count", tfs_gg_wval_scalar(TFS_GG_U16, 0)}};
+    const gkv splitter[] = {{"splitter.a", tfs_gg_wval_str(&g_llama)}};
     const struct {
         const gkv *x1, *x2;
         size_t n1, n2;
@@ -1520,6 +1542,9 @@ static void test_gguf_splits(void **state) {
         {arch, count_u32, 1, 1, 1, 2, 2, 2, "SET101@1:k2"},
         {arch, no_u32, 1, 1, 1, 2, 2, 2, "SET102@1:k2"},
         {arch, tc_u32, 1, 1, 1, 2, 2, 2, "SET103@1:k2"},
+        {arch, no_no, 1, 1, 1, 2, 2, 2, "SET102@1:k-1"},
+        {arch, no_tc, 1, 1, 1, 2, 2, 2, "SET103@1:k-1"},
+        {arch, splitter, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_part("g-00001-of-00002.gguf", 0, 2, v[i].x1, v[i].n1, v[i].tc1, "a");
