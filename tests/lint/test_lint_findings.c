@@ -1587,6 +1587,48 @@ static void test_gguf_splits(void **state) {
     }
 }
 
+/* the rule table's queries (include/tfs/lint.def, docs/lint.md) */
+static void test_rule_table(void **state) {
+    (void)state;
+    static const struct {
+        const char *id;
+        tfs_lint_rule rule;
+        const char *scope;
+        tfs_lint_severity sev;
+    } v[] = {
+        {"LT101", TFS_LT101, "GG", TFS_LINT_WARNING},    {"LT112", TFS_LT112, "GG", TFS_LINT_WARNING},
+        {"LT205", TFS_LT205, "MLX", TFS_LINT_ERROR},     {"LT210", TFS_LT210, "MLX", TFS_LINT_WARNING},
+        {"LT304", TFS_LT304, "ST", TFS_LINT_WARNING},    {"SET001", TFS_SET001, "SET", TFS_LINT_ERROR},
+        {"SET009", TFS_SET009, "SET", TFS_LINT_WARNING}, {"SET104", TFS_SET104, "SET", TFS_LINT_WARNING},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        assert_string_equal(tfs_lint_id(v[i].rule), v[i].id);
+        assert_int_equal(tfs_lint_from_id(v[i].id), v[i].rule);
+        assert_string_equal(tfs_lint_scope(v[i].rule), v[i].scope);
+        assert_int_equal(tfs_lint_severity_of(v[i].rule), v[i].sev);
+        assert_true(strlen(tfs_lint_message(v[i].rule)) > 10);
+    }
+    assert_string_equal(tfs_lint_message(TFS_LT205), ".scales shape does not match the weight, bits and group size");
+    assert_int_equal((int)TFS_LT205, 3205);
+    assert_int_equal((int)TFS_SET104, 4104);
+    assert_string_equal(tfs_lint_id(TFS_LINT_NONE), "");
+    assert_string_equal(tfs_lint_id((tfs_lint_rule)3999), "?");
+    assert_string_equal(tfs_lint_message((tfs_lint_rule)3999), "");
+    assert_string_equal(tfs_lint_scope((tfs_lint_rule)3999), "");
+    assert_int_equal(tfs_lint_severity_of((tfs_lint_rule)3999), 0);
+    assert_string_equal(tfs_lint_severity_name(TFS_LINT_ERROR), "error");
+    assert_string_equal(tfs_lint_severity_name(TFS_LINT_WARNING), "warning");
+    assert_string_equal(tfs_lint_severity_name((tfs_lint_severity)0), "?");
+    assert_int_equal(tfs_lint_from_id("LT999"), TFS_LINT_NONE);
+    assert_int_equal(tfs_lint_from_id("LT20"), TFS_LINT_NONE);
+    assert_int_equal(tfs_lint_from_id(NULL), TFS_LINT_NONE);
+    /* 12 GGUF, 10 MLX, 4 safetensors, 9 + 4 set rules, in lint.def's order */
+    assert_int_equal(tfs_lint_count(), 39);
+    assert_int_equal(tfs_lint_at(0), TFS_LT101);
+    assert_int_equal(tfs_lint_at(38), TFS_SET104);
+    assert_int_equal(tfs_lint_at(39), TFS_LINT_NONE);
+}
+
 static void check_case(const lcase *c) {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", C, c->path);
@@ -1637,14 +1679,15 @@ int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings),
-        cmocka_unit_test(test_json_values),     cmocka_unit_test(test_json_containers),
-        cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
-        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
-        cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
-        cmocka_unit_test(test_set_index),       cmocka_unit_test(test_gguf_splits),
-        cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
-        cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
+        cmocka_unit_test(test_corpus_findings),  cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_json_values),      cmocka_unit_test(test_json_containers),
+        cmocka_unit_test(test_json_u64),         cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),       cmocka_unit_test(test_mlx_inferred),
+        cmocka_unit_test(test_gguf_keys),        cmocka_unit_test(test_set_limits),
+        cmocka_unit_test(test_set_index),        cmocka_unit_test(test_gguf_splits),
+        cmocka_unit_test(test_split_names),      cmocka_unit_test(test_set_entries),
+        cmocka_unit_test(test_rule_table),       cmocka_unit_test(test_file_helpers),
+        cmocka_unit_test(test_lint_path_config),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
