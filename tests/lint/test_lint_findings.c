@@ -1522,6 +1522,9 @@ static void test_gguf_splits(void **state) {
     const gkv no_no[] = {{"!split.no", tfs_gg_wval_scalar(TFS_GG_U16, 0)}};
     const gkv no_tc[] = {{"!split.tensors.count", tfs_gg_wval_scalar(TFS_GG_U16, 0)}};
     const gkv splitter[] = {{"splitter.a", tfs_gg_wval_str(&g_llama)}};
+    const gkv longkey[] = {{"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+                            "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkk",
+                            tfs_gg_wval_str(&g_llama)}};
     const struct {
         const gkv *x1, *x2;
         size_t n1, n2;
@@ -1545,6 +1548,7 @@ static void test_gguf_splits(void **state) {
         {arch, no_no, 1, 1, 1, 2, 2, 2, "SET102@1:k-1"},
         {arch, no_tc, 1, 1, 1, 2, 2, 2, "SET103@1:k-1"},
         {arch, splitter, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
+        {arch, longkey, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_part("g-00001-of-00002.gguf", 0, 2, v[i].x1, v[i].n1, v[i].tc1, "a");
@@ -1552,6 +1556,10 @@ static void test_gguf_splits(void **state) {
         split_ids("g-00001-of-00002.gguf", got, sizeof got, &r);
         if (strcmp(got, v[i].ids) != 0) print_message("case %zu: got %s want %s\n", i, got, v[i].ids);
         assert_string_equal(got, v[i].ids);
+        if (i == sizeof v / sizeof v[0] - 1) /* the key cut at 100 bytes */
+            assert_non_null(strstr(r.findings[0].text, "(first: "
+                                                       "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+                                                       "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk);"));
         if (i == 2)
             assert_non_null(strstr(r.findings[0].text, ": 2 metadata keys besides split.* (first: general.name)"));
         if (i == 3) assert_non_null(strstr(r.findings[0].text, ": 1 metadata key besides split.* (first: split);"));
