@@ -113,6 +113,15 @@ static void test_kv_stored(void **state) {
     assert_int_equal(tfs_parse_buffer(file, sizeof file, TFS_FORMAT_SAFETENSORS, 0, &h, &e), TFS_OK);
     assert_int_equal(h->n_kv, 1);
     assert_int_equal(tfs__kv_stored(h, &h->kv[0], dst, sizeof dst, &out), TFS_EARG);
+    /* its value: a string whose first byte is the 'v' after the key's colon and quote */
+    tfs_value v;
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v), TFS_OK);
+    assert_int_equal(v.type, TFS_GG_STRING);
+    assert_int_equal(v.u64, 1);
+    assert_int_equal(v.offset, 8u + (uint64_t)(strstr(st, ":\"v\"") - st) + 2u);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, NULL), TFS_EARG);
+    tfs_kv other = h->kv[0];
+    assert_int_equal(tfs_kv_get(h, &other, 0, &v), TFS_EARG);
     tfs_header_free(h);
     gb_free(&b);
 }
