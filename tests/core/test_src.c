@@ -199,6 +199,19 @@ static void test_stream(void **state) {
     assert_false(r.bad);
     tfs__src_close(&s);
 
+    /* a request that starts where the window starts and goes past its end:
+     * the window's bytes are kept (a stream cannot read them again) */
+    memset(&r, 0, sizeof r);
+    r.n = FILE_N;
+    r.step = 3000;
+    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    expect_bytes(&s, 0, 24);
+    expect_bytes(&s, 0, 3 * TFS_WINDOW);
+    expect_bytes(&s, 3 * TFS_WINDOW - 5, 10);
+    assert_false(tfs_src_failed(&s));
+    assert_false(r.bad);
+    tfs__src_close(&s);
+
     /* has: reads forward to `end`; learn_size: to the end */
     memset(&r, 0, sizeof r);
     r.n = FILE_N;
