@@ -214,6 +214,24 @@ static void test_partial_scalar_cut(void **state) {
     gb_free(&b);
 }
 
+/* The file ends 3 bytes into tensor info 1's name length (GG201): info 0
+ * complete; of info 1 only the record itself, 0 bytes wide. */
+static void test_partial_info_cut_in_name_length(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 2, 0);
+    const int64_t ne[1] = {32};
+    gb_ti(&b, "t0", 1, ne, 0, 0);
+    size_t start = b.len;
+    gb_u8(&b, 2);
+    gb_u8(&b, 0);
+    gb_u8(&b, 0);
+    const want_field want[] = {{TFS_FIELD_TENSOR_INFO, 0, start, 0}};
+    tfs_header *h = expect_partial(&b, TFS_GG201, start, 0, 1, 1, want, 1);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial_first_kv),
@@ -222,6 +240,7 @@ int main(void) {
         cmocka_unit_test(test_partial_scalar_cut),
         cmocka_unit_test(test_partial_kv_cut_in_key_length),
         cmocka_unit_test(test_partial_tensor_info),
+        cmocka_unit_test(test_partial_info_cut_in_name_length),
         cmocka_unit_test(test_partial_after_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
