@@ -298,6 +298,8 @@ static void test_stream_kept_strings(void **state) {
     assert_memory_equal(s.ptr, "ab", 2);
     assert_int_equal(tfs_kv_get(h, &h->kv[1], 2, &v), TFS_EIO);
     assert_int_equal(tfs_kv_get(h, &h->kv[1], 3, &v), TFS_EIO);
+    char sbuf[8];
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[1], 2, &s, sbuf, sizeof sbuf), TFS_EIO); /* not kept */
     assert_int_equal(tfs_kv_get(h, &h->kv[2], 0, &v), TFS_OK);
     assert_int_equal(v.u64, 2);
     for (uint64_t k = 1; k < 70; k++) assert_int_equal(tfs_kv_get(h, &h->kv[2], k, &v), TFS_EIO);
@@ -342,6 +344,44 @@ static void test_reader_string_elements(void **state) {
         assert_int_equal(tfs_kv_get(h, &h->kv[0], 3, &v), TFS_EIO);
         c.fail = 0;
     }
+    /* argument refusals of tfs_kv_get_string */
+    char b8[8];
+    tfs_str s8;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, NULL, b8, sizeof b8), TFS_EARG);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s8, NULL, 4), TFS_EARG);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* a reader that fails after the parse: TFS_EIO from tfs_kv_get on an array
+ * element and from tfs_kv_get_string on a string scalar longer than the
+ * 256 bytes the parser keeps; a type mismatch: TFS_ETYPE */
+static void test_reader_fails_after_parse(void **state) {
+    (void)state;
+    static char long_s[300];
+    memset(long_s, 'L', sizeof long_s);
+    long_s[sizeof long_s - 1] = 0;
+    gb b = {0};
+    gb_header(&b, 3, 0, 3);
+    gb_kv_u32(&b, "a.u32", 7);
+    gb_kv_arr(&b, "a.arr", TFS_GG_U32, 4);
+    for (uint32_t i = 0; i < 4; i++) gb_u32(&b, 10 + i);
+    gb_kv_str(&b, "a.long", long_s);
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &b);
+    tfs_value v;
+    char buf[400];
+    tfs_str s;
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 2, &v), TFS_OK);
+    assert_int_equal(v.u64, 12);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[2], 0, &s, buf, sizeof buf), TFS_OK);
+    assert_int_equal(s.len, sizeof long_s - 1);
+    assert_memory_equal(s.ptr, long_s, s.len);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, buf, sizeof buf), TFS_ETYPE);
+    c.fail = 1;
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 2, &v), TFS_EIO);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[2], 0, &s, buf, sizeof buf), TFS_EIO);
+    c.fail = 0;
     tfs_header_free(h);
     gb_free(&b);
 }
@@ -355,6 +395,7 @@ int main(void) {
         cmocka_unit_test(test_arguments_and_failures),
         cmocka_unit_test(test_stream_kept_strings),
         cmocka_unit_test(test_reader_string_elements),
+        cmocka_unit_test(test_reader_fails_after_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
