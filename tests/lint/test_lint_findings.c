@@ -1637,6 +1637,50 @@ static void test_rule_table(void **state) {
     assert_int_equal(tfs_lint_at(39), TFS_LINT_NONE);
 }
 
+/* LT303 on the first tensor: an unpadded header (LT301) leaves an F32 tensor 0 at 8 + N, misaligned when
+ * 8 + N is not a multiple of 4 (names of 1..4 bytes move N through every remainder) */
+static void test_st_first_misaligned(void **state) {
+    (void)state;
+    static const char *const names[] = {"a", "ab", "abc", "abcd"};
+    static const uint64_t shape[1] = {2};
+    int seen[4] = {0};
+    for (size_t k = 0; k < 4; k++) {
+        tfs_st_wentry e[1];
+        memset(e, 0, sizeof e);
+        e[0].name = tfs_wstr_c(names[k]);
+        e[0].dtype = TFS_ST_F32;
+        e[0].n_dims = 1;
+        e[0].shape = shape;
+        tfs_st_model m = {.n_entries = 1, .entries = e, .metadata = TFS_STW_META_ABSENT, .pad_to = 1};
+        tfs_wbuf w;
+        tfs_wbuf_init(&w);
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        uint8_t *buf = NULL;
+        size_t len = 0;
+        assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &buf, &len), TFS_OK);
+        tfs_wbuf_free(&w);
+        tfs_header *h = NULL;
+        tfs_error err;
+        assert_int_equal(tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, 0, &h, &err), TFS_OK);
+        tfs_lint_report r;
+        tfs_lint_report_init(&r);
+        assert_int_equal(tfs_lint_header(h, NULL, &r), TFS_OK);
+        uint64_t off = h->data_offset; /* tensor 0's data starts there */
+        int lt303 = 0;
+        for (size_t i = 0; i < r.n_findings; i++)
+            if (r.findings[i].rule == TFS_LT303) {
+                lt303 = 1;
+                assert_int_equal(r.findings[i].tensor, 0);
+            }
+        assert_int_equal(lt303, off % 4 != 0);
+        seen[off % 4] = 1;
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    assert_true(seen[0] && seen[1] && seen[2] && seen[3]);
+}
+
 static void check_case(const lcase *c) {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", C, c->path);
@@ -1687,15 +1731,15 @@ int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_findings),  cmocka_unit_test(test_json_strings),
-        cmocka_unit_test(test_json_values),      cmocka_unit_test(test_json_containers),
-        cmocka_unit_test(test_json_u64),         cmocka_unit_test(test_mlx_params),
-        cmocka_unit_test(test_mlx_shapes),       cmocka_unit_test(test_mlx_inferred),
-        cmocka_unit_test(test_gguf_keys),        cmocka_unit_test(test_set_limits),
-        cmocka_unit_test(test_set_index),        cmocka_unit_test(test_gguf_splits),
-        cmocka_unit_test(test_split_names),      cmocka_unit_test(test_set_entries),
-        cmocka_unit_test(test_rule_table),       cmocka_unit_test(test_file_helpers),
-        cmocka_unit_test(test_lint_path_config),
+        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_json_values),     cmocka_unit_test(test_json_containers),
+        cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
+        cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
+        cmocka_unit_test(test_set_index),       cmocka_unit_test(test_gguf_splits),
+        cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
+        cmocka_unit_test(test_rule_table),      cmocka_unit_test(test_st_first_misaligned),
+        cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
