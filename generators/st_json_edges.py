@@ -2,7 +2,8 @@
 that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
 - a tensor name of exactly 8 bytes: its closing quote is the first byte after one 8-byte block;
 - the escapes \\u007f, \\u0080, \\u07ff, \\u0800 in a __metadata__ value: the edges of the 1-, 2-
-  and 3-byte UTF-8 forms the decoder writes (the expected content holds the decoded bytes);
+  and 3-byte UTF-8 forms the decoder writes (the expected content holds the decoded bytes), and
+  \\uffff, \\ud800\\udc00, \\udbff\\udfff: the last 3-byte and the first and last 4-byte forms;
 - \\u00Ge: a bad third hex digit followed by a good one (ST115 at the escape, not an end of text);
 - a backslash as the header's last byte, alone and after a high surrogate escape, with data bytes
   after the header that are no escape letter: the end of the text (ST111), not ST115 / ST116.
@@ -33,3 +34,7 @@ def build(add):
         "the header's last byte is a backslash inside a __metadata__ value; the data starts with 'q'", "ST111")
     add("ST111-high-surrogate-then-backslash-last", st_file('{"a":{%s},"__metadata__":{"k":"\\ud800\\' % E, b"x"),
         "a high surrogate escape, then a backslash as the header's last byte; the data starts with 'x'", "ST111")
+    add("valid-escape-utf8-4-byte-edges",
+        st_file('{"a":{%s},"__metadata__":{"k":"\\uffff\\ud800\\udc00\\udbff\\udfff"}}' % E, 1),
+        "a __metadata__ value of \\uffff \\ud800\\udc00 \\udbff\\udfff: the last 3-byte code point, the first and "
+        "the last 4-byte ones")
