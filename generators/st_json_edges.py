@@ -6,7 +6,9 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   \\uffff, \\ud800\\udc00, \\udbff\\udfff: the last 3-byte and the first and last 4-byte forms;
 - \\u00Ge: a bad third hex digit followed by a good one (ST115 at the escape, not an end of text);
 - a backslash as the header's last byte, alone and after a high surrogate escape, with data bytes
-  after the header that are no escape letter: the end of the text (ST111), not ST115 / ST116.
+  after the header that are no escape letter: the end of the text (ST111), not ST115 / ST116;
+- 1e308 (exponent 308 is in range for a significand of 1) and a minus sign as the header's last
+  byte with data after it (ST111, not a number read from the data).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -38,3 +40,11 @@ def build(add):
         st_file('{"a":{%s},"__metadata__":{"k":"\\uffff\\ud800\\udc00\\udbff\\udfff"}}' % E, 1),
         "a __metadata__ value of \\uffff \\ud800\\udc00 \\udbff\\udfff: the last 3-byte code point, the first and "
         "the last 4-byte ones")
+    # numbers at serde_json's range edge and cut after their sign
+    add("valid-number-1e308-in-ignored-field", st_file('{"a":{%s,"x":1e308}}' % E, 1),
+        "1e308 in an ignored entry field: the exponent 308 itself is in range (1 x 10^308 <= f64::MAX)",
+        strict="ST504")
+    add("ST111-minus-last-header-byte-metadata", st_file('{"a":{%s},"__metadata__":{"k":-' % E, b"1"),
+        "the header's last byte is a minus sign as a __metadata__ value; the data starts with '1'", "ST111")
+    add("ST111-minus-last-header-byte-ignored", st_file('{"a":{%s,"x":-' % E, b"x"),
+        "the header's last byte is a minus sign in an ignored entry field; the data starts with 'x'", "ST111")
