@@ -8,7 +8,8 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
 - a backslash as the header's last byte, alone and after a high surrogate escape, with data bytes
   after the header that are no escape letter: the end of the text (ST111), not ST115 / ST116;
 - 1e308 (exponent 308 is in range for a significand of 1) and a minus sign as the header's last
-  byte with data after it (ST111, not a number read from the data).
+  byte with data after it (ST111, not a number read from the data); an integer (10^308) and an
+  exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -48,3 +49,10 @@ def build(add):
         "the header's last byte is a minus sign as a __metadata__ value; the data starts with '1'", "ST111")
     add("ST111-minus-last-header-byte-ignored", st_file('{"a":{%s,"x":-' % E, b"x"),
         "the header's last byte is a minus sign in an ignored entry field; the data starts with 'x'", "ST111")
+    # a number whose digits end with the header, one digit short of f64 overflow; the data adds one
+    add("ST111-long-integer-last-header-bytes", st_file('{"a":{%s,"x":1%s' % (E, "0" * 308), b"0"),
+        "the header ends with 10^308 written as 1 and 308 zeros (in range) in an ignored field; "
+        "the data starts with '0'", "ST111")
+    add("ST111-exponent-last-header-byte", st_file('{"a":{%s,"x":1e30' % E, b"9"),
+        "the header ends with 1e30 in an ignored field; the data starts with '9' (1e309 would be out of range)",
+        "ST111")
