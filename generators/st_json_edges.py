@@ -9,7 +9,8 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   after the header that are no escape letter: the end of the text (ST111), not ST115 / ST116;
 - 1e308 (exponent 308 is in range for a significand of 1) and a minus sign as the header's last
   byte with data after it (ST111, not a number read from the data); an integer (10^308) and an
-  exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them.
+  exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them;
+  1e ending with the header (no exponent digit yet).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -56,3 +57,5 @@ def build(add):
     add("ST111-exponent-last-header-byte", st_file('{"a":{%s,"x":1e30' % E, b"9"),
         "the header ends with 1e30 in an ignored field; the data starts with '9' (1e309 would be out of range)",
         "ST111")
+    add("ST111-exponent-letter-last-header-byte", st_file('{"a":{%s,"x":1e' % E, b"x"),
+        "the header ends with 1e (no exponent digit yet) in an ignored field; the data starts with 'x'", "ST111")
