@@ -26,24 +26,31 @@ static void every_allocation_fails(const stt_buf *b) {
  * gap != 0 moves tensor t20 one byte up: ST301 in the sorted walk.
  * spaced != 0 writes a space after each entry field's colon: every entry then
  * takes the generic entry parser (st_entries.c), not the fast path, whose
- * failed allocation is retried by the generic parser. */
+ * failed allocation is retried by the generic parser; and __metadata__ comes
+ * last, so the first escaped string (the arena) is a tensor name. */
+static size_t metadata(char *j, size_t n, size_t cap) {
+    n += (size_t)snprintf(j + n, cap - n, "%s\"__metadata__\":{", n > 1 ? "," : "");
+    for (int k = 0; k < 20; k++)
+        n += (size_t)snprintf(j + n, cap - n, "%s\"key%d%s\":\"value \\u00e9 %d\"", k ? "," : "", k, k % 3 ? "" : "\\t",
+                              k);
+    return n + (size_t)snprintf(j + n, cap - n, "}");
+}
+
 static char *header(int gap, int spaced, size_t *data_len) {
     size_t cap = 16384, n = 0;
     char *j = malloc(cap);
     assert_non_null(j);
-    n += (size_t)snprintf(j + n, cap - n, "{\"__metadata__\":{");
-    for (int k = 0; k < 20; k++)
-        n += (size_t)snprintf(j + n, cap - n, "%s\"key%d%s\":\"value \\u00e9 %d\"", k ? "," : "", k, k % 3 ? "" : "\\t",
-                              k);
-    n += (size_t)snprintf(j + n, cap - n, "}");
+    n += (size_t)snprintf(j + n, cap - n, "{");
+    if (!spaced) n = metadata(j, n, cap);
     for (int i = 39; i >= 0; i--) {
         unsigned start = (unsigned)i * 24u + (gap && i == 20), end = (unsigned)i * 24u + 24u;
         if (gap && i == 20) end++;
         n += (size_t)snprintf(j + n, cap - n,
-                              spaced ? ",\"t%02d%s\":{\"dtype\": \"F16\",\"shape\": [2,3,2],\"data_offsets\": [%u,%u]}"
-                                     : ",\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}",
-                              i, i % 4 ? "" : "\\u0041", start, end);
+                              spaced ? "%s\"t%02d%s\":{\"dtype\": \"F16\",\"shape\": [2,3,2],\"data_offsets\": [%u,%u]}"
+                                     : "%s\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}",
+                              n > 1 ? "," : "", i, i % 4 ? "" : "\\u0041", start, end);
     }
+    if (spaced) n = metadata(j, n, cap);
     n += (size_t)snprintf(j + n, cap - n, "}");
     assert_true(n < cap);
     *data_len = 40u * 24u;
