@@ -12,7 +12,8 @@
   the end of the text (ST111), whatever byte lies past it;
 - canonical entries (the fast entry path's layout) with an empty list element: [,1], [1,], [0,];
   and one whose dtype is U8 followed by the bad escape \\, and the rest of the layout;
-- a map-form dtype with the cut literal nul as its value, and one closed by ']'.
+- a map-form dtype with the cut literal nul as its value, and one closed by ']';
+- a __metadata__ key and value with no colon between them.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -69,3 +70,5 @@ def build(add):
     add("ST110-map-dtype-closed-by-bracket",
         st_file('{"a":{"dtype":{"U8":null],"shape":[1],"data_offsets":[0,1]}}', 1),
         "map-form dtype {\"U8\":null closed by ']'", "ST110")
+    add("ST110-metadata-missing-colon", st_file('{"__metadata__":{"k" "v"},"a":{%s}}' % E, 1),
+        "a __metadata__ key and its string value with no colon between them", "ST110")
