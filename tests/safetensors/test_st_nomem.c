@@ -24,15 +24,17 @@ static void every_allocation_fails(const stt_buf *b) {
  * (some escaped: the arena), 40 tensors listed backwards (the radix sort:
  * records and counters), escaped names, shapes of several dimensions.
  * gap != 0 moves tensor t20 one byte up: ST301 in the sorted walk.
- * spaced != 0 writes a space after each entry field's colon: every entry then
+ * spaced == 1 writes a space after each entry field's colon: every entry then
  * takes the generic entry parser (st_entries.c), not the fast path, whose
  * failed allocation is retried by the generic parser; and __metadata__ comes
- * last, so the first escaped string (the arena) is a tensor name. */
-static size_t metadata(char *j, size_t n, size_t cap) {
+ * last, so the first escaped string (the arena) is a tensor name.  spaced == 2:
+ * the canonical layout, but __metadata__'s first key is plain, so the arena is
+ * first allocated for a value. */
+static size_t metadata(char *j, size_t n, size_t cap, int key_escape) {
     n += (size_t)snprintf(j + n, cap - n, "%s\"__metadata__\":{", n > 1 ? "," : "");
     for (int k = 0; k < 20; k++)
-        n += (size_t)snprintf(j + n, cap - n, "%s\"key%d%s\":\"value \\u00e9 %d\"", k ? "," : "", k, k % 3 ? "" : "\\t",
-                              k);
+        n += (size_t)snprintf(j + n, cap - n, "%s\"key%d%s\":\"value \\u00e9 %d\"", k ? "," : "", k,
+                              k % 3 == key_escape ? "\\t" : "", k);
     return n + (size_t)snprintf(j + n, cap - n, "}");
 }
 
@@ -41,16 +43,17 @@ static char *header(int gap, int spaced, size_t *data_len) {
     char *j = malloc(cap);
     assert_non_null(j);
     n += (size_t)snprintf(j + n, cap - n, "{");
-    if (!spaced) n = metadata(j, n, cap);
+    if (spaced != 1) n = metadata(j, n, cap, spaced == 2); /* 2: key 0 plain, value 0 first escaped */
     for (int i = 39; i >= 0; i--) {
         unsigned start = (unsigned)i * 24u + (gap && i == 20), end = (unsigned)i * 24u + 24u;
         if (gap && i == 20) end++;
         n += (size_t)snprintf(j + n, cap - n,
-                              spaced ? "%s\"t%02d%s\":{\"dtype\": \"F16\",\"shape\": [2,3,2],\"data_offsets\": [%u,%u]}"
-                                     : "%s\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}",
+                              spaced == 1
+                                  ? "%s\"t%02d%s\":{\"dtype\": \"F16\",\"shape\": [2,3,2],\"data_offsets\": [%u,%u]}"
+                                  : "%s\"t%02d%s\":{\"dtype\":\"F16\",\"shape\":[2,3,2],\"data_offsets\":[%u,%u]}",
                               n > 1 ? "," : "", i, i % 4 ? "" : "\\u0041", start, end);
     }
-    if (spaced) n = metadata(j, n, cap);
+    if (spaced == 1) n = metadata(j, n, cap, 0);
     n += (size_t)snprintf(j + n, cap - n, "}");
     assert_true(n < cap);
     *data_len = 40u * 24u;
@@ -60,7 +63,7 @@ static char *header(int gap, int spaced, size_t *data_len) {
 static void test_valid_every_allocation_fails(void **state) {
     (void)state;
     size_t data_len;
-    for (int spaced = 0; spaced <= 1; spaced++) {
+    for (int spaced = 0; spaced <= 2; spaced++) {
         char *json = header(0, spaced, &data_len);
         stt_buf b = stt_json(json, data_len);
         tfs_header *h = stt_expect_ok(&b, 0, 1);
