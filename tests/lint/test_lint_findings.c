@@ -238,19 +238,9 @@ static void test_json_values(void **state) {
         const char *text;
         lj_type type;
     } v[] = {
-        {"true", LJ_TRUE},
-        {"false", LJ_FALSE},
-        {"null", LJ_NULL},
-        {"0", LJ_NUM},
-        {"-0", LJ_NUM},
-        {"12.5e+3", LJ_NUM},
-        {"1E-2", LJ_NUM},
-        {"1e5", LJ_NUM},
-        {"-7.25", LJ_NUM},
-        {"[]", LJ_ARR},
-        {"[ ]", LJ_ARR},
-        {"{}", LJ_OBJ},
-        {" \t\n\r{}\r\n\t ", LJ_OBJ},
+        {"true", LJ_TRUE}, {"false", LJ_FALSE}, {"null", LJ_NULL},   {"0", LJ_NUM},    {"-0", LJ_NUM},
+        {"1e0", LJ_NUM},   {"2E10", LJ_NUM},    {"12.5e+3", LJ_NUM}, {"1E-2", LJ_NUM}, {"1e5", LJ_NUM},
+        {"-7.25", LJ_NUM}, {"[]", LJ_ARR},      {"[ ]", LJ_ARR},     {"{}", LJ_OBJ},   {" \t\n\r{}\r\n\t ", LJ_OBJ},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         lj_node *n = ok(v[i].text);
@@ -276,7 +266,7 @@ static void test_json_values(void **state) {
         const char *buf;
         size_t len;
         const char *num;
-    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"}};
+    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"}, {"1.5", 1, "1"}};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
         lj_node *n = tfs__lj_parse(cut[i].buf, cut[i].len, NULL, NULL);
         assert_non_null(n);
@@ -285,13 +275,16 @@ static void test_json_values(void **state) {
         tfs__lj_free(n);
     }
     assert_null(tfs__lj_parse("true", 3, NULL, NULL));
+    const char *why = NULL;
+    assert_null(tfs__lj_parse("{\"", 1, &why, NULL)); /* the quote after the end is not read */
+    assert_string_equal(why, "object key is not a string");
     assert_null(tfs__lj_parse("\"ab\"", 3, NULL, NULL));
     /* a literal is its whole word */
     bad("trux", "not JSON");
     bad("nukl", "not JSON");
     bad("falsy", "not JSON");
     bad("fals", "not JSON");
-    const char *why = NULL;
+    why = NULL;
     assert_null(tfs__lj_parse(NULL, 0, &why, NULL));
     assert_non_null(why);
 }
