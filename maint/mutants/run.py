@@ -36,6 +36,11 @@ equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
                 main, else HEAD~1), changed lines first, until --budget
                 seconds (default 180) are used; exit 1 on a survivor on a
                 changed line
+  --budget S    stop starting mutants after S seconds (default: none; 180 with
+                --quick); the rest are reported as not-run
+  --shuffle N   judge the mutants in a random order (seed N): a run cut by
+                --budget is then a random sample of the selection, and the
+                report gives the score's 95% Wilson interval
   --sample K    every K-th mutant only (a measured sample; the report gives the
                 score's 95% Wilson interval for all the mutants of the files)
   --ops LIST    operators (ror,lcr,aor,crp,cond,stmt; default all)
@@ -343,7 +348,8 @@ def main():
     ap.add_argument("-j", type=int, default=1)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--base")
-    ap.add_argument("--budget", type=float, default=180)
+    ap.add_argument("--budget", type=float)
+    ap.add_argument("--shuffle", type=int)
     ap.add_argument("--sample", type=int, default=1)
     ap.add_argument("--ops", default="ror,lcr,aor,crp,cond,stmt")
     ap.add_argument("--out")
@@ -387,6 +393,9 @@ def main():
         todo = [(f, m) for f, m in todo if rx.search(m["id"]) or rx.search(cmut.diff_lines(srcs[f], m))]
     if a.sample > 1:
         todo = todo[::a.sample]
+    if a.shuffle is not None:  # a run cut by --budget is then a random subset of the whole selection
+        import random
+        random.Random(a.shuffle).shuffle(todo)
     if a.list:
         for f, m in todo:
             print(m["id"], cmut.diff_lines(srcs[f], m).replace("\n", " | "))
@@ -463,7 +472,8 @@ def main():
         eq = load_equivalent()
         lock = threading.Lock()
         results = []
-        deadline = t_start + a.budget if a.quick else None
+        budget = a.budget if a.budget is not None else (180 if a.quick else None)
+        deadline = t_start + budget if budget else None
 
         def one(item):
             f, m = item
@@ -472,7 +482,11 @@ def main():
             rec = {"file": f, "id": m["id"], "op": m["op"], "line": m["line"], "diff": cmut.diff_lines(srcs[f], m),
                    "diff_hash": dh, "family": rule_family(srcs[f].split("\n"), m["line"]),
                    "changed_line": m["line"] in focus.get(f, ())}
-            if m["id"] in eq and eq[m["id"]][0] == dh:
+            if deadline and a.shuffle is not None and time.monotonic() > deadline:
+                # a sample cut by the budget: past the deadline nothing is judged, not even from the
+                # cache (cached outcomes are kills only and would bias the sample upwards)
+                rec.update(status="not-run")
+            elif m["id"] in eq and eq[m["id"]][0] == dh:
                 rec.update(status="equivalent", argument=eq[m["id"]][1])
             elif key in cache and not a.no_cache:
                 rec.update(cache[key], cached=True)
@@ -545,14 +559,17 @@ def report(results, outdir, took, a, files, tests):
         by_family.setdefault(x["family"], []).append(x)
     total = tally(results)
     judged = total["killed"] + total["timeout"] + total["survived"]
-    if a.sample > 1 and judged:
+    if (a.sample > 1 or total["not-run"]) and judged:
         total["interval95"] = wilson(total["killed"] + total["timeout"], judged)
     doc = {"command": " ".join(sys.argv), "seconds": round(took), "sample_every": a.sample, "files": files,
            "tests": tests, "total": total, "per_file": {k: tally(v) for k, v in by_file.items()},
            "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
     json.dump(doc, open(os.path.join(outdir, "mutants.json"), "w"), indent=1)
     L = ["# Mutation report", "", f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
-         + (f" (every {a.sample}th mutant)" if a.sample > 1 else "") + ". Score = (killed + timeout) / "
+         + (f" (every {a.sample}th mutant)" if a.sample > 1 else "")
+         + (f"; {total['not-run']} not run (--budget), the order shuffled with seed {a.shuffle}"
+            if total["not-run"] and a.shuffle is not None else
+            f"; {total['not-run']} not run (--budget)" if total["not-run"] else "") + ". Score = (killed + timeout) / "
          "(killed + timeout + survived); equivalent mutants (maint/mutants/equivalent.tsv) and mutants that "
          "did not compile are left out."
          + (f" As an estimate for all the mutants of these files: {total['score']}, 95% Wilson interval "
