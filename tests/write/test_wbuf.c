@@ -121,7 +121,13 @@ void *__wrap_realloc(void *p, size_t n) {
  * also under AddressSanitizer (which would abort on it) */
 void *__real_malloc(size_t n);
 void *__wrap_malloc(size_t n);
-void *__wrap_malloc(size_t n) { return n > ((size_t)1 << 48) ? NULL : __real_malloc(n); }
+/* above 2^48 bytes on 64-bit builds, above half the address space on 32-bit ones */
+#if SIZE_MAX > UINT32_MAX
+#define MALLOC_REFUSED_ABOVE ((size_t)1 << 48)
+#else
+#define MALLOC_REFUSED_ABOVE (SIZE_MAX / 2)
+#endif
+void *__wrap_malloc(size_t n) { return n > MALLOC_REFUSED_ABOVE ? NULL : __real_malloc(n); }
 
 /* pwrite (-Wl,--wrap=pwrite64): g_pw_mode 0 writes; 1 writes at most g_pw_max
  * bytes per call (a short write); 2 fails the first call with EINTR; 3 writes
