@@ -567,6 +567,11 @@ static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
         if (kv[i].value.type == TFS_GG_ARRAY && kv[i].value.elem_type != TFS_GG_STRING) {
             assert_null(back->kv[i].value.strs);
             assert_int_equal(back->kv[i].value.raw_len, kv[i].value.raw_len);
+        } else if (kv[i].value.type != TFS_GG_ARRAY && kv[i].value.type != TFS_GG_STRING) {
+            /* other values come through the accessors (write.h): a scalar's bytes, no raw copy */
+            assert_null(back->kv[i].value.raw);
+            assert_int_equal(back->kv[i].value.count, kv[i].value.count);
+            assert_memory_equal(back->kv[i].value.scalar, kv[i].value.scalar, tfs_gg_vtype_size(kv[i].value.type));
         }
     assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
     uint8_t *p3;
