@@ -1282,6 +1282,15 @@ static void test_file_helpers(void **state) {
     assert_int_equal(r.n_findings, 1);
     assert_int_equal(r.findings[0].rule, TFS_LT303);
     tfs_lint_report_free(&r);
+    assert_int_equal(tfs_lint_header(sth, NULL, NULL), TFS_EARG); /* no report */
+    tfs_header_free(sth);
+    /* a TFS_PARTIAL header (complete = 0) is refused (tfs_lint_header needs a whole view) */
+    static const uint8_t cut[] = {8, 0, 0, 0, 0, 0, 0, 0, '{', '"'};
+    assert_int_equal(tfs_parse_buffer(cut, sizeof cut, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &sth, &err), TFS_INVALID);
+    assert_non_null(sth);
+    assert_int_equal(sth->complete, 0);
+    assert_int_equal(tfs_lint_header(sth, NULL, &r), TFS_EARG);
+    assert_int_equal(r.n_findings, 0);
     tfs_header_free(sth);
     assert_int_equal(tfs_lint_header(NULL, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_lint_path(NULL, NULL, NULL, &r), TFS_EARG);
