@@ -391,6 +391,10 @@ def coverage():
     add("valid-key-snake-case-digits", header(0, 3) + kv_u32("general.base_model.0.name_id", 1) +
         kv_u32("_x.9", 2) + kv_u32("a_b_c", 3), "lower_snake_case keys with digits and underscores (GG506 accepts)",
         extra=[("valid-key-snake-case-digits-strict", "valid", "-", "strict")])
+    add("valid-key-1024-bytes", header(0, 1) + kv("k" * 1024, U8, u8(1)),
+        "one key of 1,024 bytes and a u8 value, no tensor: read from a file or a stream, the key fills the first "
+        "1 KiB of the kept-bytes arena exactly (GG506 must read it to its last byte, not one past)",
+        extra=[("valid-key-1024-bytes-strict", "valid", "-", "strict")])
     across = "x" * 65535 + "\u20ac" + "y" * 100  # EUR sign (3 bytes) across the 64 KiB read window
     add("valid-string-utf8-across-window", header(0, 1) + kv("general.description", STR, gstr(across.encode())),
         "65,638-byte UTF-8 string value, a 3-byte sequence across the 64 KiB window (GG507 accepts)",

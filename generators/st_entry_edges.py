@@ -2,7 +2,8 @@
 (issue 16, item 4; found by st_entries.c mutants):
 - escaped field names, an escaped dtype name and an escaped "__metadata__" key past byte 64 of the
   header (short_str decodes escaped tokens into a 128-byte buffer: a bound computed from the
-  token's position instead of its length gave up on every escaped name far enough in);
+  token's position instead of its length gave up on every escaped name far enough in); an escaped
+  tensor name of 150 decoded bytes (more than that buffer holds: short_str must not decode it);
 - an array-form entry with a bad separator between its elements, and one closed by a brace:
   JSON syntax errors (ST110) that the array-form reader must report, not step over;
 - a held entry violation (an unknown dtype, ST210) in an entry whose ignored field nests to depth
@@ -28,6 +29,9 @@ def nested(k):
 
 
 def build(add):
+    add("valid-escaped-name-150-bytes", st_file('{"\\u0062%s":{%s}}' % ("a" * 149, E), 1),
+        "a tensor name of 150 decoded bytes spelt with one escape (\\u0062 then 149 'a'): longer than "
+        "the 128-byte buffer short_str decodes short escaped tokens into")
     add("valid-escaped-fields-past-64",
         st_file('{%s,"t1":{"d\\u0074ype":"U\\u0038","sh\\u0061pe":[1],"data_\\u006fffsets":[1,2]}}' % FIRST, 2),
         "the second entry, past byte 64 of the header, spells its three field names and its dtype with "

@@ -20,6 +20,7 @@ import sys
 import st_gaps
 import st_operands
 import st_sort
+import st_end_edges
 import st_entry_edges
 import st_json_edges
 import st_tails
@@ -638,6 +639,7 @@ def build():
     st_tails.build(add)  # a space in the string scanner's byte-by-byte tail
     st_json_edges.build(add)  # string scanner and escape decoder edges
     st_entry_edges.build(add)  # entry reader edges (escaped names late, array-form syntax, held depth)
+    st_end_edges.build(add)  # headers cut where a scanner tests the end, no data after them
 
 
 def main():

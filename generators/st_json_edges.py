@@ -10,7 +10,8 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
 - 1e308 (exponent 308 is in range for a significand of 1) and a minus sign as the header's last
   byte with data after it (ST111, not a number read from the data); an integer (10^308) and an
   exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them;
-  1e ending with the header (no exponent digit yet).
+  1e ending with the header (no exponent digit yet); 1e288, the largest exponent below the power table
+  (10^289 to 10^308) that the range test consults.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -46,6 +47,9 @@ def build(add):
     add("valid-number-1e308-in-ignored-field", st_file('{"a":{%s,"x":1e308}}' % E, 1),
         "1e308 in an ignored entry field: the exponent 308 itself is in range (1 x 10^308 <= f64::MAX)",
         strict="ST504")
+    add("valid-number-1e288-in-ignored-field", st_file('{"a":{%s,"x":1e288}}' % E, 1),
+        "1e288 in an ignored entry field: the largest exponent below the range test's power table "
+        "(10^289 to 10^308), in range", strict="ST504")
     add("ST111-minus-last-header-byte-metadata", st_file('{"a":{%s},"__metadata__":{"k":-' % E, b"1"),
         "the header's last byte is a minus sign as a __metadata__ value; the data starts with '1'", "ST111")
     add("ST111-minus-last-header-byte-ignored", st_file('{"a":{%s,"x":-' % E, b"x"),

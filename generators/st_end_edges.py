@@ -1,0 +1,38 @@
+"""st_end_edges.py: safetensors headers cut where a scanner of st_json.c or st_entries.c tests the end of
+the text, with no data after the header (issue 16, item 4; found by memory-only mutants).
+
+Every file is [N][N bytes of JSON] and nothing else, so the buffer path (the file read into an
+allocation of exactly its size, conformance/runner/bytepaths.h) has no byte past the text: a scanner
+that peeks one byte further reads past the allocation, which the asan-ubsan build reports. The
+siblings with data bytes after the header (st_json_edges.py, st_entry_edges.py) pin the verdict
+instead. Each header ends:
+- after a negative integer and after an exponent that overflows i32 with a negative sign in an ignored
+  entry field (serde_json's slow number paths: the integer digits, the skipped exponent digits);
+- after a key inside an object in an ignored field (the skipper then wants its colon);
+- after the colon of a map-form dtype (where its value, null or not, is due);
+- inside a shape list after its '[' and inside data_offsets after "0," (an element is due);
+- inside a dtype name (the fast entry path's dtype scan looks for its closing quote).
+All are ST111 (EOF while parsing; st-oracle: InvalidHeaderDeserialization, corpus/CRATE_VERDICTS.tsv).
+Called by st_fixtures.py with its add().
+"""
+from tfsgen.safetensors import st_file
+
+E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
+
+CASES = (
+    ("negative-integer", '{"a":{%s,"x":-5' % E, "a negative integer -5 in an ignored entry field"),
+    ("exponent-overflow-negative", '{"a":{%s,"x":1e-99999999999' % E,
+     "1e-99999999999 in an ignored entry field (the exponent overflows i32: its digits are skipped)"),
+    ("skipped-object-key", '{"a":{%s,"x":{"k"' % E, "a key of an object inside an ignored entry field"),
+    ("map-dtype-colon", '{"a":{"dtype":{"U8":', "the colon after a map-form dtype's variant name"),
+    ("shape-open", '{"a":{"dtype":"U8","shape":[', "the '[' of a shape (generic entry path)"),
+    ("offsets-second", '{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,',
+     "the ',' after data_offsets' first element (generic entry path)"),
+    ("dtype-name", '{"a":{"dtype":"U8', "inside a dtype name (fast entry path: no closing quote)"),
+)
+
+
+def build(add):
+    for fid, text, what in CASES:
+        add("ST111-ends-no-data-" + fid, st_file(text, b""),
+            "the header ends after %s; no data bytes after it" % what, "ST111")
