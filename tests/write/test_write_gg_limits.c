@@ -12,23 +12,13 @@
 
 #include "tfs/write.h"
 #include "common/sources.h"
+#include "common/writes.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX UINT64_MAX
-
-/* The part refused: TFS_EARG returned and kept, nothing appended (a macro:
- * a failure names the caller's line). */
-#define assert_refused(w, call)               \
-    do {                                      \
-        assert_int_equal((call), TFS_EARG);   \
-        assert_int_equal((w)->err, TFS_EARG); \
-        assert_int_equal((w)->size, 0);       \
-        assert_int_equal((w)->n_fields, 0);   \
-        tfs_wbuf_free(w);                     \
-    } while (0)
 
 static void test_constructors(void **state) {
     (void)state;
@@ -62,29 +52,29 @@ static void test_null_arguments(void **state) {
     tfs_gg_model m = {.version = 3};
     assert_int_equal(tfs_gg_write(&m, NULL), TFS_EARG);
     tfs_wbuf w = {0};
-    assert_refused(&w, tfs_gg_put_str(&w, NULL, TFS_FIELD_KEY_LEN, TFS_FIELD_KEY, 0, 0));
-    assert_refused(&w, tfs_gg_put_key(&w, 0, NULL, TFS_GG_U8));
-    assert_refused(&w, tfs_gg_put_value(&w, 0, NULL));
-    assert_refused(&w, tfs_gg_put_kv(&w, 0, NULL));
-    assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, NULL, 0));
-    assert_refused(&w, tfs_gg_write(NULL, &w));
+    tfs_test_assert_refused(&w, tfs_gg_put_str(&w, NULL, TFS_FIELD_KEY_LEN, TFS_FIELD_KEY, 0, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_key(&w, 0, NULL, TFS_GG_U8));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, NULL));
+    tfs_test_assert_refused(&w, tfs_gg_put_kv(&w, 0, NULL));
+    tfs_test_assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, NULL, 0));
+    tfs_test_assert_refused(&w, tfs_gg_write(NULL, &w));
     /* a pointer NULL with a length */
     tfs_wstr nul = {.ptr = NULL, .len = 1};
-    assert_refused(&w, tfs_gg_put_str(&w, &nul, TFS_FIELD_KEY_LEN, TFS_FIELD_KEY, 0, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_str(&w, &nul, TFS_FIELD_KEY_LEN, TFS_FIELD_KEY, 0, 0));
     tfs_gg_wkv bad = {nul, v};
     assert_int_equal(tfs_gg_put_kv(&w, 0, &bad), TFS_EARG); /* found by put_str: the KV field is in the map */
     assert_int_equal(w.err, TFS_EARG);
     tfs_wbuf_free(&w);
     tfs_gg_wvalue vs = {.type = TFS_GG_STRING, .count = 1, .n_strs = 1}; /* strs NULL */
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &vs));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &vs));
     vs.type = TFS_GG_ARRAY, vs.elem_type = TFS_GG_STRING;
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &vs));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &vs));
     tfs_gg_wvalue vr = {.type = TFS_GG_U32, .count = 1, .raw_len = 4}; /* raw NULL */
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &vr));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &vr));
     vr = tfs_gg_wval_array(TFS_GG_U8, 3, NULL, 3);
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &vr));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &vr));
     bad = (tfs_gg_wkv){s, vr};
-    assert_refused(&w, tfs_gg_put_kv(&w, 0, &bad));
+    tfs_test_assert_refused(&w, tfs_gg_put_kv(&w, 0, &bad));
     t.name = nul;
     assert_int_equal(tfs_gg_put_tensor_info(&w, 0, &t, 0), TFS_EARG); /* found by put_str */
     assert_int_equal(w.err, TFS_EARG);
@@ -98,13 +88,13 @@ static void test_model_refused(void **state) {
     tfs_gg_wtensor t = {.name = tfs_wstr_c("t"), .n_dims = 1, .ne = {1}, .type = 0};
     tfs_wbuf w = {0};
     tfs_gg_model m = {.version = 3, .n_kv = 1};
-    assert_refused(&w, tfs_gg_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_gg_write(&m, &w));
     m = (tfs_gg_model){.version = 3, .n_tensors = 1};
-    assert_refused(&w, tfs_gg_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_gg_write(&m, &w));
     m = (tfs_gg_model){.version = 3, .n_kv = (size_t)INT32_MAX + 1u, .kv = &kv};
-    assert_refused(&w, tfs_gg_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_gg_write(&m, &w));
     m = (tfs_gg_model){.version = 3, .n_tensors = (size_t)INT32_MAX + 1u, .tensors = &t};
-    assert_refused(&w, tfs_gg_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_gg_write(&m, &w));
     /* the same with one record each: written */
     m = (tfs_gg_model){.version = 3, .n_kv = 1, .kv = &kv, .n_tensors = 1, .tensors = &t};
     assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
@@ -138,7 +128,7 @@ static void test_widths_at_uint64_max(void **state) {
     tfs_wbuf w = {0};
     /* string body: len + hole */
     tfs_wstr s = {.ptr = "a", .len = 1, .hole = MAX};
-    assert_refused(&w, tfs_gg_put_str(&w, &s, TFS_FIELD_KEY_LEN, TFS_FIELD_KEY, 0, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_str(&w, &s, TFS_FIELD_KEY_LEN, TFS_FIELD_KEY, 0, 0));
     /* a string value: 8 + body */
     tfs_wstr h = tfs_wstr_hole(MAX - 8u);
     tfs_gg_wvalue v = tfs_gg_wval_str(&h);
@@ -146,7 +136,7 @@ static void test_widths_at_uint64_max(void **state) {
     assert_true(w.size == MAX);
     tfs_wbuf_free(&w);
     h = tfs_wstr_hole(MAX - 7u);
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
     /* a string array: 4 + 8 + sum of (8 + body) */
     h = tfs_wstr_hole(MAX - 20u);
     v = tfs_gg_wval_str_array(&h, 1);
@@ -155,15 +145,15 @@ static void test_widths_at_uint64_max(void **state) {
     assert_int_equal(tfs_wbuf_find(&w, TFS_FIELD_ARRAY_DATA, 0, 0)->width, MAX - 12u);
     tfs_wbuf_free(&w);
     h = tfs_wstr_hole(MAX - 19u);
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
     /* the sum of the elements wraps: two of 2^63 bytes each */
     tfs_wstr two[2] = {tfs_wstr_hole((UINT64_C(1) << 63) - 8u), tfs_wstr_hole((UINT64_C(1) << 63) - 8u)};
     v = tfs_gg_wval_str_array(two, 2);
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
     two[1] = tfs_wstr_hole(MAX); /* one element's own width wraps */
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
     two[1] = (tfs_wstr){.ptr = "a", .len = 1, .hole = MAX}; /* its body wraps */
-    assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
+    tfs_test_assert_refused(&w, tfs_gg_put_value(&w, 0, &v));
 
     /* a KV: key (8 + body) + 4 + value */
     tfs_gg_wkv kv = {tfs_wstr_c(""), tfs_gg_wval_str(&h)};
@@ -173,7 +163,7 @@ static void test_widths_at_uint64_max(void **state) {
     assert_true(tfs_wbuf_find(&w, TFS_FIELD_KV, 0, 0)->width == MAX);
     tfs_wbuf_free(&w);
     h = tfs_wstr_hole(MAX - 19u);
-    assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
+    tfs_test_assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
     /* the key alone: a value of an unknown type id has no bytes */
     kv = (tfs_gg_wkv){tfs_wstr_hole(MAX - 12u), tfs_gg_wval_scalar(99, 0)};
     assert_int_equal(tfs_gg_put_kv(&w, 0, &kv), TFS_OK);
@@ -181,12 +171,12 @@ static void test_widths_at_uint64_max(void **state) {
     assert_null(tfs_wbuf_find(&w, TFS_FIELD_VALUE, 0, 0)); /* no bytes, no value field */
     tfs_wbuf_free(&w);
     kv.key = tfs_wstr_hole(MAX - 11u);
-    assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
+    tfs_test_assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
     kv.key = tfs_wstr_hole(MAX - 7u); /* the key's own width wraps */
-    assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
+    tfs_test_assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
     kv.key = tfs_wstr_c("k"), kv.value = tfs_gg_wval_str(&h);
     h = tfs_wstr_hole(MAX - 7u); /* the value's own width wraps */
-    assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
+    tfs_test_assert_refused(&w, tfs_gg_put_kv(&w, 0, &kv));
 
     /* a tensor info: name (8 + body) + 4 + 8 n_dims + 4 + 8 */
     tfs_gg_wtensor t = {.name = tfs_wstr_hole(MAX - 24u)};
@@ -194,17 +184,32 @@ static void test_widths_at_uint64_max(void **state) {
     assert_true(w.size == MAX);
     tfs_wbuf_free(&w);
     t.name = tfs_wstr_hole(MAX - 23u);
-    assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
     t = (tfs_gg_wtensor){.name = tfs_wstr_hole(MAX - 88u), .n_dims = TFS_GG_WMAX_DIMS};
     assert_int_equal(tfs_gg_put_tensor_info(&w, 0, &t, 0), TFS_OK);
     assert_true(w.size == MAX);
     tfs_wbuf_free(&w);
     t.name = tfs_wstr_hole(MAX - 87u);
-    assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
     t.name = tfs_wstr_hole(MAX - 7u); /* the name's own width wraps */
-    assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
     t = (tfs_gg_wtensor){.name = tfs_wstr_c("t"), .n_dims = TFS_GG_WMAX_DIMS + 1u};
-    assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
+    tfs_test_assert_refused(&w, tfs_gg_put_tensor_info(&w, 0, &t, 0));
+}
+
+/* A field of record `index` the buffer must list, with its offset and width. */
+typedef struct want_field {
+    uint32_t kind, sub;
+    uint64_t offset, width;
+} want_field;
+
+static void assert_fields(const tfs_wbuf *w, int32_t index, const want_field *want, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        const tfs_field *f = tfs_wbuf_find(w, want[i].kind, index, want[i].sub);
+        assert_non_null(f);
+        assert_int_equal(f->offset, want[i].offset);
+        assert_int_equal(f->width, want[i].width);
+    }
 }
 
 /* Each field's offset and width, counted from the layout. */
@@ -212,55 +217,34 @@ static void test_field_widths(void **state) {
     (void)state;
     tfs_wbuf w = {0};
     assert_int_equal(tfs_gg_put_header(&w, NULL, 3, 1, 2), TFS_OK);
-    static const struct {
-        uint32_t kind;
-        uint64_t offset, width;
-    } hdr[] = {
-        {TFS_FIELD_MAGIC, 0, 4}, {TFS_FIELD_VERSION, 4, 4}, {TFS_FIELD_N_TENSORS, 8, 8}, {TFS_FIELD_N_KV, 16, 8}};
+    static const want_field hdr[] = {{TFS_FIELD_MAGIC, 0, 0, 4},
+                                     {TFS_FIELD_VERSION, 0, 4, 4},
+                                     {TFS_FIELD_N_TENSORS, 0, 8, 8},
+                                     {TFS_FIELD_N_KV, 0, 16, 8}};
     assert_int_equal(w.n_fields, 4);
-    for (size_t i = 0; i < 4; i++) {
-        const tfs_field *f = tfs_wbuf_find(&w, hdr[i].kind, -1, 0);
-        assert_non_null(f);
-        assert_int_equal(f->offset, hdr[i].offset);
-        assert_int_equal(f->width, hdr[i].width);
-    }
+    assert_fields(&w, -1, hdr, 4);
     assert_int_equal(w.size, 24);
     /* a string KV at 24: key "ab", value "xyz" */
     tfs_wstr v = tfs_wstr_c("xyz");
     tfs_gg_wkv kv = {tfs_wstr_c("ab"), tfs_gg_wval_str(&v)};
     assert_int_equal(tfs_gg_put_kv(&w, 5, &kv), TFS_OK);
-    static const struct {
-        uint32_t kind;
-        uint64_t offset, width;
-    } kvf[] = {{TFS_FIELD_KV, 24, 8 + 2 + 4 + 8 + 3}, {TFS_FIELD_KEY_LEN, 24, 8}, {TFS_FIELD_KEY, 32, 2},
-               {TFS_FIELD_VALUE_TYPE, 34, 4},         {TFS_FIELD_STR_LEN, 38, 8}, {TFS_FIELD_STR, 46, 3}};
-    for (size_t i = 0; i < sizeof kvf / sizeof kvf[0]; i++) {
-        const tfs_field *f = tfs_wbuf_find(&w, kvf[i].kind, 5, 0);
-        assert_non_null(f);
-        assert_int_equal(f->offset, kvf[i].offset);
-        assert_int_equal(f->width, kvf[i].width);
-    }
+    static const want_field kvf[] = {
+        {TFS_FIELD_KV, 0, 24, 8 + 2 + 4 + 8 + 3}, {TFS_FIELD_KEY_LEN, 0, 24, 8}, {TFS_FIELD_KEY, 0, 32, 2},
+        {TFS_FIELD_VALUE_TYPE, 0, 34, 4},         {TFS_FIELD_STR_LEN, 0, 38, 8}, {TFS_FIELD_STR, 0, 46, 3}};
+    assert_fields(&w, 5, kvf, sizeof kvf / sizeof kvf[0]);
     assert_int_equal(w.size, 49);
     /* a u16 array of 3 at 49: key "c" */
     static const uint8_t u16s[6] = {1, 0, 2, 0, 3, 0};
     kv = (tfs_gg_wkv){tfs_wstr_c("c"), tfs_gg_wval_array(TFS_GG_U16, 3, u16s, 6)};
     assert_int_equal(tfs_gg_put_kv(&w, 6, &kv), TFS_OK);
-    static const struct {
-        uint32_t kind, sub;
-        uint64_t offset, width;
-    } arr[] = {{TFS_FIELD_KV, 0, 49, 8 + 1 + 4 + 4 + 8 + 6},
-               {TFS_FIELD_ELEM_TYPE, 0, 62, 4},
-               {TFS_FIELD_COUNT, 0, 66, 8},
-               {TFS_FIELD_ARRAY_DATA, 0, 74, 6},
-               {TFS_FIELD_VALUE, 0, 74, 2},
-               {TFS_FIELD_VALUE, 1, 76, 2},
-               {TFS_FIELD_VALUE, 2, 78, 2}};
-    for (size_t i = 0; i < sizeof arr / sizeof arr[0]; i++) {
-        const tfs_field *f = tfs_wbuf_find(&w, arr[i].kind, 6, arr[i].sub);
-        assert_non_null(f);
-        assert_int_equal(f->offset, arr[i].offset);
-        assert_int_equal(f->width, arr[i].width);
-    }
+    static const want_field arr[] = {{TFS_FIELD_KV, 0, 49, 8 + 1 + 4 + 4 + 8 + 6},
+                                     {TFS_FIELD_ELEM_TYPE, 0, 62, 4},
+                                     {TFS_FIELD_COUNT, 0, 66, 8},
+                                     {TFS_FIELD_ARRAY_DATA, 0, 74, 6},
+                                     {TFS_FIELD_VALUE, 0, 74, 2},
+                                     {TFS_FIELD_VALUE, 1, 76, 2},
+                                     {TFS_FIELD_VALUE, 2, 78, 2}};
+    assert_fields(&w, 6, arr, sizeof arr / sizeof arr[0]);
     assert_null(tfs_wbuf_find(&w, TFS_FIELD_VALUE, 6, 3));
     /* a string array with raw bytes too: the strings only (write.h) */
     tfs_wbuf w2 = {0};
@@ -276,23 +260,15 @@ static void test_field_widths(void **state) {
     /* a tensor info at 80: name "t", 2 dims */
     tfs_gg_wtensor t = {.name = tfs_wstr_c("t"), .n_dims = 2, .ne = {4, 5}, .type = 1};
     assert_int_equal(tfs_gg_put_tensor_info(&w, 7, &t, 64), TFS_OK);
-    static const struct {
-        uint32_t kind, sub;
-        uint64_t offset, width;
-    } ti[] = {{TFS_FIELD_TENSOR_INFO, 0, 80, 8 + 1 + 4 + 16 + 4 + 8},
-              {TFS_FIELD_NAME_LEN, 0, 80, 8},
-              {TFS_FIELD_NAME, 0, 88, 1},
-              {TFS_FIELD_N_DIMS, 0, 89, 4},
-              {TFS_FIELD_DIM, 0, 93, 8},
-              {TFS_FIELD_DIM, 1, 101, 8},
-              {TFS_FIELD_TYPE, 0, 109, 4},
-              {TFS_FIELD_OFFSET, 0, 113, 8}};
-    for (size_t i = 0; i < sizeof ti / sizeof ti[0]; i++) {
-        const tfs_field *f = tfs_wbuf_find(&w, ti[i].kind, 7, ti[i].sub);
-        assert_non_null(f);
-        assert_int_equal(f->offset, ti[i].offset);
-        assert_int_equal(f->width, ti[i].width);
-    }
+    static const want_field ti[] = {{TFS_FIELD_TENSOR_INFO, 0, 80, 8 + 1 + 4 + 16 + 4 + 8},
+                                    {TFS_FIELD_NAME_LEN, 0, 80, 8},
+                                    {TFS_FIELD_NAME, 0, 88, 1},
+                                    {TFS_FIELD_N_DIMS, 0, 89, 4},
+                                    {TFS_FIELD_DIM, 0, 93, 8},
+                                    {TFS_FIELD_DIM, 1, 101, 8},
+                                    {TFS_FIELD_TYPE, 0, 109, 4},
+                                    {TFS_FIELD_OFFSET, 0, 113, 8}};
+    assert_fields(&w, 7, ti, sizeof ti / sizeof ti[0]);
     assert_int_equal(w.size, 121);
     tfs_wbuf_free(&w);
 }
@@ -408,7 +384,8 @@ static void test_layout_relative(void **state) {
     const uint64_t hdr = 24u + 188u;
     tfs_gg_model m = {.version = 3, .n_tensors = 4, .tensors = t};
     tfs_wbuf w = {0};
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    size_t n_plain;
+    uint8_t *plain = tfs_test_write_flat(&w, &m, NULL, &n_plain);
     assert_int_equal(w.size, 224u + 32u + 32u + 0u + 32u);
     static const uint64_t offset[4] = {0, 32, 64, 64}, width[4] = {20, 8, 0, 4};
     for (int32_t i = 0; i < 4; i++) {
@@ -421,21 +398,11 @@ static void test_layout_relative(void **state) {
         assert_int_equal(d->width, width[i]);
     }
     assert_memory_equal(tfs_wbuf_at(&w, 224u + 64u, 4), bytes, 4);
-    uint8_t *plain;
-    size_t n_plain;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &plain, &n_plain), TFS_OK);
     tfs_wbuf_free(&w);
 
     /* after 3 bytes already in the buffer: the same file, 3 bytes later */
-    assert_int_equal(tfs_wbuf_bytes(&w, "xyz", 3), TFS_OK);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    uint8_t *shifted;
-    size_t n_shifted;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &shifted, &n_shifted), TFS_OK);
-    assert_int_equal(n_shifted, 3u + n_plain);
-    assert_memory_equal(shifted + 3, plain, n_plain);
+    tfs_test_assert_shifted(&w, &m, NULL, plain, n_plain);
     assert_int_equal(tfs_wbuf_find(&w, TFS_FIELD_PADDING, -1, 0)->offset, 3u + hdr);
-    free(shifted);
     tfs_wbuf_free(&w);
 
     /* no header padding: data padding still counts from the data start */
@@ -461,11 +428,9 @@ static void test_layout_relative(void **state) {
     /* data longer than the tensor: its bytes, then zeros; shorter: cut */
     t[3].data_len_set = 1, t[3].data_len = 6;
     m.flags = TFS_GGW_NO_DATA_PAD;
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    assert_int_equal(w.size, 224u + 20u + 8u + 6u); /* contiguous: d's bytes at 28 */
-    uint8_t *p;
     size_t n;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
+    uint8_t *p = tfs_test_write_flat(&w, &m, NULL, &n);
+    assert_int_equal(w.size, 224u + 20u + 8u + 6u); /* contiguous: d's bytes at 28 */
     assert_memory_equal(p + 224u + 28u, "ABCD\0\0", 6);
     free(p);
     tfs_wbuf_free(&w);
@@ -512,17 +477,22 @@ static void test_padding_at_uint64_max(void **state) {
     tfs_wbuf_free(&w);
 }
 
+/* The model `back` writes the n bytes at p again. */
+static void assert_writes(const tfs_gg_model *back, const uint8_t *p, size_t n) {
+    size_t n2;
+    uint8_t *p2 = tfs_test_write_flat(NULL, back, NULL, &n2);
+    assert_int_equal(n2, n);
+    assert_memory_equal(p2, p, n);
+    free(p2);
+}
+
 /* view -> model over a forward-only source (and the buffer API): values the parser kept (strings
  * of at most 256 bytes, the first TFS_ARRAY_KEEP bytes of an array) give the
  * same file again; one byte more cannot be re-read: TFS_EIO (tfs.h). */
 static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
     tfs_gg_model m = {.version = 3, .n_kv = n_kv, .kv = kv};
-    tfs_wbuf w = {0};
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    uint8_t *p;
     size_t n;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
-    tfs_wbuf_free(&w);
+    uint8_t *p = tfs_test_write_flat(NULL, &m, NULL, &n);
     tfs_test_stream st;
     tfs_source src;
     tfs_test_stream_source(&src, &st, p, n);
@@ -532,14 +502,7 @@ static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
     tfs_gg_model *back = NULL;
     assert_int_equal(tfs_gg_model_from_view(h, &back), want);
     if (want == TFS_OK) {
-        assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
-        uint8_t *p2;
-        size_t n2;
-        assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p2, &n2), TFS_OK);
-        assert_int_equal(n2, n);
-        assert_memory_equal(p2, p, n);
-        free(p2);
-        tfs_wbuf_free(&w);
+        assert_writes(back, p, n);
     } else {
         assert_null(back);
     }
@@ -550,14 +513,7 @@ static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
     tfs_test_reader_source(&src, &rd, p, n, 7);
     assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
     assert_int_equal(tfs_gg_model_from_view(h, &back), TFS_OK);
-    assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
-    uint8_t *p4;
-    size_t n4;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p4, &n4), TFS_OK);
-    assert_int_equal(n4, n);
-    assert_memory_equal(p4, p, n);
-    free(p4);
-    tfs_wbuf_free(&w);
+    assert_writes(back, p, n);
     tfs_gg_model_free(back);
     tfs_header_free(h);
     /* the buffer API: always the same file again */
@@ -573,14 +529,7 @@ static void check_forward(const tfs_gg_wkv *kv, size_t n_kv, tfs_status want) {
             assert_int_equal(back->kv[i].value.count, kv[i].value.count);
             assert_memory_equal(back->kv[i].value.scalar, kv[i].value.scalar, tfs_gg_vtype_size(kv[i].value.type));
         }
-    assert_int_equal(tfs_gg_write(back, &w), TFS_OK);
-    uint8_t *p3;
-    size_t n3;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p3, &n3), TFS_OK);
-    assert_int_equal(n3, n);
-    assert_memory_equal(p3, p, n);
-    free(p3);
-    tfs_wbuf_free(&w);
+    assert_writes(back, p, n);
     tfs_gg_model_free(back);
     tfs_header_free(h);
     free(p);
@@ -654,12 +603,8 @@ static void test_model_from_view_arguments(void **state) {
     assert_int_equal(tfs_st_model_from_view(NULL, &s), TFS_EARG);
     assert_null(s);
     tfs_gg_model m = {.version = 3};
-    tfs_wbuf w = {0};
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    uint8_t *p;
     size_t n;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
-    tfs_wbuf_free(&w);
+    uint8_t *p = tfs_test_write_flat(NULL, &m, NULL, &n);
     tfs_header *h = NULL;
     tfs_error e;
     assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
@@ -678,9 +623,7 @@ static void test_model_from_view_arguments(void **state) {
     static const uint64_t one[1] = {1};
     tfs_st_wentry se = {.name = tfs_wstr_c("t"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = one};
     tfs_st_model sm = {.n_entries = 1, .entries = &se};
-    assert_int_equal(tfs_st_write(&sm, &w), TFS_OK);
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
-    tfs_wbuf_free(&w);
+    p = tfs_test_write_flat(NULL, NULL, &sm, &n);
     assert_int_equal(tfs_parse_buffer(p, n, TFS_FORMAT_SAFETENSORS, 0, &h, &e), TFS_OK);
     g = (tfs_gg_model *)&g;
     assert_int_equal(tfs_gg_model_from_view(h, &g), TFS_EARG);
@@ -694,9 +637,7 @@ static void test_model_from_view_arguments(void **state) {
     tfs_gg_wkv kv[2] = {{tfs_wstr_c(key), tfs_gg_wval_scalar(TFS_GG_U8, 1)},
                         {tfs_wstr_c("b"), tfs_gg_wval_scalar(TFS_GG_U8, 2)}};
     m = (tfs_gg_model){.version = 3, .n_kv = 2, .kv = kv};
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &p, &n), TFS_OK);
-    tfs_wbuf_free(&w);
+    p = tfs_test_write_flat(NULL, &m, NULL, &n);
     tfs_test_reader rd;
     tfs_source src;
     tfs_test_reader_source(&src, &rd, p, n, 4096);

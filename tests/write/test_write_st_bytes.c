@@ -12,22 +12,13 @@
 #include <cmocka.h>
 
 #include "tfs/write.h"
+#include "common/writes.h"
 #include "write/wt_util.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The call refused: TFS_EARG returned and kept, nothing appended. */
-#define assert_refused(w, call)               \
-    do {                                      \
-        assert_int_equal((call), TFS_EARG);   \
-        assert_int_equal((w)->err, TFS_EARG); \
-        assert_int_equal((w)->size, 0);       \
-        assert_int_equal((w)->n_fields, 0);   \
-        tfs_wbuf_free(w);                     \
-    } while (0)
 
 static const uint64_t one[1] = {1};
 
@@ -38,17 +29,17 @@ static void test_refused(void **state) {
     tfs_wbuf w = {0};
     tfs_st_model m = {.n_entries = 1, .entries = &e};
     assert_int_equal(tfs_st_write(&m, NULL), TFS_EARG);
-    assert_refused(&w, tfs_st_write(NULL, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(NULL, &w));
     m = (tfs_st_model){.n_entries = 1};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     m = (tfs_st_model){.metadata = TFS_STW_META_OBJECT, .n_meta = 1};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     m = (tfs_st_model){.raw_json_len = 2};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     m = (tfs_st_model){.n_entries = (size_t)INT32_MAX + 1u, .entries = &e};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     m = (tfs_st_model){.metadata = TFS_STW_META_OBJECT, .n_meta = (size_t)INT32_MAX + 1u, .meta = &kv};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     /* an entry or pair with a NULL pointer and a length, the second of two */
     tfs_st_wentry es[2] = {e, e};
     tfs_st_wmeta kvs[2] = {kv, kv};
@@ -56,24 +47,24 @@ static void test_refused(void **state) {
     assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
     tfs_wbuf_free(&w);
     es[0].shape = NULL; /* the first entry, then the second */
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     es[0] = e;
     kvs[0].value = (tfs_wstr){.len = 1};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     kvs[0] = kv;
     es[1].shape = NULL;
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     es[1] = e, es[1].name = (tfs_wstr){.len = 1};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     es[1] = e, es[1].dtype = TFS_ST_DTYPE_COUNT; /* unknown, no dtype_raw */
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     es[1].dtype_raw = "\"X\""; /* with it: written */
     assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
     tfs_wbuf_free(&w);
     es[1] = e, kvs[1].key = (tfs_wstr){.len = 1};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     kvs[1] = kv, kvs[1].value = (tfs_wstr){.len = 1};
-    assert_refused(&w, tfs_st_write(&m, &w));
+    tfs_test_assert_refused(&w, tfs_st_write(&m, &w));
     /* an earlier failure is kept and returned */
     w.err = TFS_ENOMEM;
     assert_int_equal(tfs_st_write(NULL, &w), TFS_ENOMEM);
@@ -478,21 +469,11 @@ static void test_base_and_header_size(void **state) {
     tfs_st_wentry e = {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = two, .data = "xy"};
     tfs_st_model m = {.n_entries = 1, .entries = &e};
     tfs_wbuf w = {0};
-    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
-    uint8_t *plain;
     size_t n_plain;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &plain, &n_plain), TFS_OK);
-    tfs_wbuf_free(&w);
-    assert_int_equal(tfs_wbuf_bytes(&w, "xyz", 3), TFS_OK);
-    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
-    uint8_t *shifted;
-    size_t n_shifted;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &shifted, &n_shifted), TFS_OK);
-    assert_int_equal(n_shifted, 3u + n_plain);
-    assert_memory_equal(shifted + 3, plain, n_plain);
+    uint8_t *plain = tfs_test_write_flat(NULL, NULL, &m, &n_plain);
+    tfs_test_assert_shifted(&w, NULL, &m, plain, n_plain);
     assert_int_equal(tfs_wbuf_find(&w, TFS_FIELD_HEADER_SIZE, -1, 0)->offset, 3);
     assert_int_equal(tfs_wbuf_find(&w, TFS_FIELD_DATA, 0, 0)->offset, n_plain + 1u);
-    free(shifted);
     free(plain);
     tfs_wbuf_free(&w);
     m.header_size_set = 1, m.header_size = UINT64_C(0x8877665544332211);

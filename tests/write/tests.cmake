@@ -1,9 +1,11 @@
 # The writer (include/tfs/write.h): write -> parse equality, field maps, knobs
 # -> rule ids, and the round trip over every valid fixture and real file.
 tfs_add_test(test_write_gguf SOURCES write/test_write_gguf.c write/wt_util.c write/wt_expect.c LABELS write gguf)
-tfs_add_test(test_write_gg_limits SOURCES write/test_write_gg_limits.c common/sources.c LABELS write gguf)
+tfs_add_test(test_write_gg_limits SOURCES write/test_write_gg_limits.c common/sources.c common/writes.c LABELS
+             write gguf)
 tfs_add_test(test_write_st SOURCES write/test_write_st.c write/wt_util.c write/wt_expect.c LABELS write safetensors)
-tfs_add_test(test_write_st_bytes SOURCES write/test_write_st_bytes.c write/wt_util.c LABELS write safetensors)
+tfs_add_test(test_write_st_bytes SOURCES write/test_write_st_bytes.c write/wt_util.c common/writes.c LABELS write
+             safetensors)
 
 add_executable(write_roundtrip ${CMAKE_CURRENT_LIST_DIR}/roundtrip.c ${CMAKE_CURRENT_LIST_DIR}/wt_util.c)
 target_link_libraries(write_roundtrip PRIVATE tfs)
