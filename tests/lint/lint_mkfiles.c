@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/st_model.h"
 #include "tfs/tfs.h"
 #include "tfs/write.h"
 
@@ -61,12 +62,7 @@ static void mkdir_rel(const char *rel) {
 
 /* ------------------------------------------------------------ safetensors */
 
-typedef struct st_t {
-    const char *name;
-    uint32_t dtype;
-    uint32_t nd;
-    uint64_t shape[4];
-} st_t;
+typedef tfs_test_st_tensor st_t; /* name, dtype, rank, shape (tests/common/st_model.h) */
 
 typedef struct st_opts {
     const char *const *meta; /* key, value, ..., NULL */
@@ -78,27 +74,10 @@ typedef struct st_opts {
 static void write_st(const char *rel, const st_t *ts, size_t n, const st_opts *o) {
     tfs_st_wentry e[16];
     tfs_st_wmeta m[8];
-    size_t nm = 0;
-    memset(e, 0, sizeof e);
-    memset(m, 0, sizeof m);
-    for (size_t i = 0; i < n; i++) {
-        e[i].name = tfs_wstr_c(ts[i].name);
-        e[i].dtype = ts[i].dtype;
-        e[i].n_dims = ts[i].nd;
-        e[i].shape = ts[i].shape;
-    }
-    for (; o && o->meta && o->meta[2 * nm]; nm++) {
-        m[nm].key = tfs_wstr_c(o->meta[2 * nm]);
-        m[nm].value = tfs_wstr_c(o->meta[2 * nm + 1]);
-    }
-    tfs_st_model model = {.n_entries = n,
-                          .entries = e,
-                          .metadata = nm ? TFS_STW_META_OBJECT : TFS_STW_META_ABSENT,
-                          .n_meta = nm,
-                          .meta = m,
-                          .pad_to = o ? o->pad_to : 0,
-                          .trailing_ws = o ? o->trailing_ws : NULL,
-                          .data_fill = 0x11};
+    tfs_st_model model = tfs_test_st_model(ts, n, o ? o->meta : NULL, e, m);
+    model.pad_to = o ? o->pad_to : 0;
+    model.trailing_ws = o ? o->trailing_ws : NULL;
+    model.data_fill = 0x11;
     if (o && o->corrupt) {
         model.header_size_set = 1;
         model.header_size = 1u << 20;

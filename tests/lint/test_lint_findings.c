@@ -21,6 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/st_model.h"
+#include "common/writes.h"
 #include "lint_internal.h"
 #include "tfs/lint.h"
 #include "tfs/tfs.h"
@@ -395,12 +397,22 @@ static void test_json_u64(void **state) {
  * 2, 3, 4, 5, 6, 8, group sizes 32, 64, 128; mxfp4 (4, 32), nvfp4 (4, 16),
  * mxfp8 (8, 32); scales [..., out, lanes * 32 / bits / group]. */
 
-typedef struct tt {
-    const char *name;
-    uint32_t dtype;
-    uint32_t nd;
-    uint64_t shape[17];
-} tt;
+typedef tfs_test_st_tensor tt; /* name, dtype, rank, shape (tests/common/st_model.h) */
+
+/* The n bytes at p parsed (TFS_OK: the file made here is valid; `about`,
+ * when the parse fails, says what was written) and linted with o into r
+ * (initialised here); the caller frees r and the header. */
+static tfs_header *lint_bytes(const uint8_t *p, size_t n, tfs_format format, const char *about,
+                              const tfs_lint_options *o, tfs_lint_report *r) {
+    tfs_header *h = NULL;
+    tfs_error err;
+    tfs_status ps = tfs_parse_buffer(p, n, format, 0, &h, &err);
+    if (ps != TFS_OK) print_message("the file made here is invalid: %s (%s)\n", tfs_rule_id(err.rule), about);
+    assert_int_equal(ps, TFS_OK);
+    tfs_lint_report_init(r);
+    assert_int_equal(tfs_lint_header(h, o, r), TFS_OK);
+    return h;
+}
 
 /* The MLX findings (scope MLX) as "ID@tensor ID@tensor ..." in the order found;
  * the text of the first one in first (may be NULL). */
@@ -408,38 +420,13 @@ static void mlx_lint(const tt *ts, size_t n, const char *const *meta, const char
                      char *first, size_t first_cap) {
     tfs_st_wentry e[8];
     tfs_st_wmeta m[8];
-    size_t nm = 0;
-    memset(e, 0, sizeof e);
-    memset(m, 0, sizeof m);
-    for (size_t i = 0; i < n; i++) {
-        e[i].name = tfs_wstr_c(ts[i].name);
-        e[i].dtype = ts[i].dtype;
-        e[i].n_dims = ts[i].nd;
-        e[i].shape = ts[i].shape;
-    }
-    for (; meta && meta[2 * nm]; nm++) {
-        m[nm].key = tfs_wstr_c(meta[2 * nm]);
-        m[nm].value = tfs_wstr_c(meta[2 * nm + 1]);
-    }
-    tfs_st_model model = {.n_entries = n,
-                          .entries = e,
-                          .metadata = nm ? TFS_STW_META_OBJECT : TFS_STW_META_ABSENT,
-                          .n_meta = nm,
-                          .meta = m};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_st_write(&model, &w), TFS_OK);
-    uint8_t *buf = NULL;
+    assert_true(n <= 8);
+    tfs_st_model model = tfs_test_st_model(ts, n, meta, e, m);
     size_t len = 0;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 24, &buf, &len), TFS_OK);
-    tfs_wbuf_free(&w);
-    tfs_header *h = NULL;
-    tfs_error err;
-    assert_int_equal(tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, 0, &h, &err), TFS_OK);
+    uint8_t *buf = tfs_test_write_flat(NULL, NULL, &model, &len);
     tfs_lint_options o = {.config_json = config, .config_len = config ? strlen(config) : 0};
     tfs_lint_report r;
-    tfs_lint_report_init(&r);
-    assert_int_equal(tfs_lint_header(h, &o, &r), TFS_OK);
+    tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "MLX safetensors", &o, &r);
     size_t used = 0;
     got[0] = '\0';
     if (first) first[0] = '\0';
@@ -735,23 +722,12 @@ static void gg_lint(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, char *g
         t[i].type = ts[i].type;
     }
     tfs_gg_model m = {.version = 3, .kv = k, .n_kv = n_kv, .tensors = t, .n_tensors = nt};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    uint8_t *buf = NULL;
     size_t len = 0;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 24, &buf, &len), TFS_OK);
-    tfs_wbuf_free(&w);
-    tfs_header *h = NULL;
-    tfs_error err;
-    tfs_status ps = tfs_parse_buffer(buf, len, TFS_FORMAT_GGUF, 0, &h, &err);
-    if (ps != TFS_OK)
-        print_message("GGUF made here is invalid: %s (%zu keys, last %s, %zu tensors)\n", tfs_rule_id(err.rule), n_kv,
-                      n_kv ? kv[n_kv - 1].key : "-", nt);
-    assert_int_equal(ps, TFS_OK);
+    uint8_t *buf = tfs_test_write_flat(NULL, &m, NULL, &len);
+    char about[256];
+    snprintf(about, sizeof about, "GGUF: %zu keys, last %s, %zu tensors", n_kv, n_kv ? kv[n_kv - 1].key : "-", nt);
     tfs_lint_report r;
-    tfs_lint_report_init(&r);
-    assert_int_equal(tfs_lint_header(h, NULL, &r), TFS_OK);
+    tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_GGUF, about, NULL, &r);
     size_t used = 0;
     got[0] = '\0';
     if (first) first[0] = '\0';
@@ -946,15 +922,7 @@ static void test_gguf_keys(void **state) {
 
 static char g_tmp[256];
 
-static void put_text(const char *name, const char *text) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-}
-
+/* g_tmp/name holds the len bytes at data (or the text) */
 static void put_bytes(const char *name, const char *data, size_t len) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", g_tmp, name);
@@ -962,6 +930,20 @@ static void put_bytes(const char *name, const char *data, size_t len) {
     assert_non_null(f);
     assert_int_equal(fwrite(data, 1, len, f), len);
     assert_int_equal(fclose(f), 0);
+}
+
+static void put_text(const char *name, const char *text) { put_bytes(name, text, strlen(text)); }
+
+/* g_tmp/name holds the file of gg or st (one of them NULL) */
+static void put_model(const char *name, const tfs_gg_model *gg, const tfs_st_model *st) {
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(gg ? tfs_gg_write(gg, &w) : tfs_st_write(st, &w), TFS_OK);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    int e = 0;
+    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
+    tfs_wbuf_free(&w);
 }
 
 /* a shard of n F16 [2] tensors (4 bytes each) named prefix00.. (dtype F32: 8 bytes) */
@@ -982,32 +964,36 @@ static void put_shard(const char *name, const char *const *prefixes, const unsig
             e[n].shape = shape;
         }
     tfs_st_model m = {.n_entries = n, .entries = e, .metadata = TFS_STW_META_ABSENT};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
-    int e2 = 0;
-    assert_int_equal(tfs_wbuf_write_file(&w, path, &e2), TFS_OK);
-    tfs_wbuf_free(&w);
+    put_model(name, NULL, &m);
 }
 
-/* "ID@part:tensor" of every finding, in order */
-static void set_ids(const char *entry, char *got, size_t cap, tfs_lint_report *r) {
-    char path[512];
+/* The set g_tmp/entry checked (no lint) into r: a set of `format` whose
+ * findings, in order, are `ids`: "ID@part:tensor" each (safetensors: no
+ * finding names a key) or "ID@part:kKEY" (GGUF splits: only SET005 / SET006
+ * name a tensor).  A mismatch names the case (what n).  The caller frees r. */
+static void expect_set_ids(const char *entry, tfs_format format, const char *ids, const char *what, size_t n,
+                           tfs_lint_report *r) {
+    char path[512], got[4096];
+    const size_t cap = sizeof got;
     snprintf(path, sizeof path, "%s/%s", g_tmp, entry);
     tfs_lint_report_init(r);
     assert_int_equal(tfs_set_check(path, 0, 0, NULL, r), TFS_OK);
     assert_int_equal(r->is_set, 1);
-    assert_int_equal(r->format, TFS_FORMAT_SAFETENSORS);
+    assert_int_equal(r->format, format);
+    int gguf = format == TFS_FORMAT_GGUF;
     size_t used = 0;
     got[0] = '\0';
-    for (size_t i = 0; i < r->n_findings; i++)
-        assert_int_equal(r->findings[i].kv, -1); /* a safetensors set has no keys */
-    for (size_t i = 0; i < r->n_findings; i++)
-        used +=
-            (size_t)snprintf(got + used, cap - used, "%s%s@%d:%lld", used ? " " : "", tfs_lint_id(r->findings[i].rule),
-                             r->findings[i].part, (long long)r->findings[i].tensor);
+    for (size_t i = 0; i < r->n_findings; i++) {
+        const tfs_lint_finding *f = &r->findings[i];
+        if (!gguf)
+            assert_int_equal(f->kv, -1);
+        else if (f->rule != TFS_SET005 && f->rule != TFS_SET006)
+            assert_int_equal(f->tensor, -1);
+        used += (size_t)snprintf(got + used, cap - used, "%s%s@%d:%s%lld", used ? " " : "", tfs_lint_id(f->rule),
+                                 f->part, gguf ? "k" : "", (long long)(gguf ? f->kv : f->tensor));
+    }
+    if (strcmp(got, ids) != 0) print_message("%s %zu:\n got %s\nwant %s\n", what, n, got, ids);
+    assert_string_equal(got, ids);
 }
 
 static void test_set_limits(void **state) {
@@ -1031,7 +1017,7 @@ static void test_set_limits(void **state) {
                                   i ? ", " : "", i);
         snprintf(idx + o, sizeof idx - o, ", \"b00\": \"model-00002-of-00002.safetensors\"}}");
         put_text("model.safetensors.index.json", idx);
-        char expect[4096], got[4096];
+        char expect[4096];
         size_t w = 0;
         for (unsigned i = 0; i < 10; i++)
             w += (size_t)snprintf(expect + w, sizeof expect - w, "%sSET004@0:-1", w ? " " : "");
@@ -1042,9 +1028,7 @@ static void test_set_limits(void **state) {
         for (unsigned i = 0; i < 10; i++) w += (size_t)snprintf(expect + w, sizeof expect - w, " SET008@0:%u", i);
         if (n8 > 10) w += (size_t)snprintf(expect + w, sizeof expect - w, " SET008@-1:-1");
         tfs_lint_report r;
-        set_ids("model.safetensors.index.json", got, sizeof got, &r);
-        if (strcmp(got, expect) != 0) print_message("round %d:\n got %s\nwant %s\n", round, got, expect);
-        assert_string_equal(got, expect);
+        expect_set_ids("model.safetensors.index.json", TFS_FORMAT_SAFETENSORS, expect, "round", (size_t)round, &r);
         assert_non_null(strstr(r.findings[0].text, "t00: the index names "));
         assert_non_null(strstr(r.findings[0].text, "model-00001-of-00002.safetensors, found in no shard"));
         for (size_t i = 0; i < r.n_findings; i++) {
@@ -1149,18 +1133,13 @@ static void test_set_entries(void **state) {
     };
     char path[600];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        assert_int_equal(fclose(f), 0);
+        snprintf(path, sizeof path, "entries/%s", files[i]);
+        put_text(path, "");
     }
-    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs("{\"weight_map\": {\"a\": \"model-00001-of-00002.safetensors\", \"b\": \"model-00002-of-00002.safetensors\", "
-          "\"c\": 5, \"e\": null, \"f\": [\"x\"], \"d\": \"model-00001-of-00002.safetensors\"}}",
-          f);
-    assert_int_equal(fclose(f), 0);
+    put_text(
+        "entries/model.safetensors.index.json",
+        "{\"weight_map\": {\"a\": \"model-00001-of-00002.safetensors\", \"b\": \"model-00002-of-00002.safetensors\", "
+        "\"c\": 5, \"e\": null, \"f\": [\"x\"], \"d\": \"model-00001-of-00002.safetensors\"}}");
     char **v = NULL;
     size_t n = 0;
     int e = 0;
@@ -1195,6 +1174,15 @@ static void test_set_entries(void **state) {
     assert_int_equal(n, 0);
     free(v);
 }
+
+/* tfs__lint_st_head of g_tmp/name holding the n bytes at data */
+static tfs_status st_head_of(const char *name, const char *data, size_t n, uint8_t **h, size_t *len) {
+    put_bytes(name, data, n);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
+    return tfs__lint_st_head(path, h, len);
+}
+#define ST_HEAD(name, lit, h, len) st_head_of(name, lit, sizeof lit - 1u, h, len) /* lit: a string literal */
 
 /* lint.c's file helpers (lint_internal.h contracts) */
 static void test_file_helpers(void **state) {
@@ -1242,33 +1230,21 @@ static void test_file_helpers(void **state) {
     free(out);
     /* st_head: 8 + N bytes of a safetensors file (N little-endian), fewer when the file is shorter */
     uint8_t *h = NULL;
-    put_bytes("head.bin", "\x03\x01\x00\x00\x00\x00\x00\x00{}  ", sizeof "\x03\x01\x00\x00\x00\x00\x00\x00{}  " - 1);
-    snprintf(path, sizeof path, "%s/head.bin", g_tmp);
-    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_OK);
+    assert_int_equal(ST_HEAD("head.bin", "\x03\x01\x00\x00\x00\x00\x00\x00{}  ", &h, &len), TFS_OK);
     assert_int_equal(len, 12); /* N = 259: the file ends after 4 */
     assert_memory_equal(h, "\x03\x01\x00\x00\x00\x00\x00\x00{}  ", 12);
     free(h);
-    put_bytes("head2.bin", "\x02\x00\x00\x00\x00\x00\x00\x00{}xyz", sizeof "\x02\x00\x00\x00\x00\x00\x00\x00{}xyz" - 1);
-    snprintf(path, sizeof path, "%s/head2.bin", g_tmp);
-    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_OK);
+    assert_int_equal(ST_HEAD("head2.bin", "\x02\x00\x00\x00\x00\x00\x00\x00{}xyz", &h, &len), TFS_OK);
     assert_int_equal(len, 10);
     assert_memory_equal(h, "\x02\x00\x00\x00\x00\x00\x00\x00{}", 10);
     free(h);
-    put_bytes("short.bin", "\x02\x00\x00", sizeof "\x02\x00\x00" - 1);
-    snprintf(path, sizeof path, "%s/short.bin", g_tmp);
-    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
+    assert_int_equal(ST_HEAD("short.bin", "\x02\x00\x00", &h, &len), TFS_EIO);
     /* 100,000,000 is the largest N (ST002) */
-    put_bytes("big.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x00{}", sizeof "\x00\xe1\xf5\x05\x00\x00\x00\x00{}" - 1);
-    snprintf(path, sizeof path, "%s/big.bin", g_tmp);
-    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_OK);
+    assert_int_equal(ST_HEAD("big.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x00{}", &h, &len), TFS_OK);
     assert_int_equal(len, 10);
     free(h);
-    put_bytes("big1.bin", "\x01\xe1\xf5\x05\x00\x00\x00\x00{}", sizeof "\x01\xe1\xf5\x05\x00\x00\x00\x00{}" - 1);
-    snprintf(path, sizeof path, "%s/big1.bin", g_tmp);
-    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
-    put_bytes("big2.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x01{}", sizeof "\x00\xe1\xf5\x05\x00\x00\x00\x01{}" - 1);
-    snprintf(path, sizeof path, "%s/big2.bin", g_tmp);
-    assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
+    assert_int_equal(ST_HEAD("big1.bin", "\x01\xe1\xf5\x05\x00\x00\x00\x00{}", &h, &len), TFS_EIO);
+    assert_int_equal(ST_HEAD("big2.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x01{}", &h, &len), TFS_EIO);
     snprintf(path, sizeof path, "%s/none.bin", g_tmp);
     assert_int_equal(tfs__lint_st_head(path, &h, &len), TFS_EIO);
     /* entry points: arguments */
@@ -1286,13 +1262,8 @@ static void test_file_helpers(void **state) {
     tfs_header_free(sth);
     /* a TFS_PARTIAL header (complete = 0) is refused (tfs_lint_header needs a whole view) */
     tfs_st_model one = {.n_entries = 0, .metadata = TFS_STW_META_ABSENT};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_st_write(&one, &w), TFS_OK);
-    uint8_t *cut = NULL;
     size_t cut_len = 0;
-    assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &cut, &cut_len), TFS_OK);
-    tfs_wbuf_free(&w);
+    uint8_t *cut = tfs_test_write_flat(NULL, NULL, &one, &cut_len);
     assert_true(cut_len > 9);
     /* the written file cut one byte into its header: a TFS_PARTIAL view */
     assert_int_equal(tfs_parse_buffer(cut, 9, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &sth, &err), TFS_INVALID);
@@ -1317,21 +1288,9 @@ static void test_lint_path_config(void **state) {
     assert_int_equal(mkdir(dir, 0755), 0);
     const tt layer[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
     tfs_st_wentry e[3];
-    memset(e, 0, sizeof e);
-    for (size_t i = 0; i < 3; i++) {
-        e[i].name = tfs_wstr_c(layer[i].name);
-        e[i].dtype = layer[i].dtype;
-        e[i].n_dims = layer[i].nd;
-        e[i].shape = layer[i].shape;
-    }
-    tfs_st_model m = {.n_entries = 3, .entries = e, .metadata = TFS_STW_META_ABSENT};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    tfs_st_model m = tfs_test_st_model(layer, 3, NULL, e, NULL);
+    put_model("cfg/model.safetensors", NULL, &m);
     snprintf(path, sizeof path, "%s/model.safetensors", dir);
-    int er = 0;
-    assert_int_equal(tfs_wbuf_write_file(&w, path, &er), TFS_OK);
-    tfs_wbuf_free(&w);
     tfs_header *h = NULL;
     tfs_error err;
     assert_int_equal(tfs_parse_file(path, TFS_FORMAT_UNKNOWN, 0, &h, &err), TFS_OK);
@@ -1343,11 +1302,7 @@ static void test_lint_path_config(void **state) {
     assert_int_equal(r.findings[0].rule, TFS_LT210);
     tfs_lint_report_free(&r);
     /* config.json beside it: group 64 (LT205, LT206) */
-    snprintf(cfg, sizeof cfg, "%s/config.json", dir);
-    FILE *f = fopen(cfg, "wb");
-    assert_non_null(f);
-    fputs("{\"quantization\": {\"group_size\": 64, \"bits\": 4}}", f);
-    assert_int_equal(fclose(f), 0);
+    put_text("cfg/config.json", "{\"quantization\": {\"group_size\": 64, \"bits\": 4}}");
     assert_int_equal(tfs_lint_path(path, h, NULL, &r), TFS_OK);
     assert_int_equal(r.n_findings, 2);
     assert_int_equal(r.findings[0].rule, TFS_LT205);
@@ -1410,11 +1365,8 @@ static void test_set_index(void **state) {
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_text("model.safetensors.index.json", v[i].index);
-        char got[1024];
         tfs_lint_report r;
-        set_ids("model.safetensors.index.json", got, sizeof got, &r);
-        if (strcmp(got, v[i].ids) != 0) print_message("%s:\n got %s\nwant %s\n", v[i].index, got, v[i].ids);
-        assert_string_equal(got, v[i].ids);
+        expect_set_ids("model.safetensors.index.json", TFS_FORMAT_SAFETENSORS, v[i].ids, "index case", i, &r);
         if (i == 0) {
             assert_non_null(strstr(r.findings[0].text, "weight_map[\"b\"] is not a string"));
             assert_non_null(strstr(r.findings[1].text, "weight_map[\"c\"] is a path outside the index's folder"));
@@ -1491,37 +1443,12 @@ static void put_part(const char *name, unsigned no, unsigned count, const gkv *e
     t[0].ne[0] = 8;
     t[0].type = 0;
     tfs_gg_model m = {.version = 3, .kv = k, .n_kv = nk, .tensors = t, .n_tensors = 1};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
-    int e = 0;
-    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
-    tfs_wbuf_free(&w);
-}
-
-static void split_ids(const char *entry, char *got, size_t cap, tfs_lint_report *r) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_tmp, entry);
-    tfs_lint_report_init(r);
-    assert_int_equal(tfs_set_check(path, 0, 0, NULL, r), TFS_OK);
-    assert_int_equal(r->is_set, 1);
-    assert_int_equal(r->format, TFS_FORMAT_GGUF);
-    size_t used = 0;
-    got[0] = '\0';
-    for (size_t i = 0; i < r->n_findings; i++)
-        if (r->findings[i].rule != TFS_SET005 && r->findings[i].rule != TFS_SET006)
-            assert_int_equal(r->findings[i].tensor, -1); /* the split.* rules name a key, no tensor */
-    for (size_t i = 0; i < r->n_findings; i++)
-        used += (size_t)snprintf(got + used, cap - used, "%s%s@%d:k%lld", used ? " " : "",
-                                 tfs_lint_id(r->findings[i].rule), r->findings[i].part, (long long)r->findings[i].kv);
+    put_model(name, &m, NULL);
 }
 
 static void test_gguf_splits(void **state) {
     (void)state;
     g_llama = tfs_wstr_c("llama");
-    char got[1024];
     tfs_lint_report r;
     const gkv arch[] = {ARCH};
     const gkv align[] = {U32("general.alignment", 32)};
@@ -1543,47 +1470,34 @@ static void test_gguf_splits(void **state) {
         unsigned no2, count2;
         int32_t tc1, tc2;
         const char *ids;
+        const char *text; /* in the first finding's text (NULL: not checked) */
     } v[] = {
-        {arch, align, 1, 1, 1, 2, 2, 2, ""},
-        {arch, splitdot, 1, 1, 1, 2, 2, 2, ""},
-        {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3"},
-        {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
-        {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1"},
-        {arch, NULL, 1, 0, 2, 2, 2, 2, "SET102@1:k0"},
-        {arch, NULL, 1, 0, 0, 2, 2, 2, "SET102@1:k0"},
-        {arch, NULL, 1, 0, 1, 2, 3, 2, "SET103@0:k2"},
-        {arch, NULL, 1, 0, 1, 2, 2, 1, "SET103@1:k2"},
-        {arch, NULL, 1, 0, 1, 2, -1, 2, "SET103@0:k2"},
-        {arch, count_u32, 1, 1, 1, 2, 2, 2, "SET101@1:k2"},
-        {arch, no_u32, 1, 1, 1, 2, 2, 2, "SET102@1:k2"},
-        {arch, tc_u32, 1, 1, 1, 2, 2, 2, "SET103@1:k2"},
-        {arch, no_no, 1, 1, 1, 2, 2, 2, "SET102@1:k-1"},
-        {arch, no_tc, 1, 1, 1, 2, 2, 2, "SET103@1:k-1"},
-        {arch, splitter, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
-        {arch, longkey, 1, 1, 1, 2, 2, 2, "SET104@1:k3"},
+        {arch, align, 1, 1, 1, 2, 2, 2, "", NULL},
+        {arch, splitdot, 1, 1, 1, 2, 2, 2, "", NULL},
+        {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3", ": 2 metadata keys besides split.* (first: general.name)"},
+        {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
+        {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1", "split.count = 3, expected 2 (the file names say -of-00002)"},
+        {arch, NULL, 1, 0, 2, 2, 2, 2, "SET102@1:k0", NULL},
+        {arch, NULL, 1, 0, 0, 2, 2, 2, "SET102@1:k0",
+         "split.no = 0, expected 1 (the file name says part 2, 0-based 1)"},
+        {arch, NULL, 1, 0, 1, 2, 3, 2, "SET103@0:k2", "split.tensors.count = 3, the parts hold 2 tensors"},
+        {arch, NULL, 1, 0, 1, 2, 2, 1, "SET103@1:k2", NULL},
+        {arch, NULL, 1, 0, 1, 2, -1, 2, "SET103@0:k2", NULL},
+        {arch, count_u32, 1, 1, 1, 2, 2, 2, "SET101@1:k2", "split.count is a u32, llama.cpp reads a u16"},
+        {arch, no_u32, 1, 1, 1, 2, 2, 2, "SET102@1:k2", NULL},
+        {arch, tc_u32, 1, 1, 1, 2, 2, 2, "SET103@1:k2", "split.tensors.count is a u32, llama.cpp reads an i32"},
+        {arch, no_no, 1, 1, 1, 2, 2, 2, "SET102@1:k-1", NULL},
+        {arch, no_tc, 1, 1, 1, 2, 2, 2, "SET103@1:k-1", NULL},
+        {arch, splitter, 1, 1, 1, 2, 2, 2, "SET104@1:k3", NULL},
+        {arch, longkey, 1, 1, 1, 2, 2, 2, "SET104@1:k3", /* the key cut at 100 bytes */
+         "(first: kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
+         "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk);"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_part("g-00001-of-00002.gguf", 0, 2, v[i].x1, v[i].n1, v[i].tc1, "a");
         put_part("g-00002-of-00002.gguf", v[i].no2, v[i].count2, v[i].x2, v[i].n2, v[i].tc2, "b");
-        split_ids("g-00001-of-00002.gguf", got, sizeof got, &r);
-        if (strcmp(got, v[i].ids) != 0) print_message("case %zu: got %s want %s\n", i, got, v[i].ids);
-        assert_string_equal(got, v[i].ids);
-        if (i == sizeof v / sizeof v[0] - 1) /* the key cut at 100 bytes */
-            assert_non_null(strstr(r.findings[0].text, "(first: "
-                                                       "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk"
-                                                       "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk);"));
-        if (i == 2)
-            assert_non_null(strstr(r.findings[0].text, ": 2 metadata keys besides split.* (first: general.name)"));
-        if (i == 3) assert_non_null(strstr(r.findings[0].text, ": 1 metadata key besides split.* (first: split);"));
-        if (i == 4)
-            assert_non_null(strstr(r.findings[0].text, "split.count = 3, expected 2 (the file names say -of-00002)"));
-        if (i == 6)
-            assert_non_null(
-                strstr(r.findings[0].text, "split.no = 0, expected 1 (the file name says part 2, 0-based 1)"));
-        if (i == 7) assert_non_null(strstr(r.findings[0].text, "split.tensors.count = 3, the parts hold 2 tensors"));
-        if (i == 10) assert_non_null(strstr(r.findings[0].text, "split.count is a u32, llama.cpp reads a u16"));
-        if (i == 12)
-            assert_non_null(strstr(r.findings[0].text, "split.tensors.count is a u32, llama.cpp reads an i32"));
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, v[i].ids, "split case", i, &r);
+        if (v[i].text) assert_non_null(strstr(r.findings[0].text, v[i].text));
         assert_int_equal(r.n_files, 2);
         assert_int_equal(r.n_tensors, 2);
         tfs_lint_report_free(&r);
@@ -1598,9 +1512,7 @@ static void test_gguf_splits(void **state) {
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, m[i].tc, "a");
         unlink(path);
-        split_ids("g-00001-of-00002.gguf", got, sizeof got, &r);
-        if (strcmp(got, m[i].ids) != 0) print_message("missing, tc %d: got %s want %s\n", m[i].tc, got, m[i].ids);
-        assert_string_equal(got, m[i].ids);
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, m[i].ids, "missing part, case", i, &r);
         if (i == 0)
             assert_non_null(strstr(r.findings[1].text, "split.tensors.count = 0, the parts present hold 1 tensors"));
         tfs_lint_report_free(&r);
@@ -1654,29 +1566,16 @@ static void test_rule_table(void **state) {
 static void test_st_first_misaligned(void **state) {
     (void)state;
     static const char *const names[] = {"a", "ab", "abc", "abcd"};
-    static const uint64_t shape[1] = {2};
     int seen[4] = {0};
     for (size_t k = 0; k < 4; k++) {
+        const tt f32[1] = {{names[k], TFS_ST_F32, 1, {2}}};
         tfs_st_wentry e[1];
-        memset(e, 0, sizeof e);
-        e[0].name = tfs_wstr_c(names[k]);
-        e[0].dtype = TFS_ST_F32;
-        e[0].n_dims = 1;
-        e[0].shape = shape;
-        tfs_st_model m = {.n_entries = 1, .entries = e, .metadata = TFS_STW_META_ABSENT, .pad_to = 1};
-        tfs_wbuf w;
-        tfs_wbuf_init(&w);
-        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
-        uint8_t *buf = NULL;
+        tfs_st_model m = tfs_test_st_model(f32, 1, NULL, e, NULL);
+        m.pad_to = 1;
         size_t len = 0;
-        assert_int_equal(tfs_wbuf_flatten(&w, 1u << 20, &buf, &len), TFS_OK);
-        tfs_wbuf_free(&w);
-        tfs_header *h = NULL;
-        tfs_error err;
-        assert_int_equal(tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, 0, &h, &err), TFS_OK);
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
         tfs_lint_report r;
-        tfs_lint_report_init(&r);
-        assert_int_equal(tfs_lint_header(h, NULL, &r), TFS_OK);
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, names[k], NULL, &r);
         uint64_t off = h->data_offset; /* tensor 0's data starts there */
         int lt303 = 0;
         for (size_t i = 0; i < r.n_findings; i++)

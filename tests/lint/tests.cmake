@@ -3,15 +3,16 @@
 # test_lint.sh checks that they are what is committed, runs every case
 # through `tfs check --lint` (expected ids), the done-when cases, and the
 # real files (no lint error).
-add_executable(lint_mkfiles ${PROJECT_SOURCE_DIR}/tests/lint/lint_mkfiles.c)
+add_executable(lint_mkfiles ${PROJECT_SOURCE_DIR}/tests/lint/lint_mkfiles.c ${PROJECT_SOURCE_DIR}/tests/common/st_model.c)
 target_link_libraries(lint_mkfiles PRIVATE tfs)
+target_include_directories(lint_mkfiles PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 add_test(NAME test_lint
          COMMAND ${PROJECT_SOURCE_DIR}/tests/lint/test_lint.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:lint_mkfiles>
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_CODE 77)
 # test_lint_findings: what each corpus/lint finding names (file, tensor, key,
 # numbers), written by hand from the rules; the JSON reader of index.json.
-tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c LABELS lint)
+tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c common/st_model.c common/writes.c LABELS lint)
 target_include_directories(test_lint_findings PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
 # test_lint_nomem: every allocation of the lint entry points failing in turn
 tfs_add_test(test_lint_nomem SOURCES lint/test_lint_nomem.c common/sources.c LABELS lint)
