@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -76,62 +77,83 @@ static void build(layout *l) {
     for (uint64_t i = 0; i < 3; i++) gb_u64(b, UINT64_C(0x0102030405060708) * (i + 1));
 }
 
+/* The state of the tests over the layout (cmocka setup / teardown): the
+ * layout built and parsed through a counting reader. */
+typedef struct fixture {
+    layout l;
+    counting c;
+    tfs_header *h;
+} fixture;
+
+static int setup(void **state) {
+    fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    build(&f->l);
+    f->h = parse_reader(&f->c, &f->l.b);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    fixture *f = *state;
+    tfs_header_free(f->h);
+    gb_free(&f->l.b);
+    free(f);
+    return 0;
+}
+
+/* the end of a test: its view and its file freed */
+static void release(tfs_header *h, gb *b) {
+    tfs_header_free(h);
+    gb_free(b);
+}
+
 /* one read per block: cap bytes, or what is left of the array */
 static void test_one_read_per_block(void **state) {
-    (void)state;
-    layout l;
-    build(&l);
-    counting c = {0};
-    tfs_header *h = parse_reader(&c, &l.b);
+    fixture *f = *state;
+    tfs_header *h = f->h;
     static const size_t caps[] = {4, 8, 12, 64, 4000, 8192};
     for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) {
         uint8_t blk[8192];
         size_t cap = caps[ci];
         tfs_kv_cursor cur;
         assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[0], blk, cap), TFS_OK);
-        c.calls = 0;
+        f->c.calls = 0;
         tfs_value v;
         for (uint32_t i = 0; i < N_U32; i++) {
             assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
             assert_int_equal(v.type, TFS_GG_U32);
             assert_int_equal(v.u64, (uint32_t)(i * 2654435761u));
-            assert_int_equal(v.offset, l.u32s.value + 4u * i);
+            assert_int_equal(v.offset, f->l.u32s.value + 4u * i);
             assert_int_equal(cur.i, i + 1);
         }
         assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
-        assert_int_equal(c.calls, (4u * N_U32 + cap - 1) / cap);
+        assert_int_equal(f->c.calls, (4u * N_U32 + cap - 1) / cap);
     }
-    tfs_header_free(h);
-    gb_free(&l.b);
 }
 
 /* an element larger than the block: TFS_ERANGE, nothing read */
 static void test_element_larger_than_block(void **state) {
-    (void)state;
-    layout l;
-    build(&l);
-    counting c = {0};
-    tfs_header *h = parse_reader(&c, &l.b);
+    fixture *f = *state;
+    tfs_header *h = f->h;
     const tfs_kv *kv = &h->kv[4];
     assert_int_equal(kv->elem_type, TFS_GG_U64);
     uint8_t blk[16];
     tfs_kv_cursor cur;
     tfs_value v;
     assert_int_equal(tfs_kv_cursor_init(&cur, h, kv, blk, 7), TFS_OK);
-    c.calls = 0;
+    f->c.calls = 0;
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
     assert_int_equal(cur.i, 0);
-    assert_int_equal(c.calls, 0);
+    assert_int_equal(f->c.calls, 0);
     assert_int_equal(tfs_kv_cursor_init(&cur, h, kv, blk, 8), TFS_OK); /* exactly one element */
     for (uint64_t i = 0; i < 3; i++) {
         assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
         assert_true(v.u64 == UINT64_C(0x0102030405060708) * (i + 1));
-        assert_int_equal(v.offset, l.u64s.value + 8u * i);
+        assert_int_equal(v.offset, f->l.u64s.value + 8u * i);
     }
-    assert_int_equal(c.calls, 3);
+    assert_int_equal(f->c.calls, 3);
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
-    tfs_header_free(h);
-    gb_free(&l.b);
 }
 
 static void check_strings(const tfs_header *h, const layout *l, uint8_t *blk, size_t cap, int in_place) {
@@ -157,34 +179,27 @@ static void check_strings(const tfs_header *h, const layout *l, uint8_t *blk, si
 }
 
 static void test_strings(void **state) {
-    (void)state;
-    layout l;
-    build(&l);
-    counting c = {0};
-    tfs_header *h = parse_reader(&c, &l.b);
+    fixture *f = *state;
+    tfs_header *h = f->h;
     static const size_t caps[] = {8, 9, 16, 22, 23, 64, 299, 300, 301, 4096};
     uint8_t blk[4096];
-    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) check_strings(h, &l, blk, caps[ci], 0);
+    for (size_t ci = 0; ci < sizeof caps / sizeof caps[0]; ci++) check_strings(h, &f->l, blk, caps[ci], 0);
     /* a block too small for a length field */
     tfs_kv_cursor cur;
     assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[1], blk, 7), TFS_OK);
     assert_int_equal(tfs_kv_next(&cur, &(tfs_value){0}, NULL), TFS_ERANGE);
     tfs_header_free(h);
+    f->h = NULL;
     /* the buffer API: every string in place, whatever cap, also with no block */
-    h = gg_expect_ok(&l.b, 0);
-    check_strings(h, &l, NULL, 0, 1);
-    check_strings(h, &l, blk, 8, 1);
-    tfs_header_free(h);
-    gb_free(&l.b);
+    f->h = h = gg_expect_ok(&f->l.b, 0);
+    check_strings(h, &f->l, NULL, 0, 1);
+    check_strings(h, &f->l, blk, 8, 1);
 }
 
 /* a scalar is one element; a string scalar's bytes go through the block */
 static void test_scalars(void **state) {
-    (void)state;
-    layout l;
-    build(&l);
-    counting c = {0};
-    tfs_header *h = parse_reader(&c, &l.b);
+    fixture *f = *state;
+    tfs_header *h = f->h;
     uint8_t blk[64];
     tfs_kv_cursor cur;
     tfs_value v;
@@ -192,13 +207,13 @@ static void test_scalars(void **state) {
     assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[2], blk, sizeof blk), TFS_OK);
     assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_OK);
     assert_int_equal(v.u64, 0xA1B2C3D4u);
-    assert_int_equal(v.offset, l.scalar.value);
+    assert_int_equal(v.offset, f->l.scalar.value);
     assert_int_equal(cur.i, 1);
     assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_ERANGE);
     assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[3], blk, sizeof blk), TFS_OK);
     assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_OK);
     assert_int_equal(v.u64, 13);
-    assert_int_equal(v.offset, l.sscalar.value + 8u);
+    assert_int_equal(v.offset, f->l.sscalar.value + 8u);
     assert_int_equal(s.len, 13);
     assert_memory_equal(s.ptr, "scalar string", 13);
     assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_ERANGE);
@@ -206,16 +221,11 @@ static void test_scalars(void **state) {
     assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[3], blk, sizeof blk), TFS_OK);
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
     assert_int_equal(v.u64, 13);
-    tfs_header_free(h);
-    gb_free(&l.b);
 }
 
 static void test_arguments_and_failures(void **state) {
-    (void)state;
-    layout l;
-    build(&l);
-    counting c = {0};
-    tfs_header *h = parse_reader(&c, &l.b);
+    fixture *f = *state;
+    tfs_header *h = f->h;
     uint8_t blk[64];
     tfs_kv_cursor cur;
     tfs_value v;
@@ -229,27 +239,25 @@ static void test_arguments_and_failures(void **state) {
     assert_int_equal(tfs_kv_cursor_init(&cur, h, &copy, blk, 64), TFS_EARG);
     assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[0], blk, 64), TFS_OK);
     assert_int_equal(cur.i, 0);
-    assert_int_equal(cur.pos, l.u32s.value);
+    assert_int_equal(cur.pos, f->l.u32s.value);
     assert_int_equal(tfs_kv_next(NULL, &v, NULL), TFS_EARG);
     assert_int_equal(tfs_kv_next(&cur, NULL, NULL), TFS_EARG);
     /* the source fails: TFS_EIO, and the cursor does not move */
-    c.fail = 1;
+    f->c.fail = 1;
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_EIO);
     assert_int_equal(cur.i, 0);
-    c.fail = 0;
+    f->c.fail = 0;
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK); /* read again after the failure */
     assert_int_equal(v.u64, 0);
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
     assert_int_equal(v.u64, 2654435761u);
-    c.fail = 1;
+    f->c.fail = 1;
     for (uint32_t i = 2; i < 16; i++) { /* still in the block read before: no read */
         assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
         assert_int_equal(v.u64, (uint32_t)(i * 2654435761u));
     }
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_EIO); /* element 16: the next block */
-    c.fail = 0;
-    tfs_header_free(h);
-    gb_free(&l.b);
+    f->c.fail = 0;
 }
 
 /* tfs_kv_get on the string arrays of a forward-only source: elements kept
@@ -303,8 +311,7 @@ static void test_stream_kept_strings(void **state) {
     assert_int_equal(tfs_kv_get(h, &h->kv[2], 0, &v), TFS_OK);
     assert_int_equal(v.u64, 2);
     for (uint64_t k = 1; k < 70; k++) assert_int_equal(tfs_kv_get(h, &h->kv[2], k, &v), TFS_EIO);
-    tfs_header_free(h);
-    gb_free(&b);
+    release(h, &b);
 }
 
 /* tfs_kv_get on string elements read again through a random-access reader:
@@ -349,8 +356,7 @@ static void test_reader_string_elements(void **state) {
     tfs_str s8;
     assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, NULL, b8, sizeof b8), TFS_EARG);
     assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s8, NULL, 4), TFS_EARG);
-    tfs_header_free(h);
-    gb_free(&b);
+    release(h, &b);
 }
 
 /* a reader that fails after the parse: TFS_EIO from tfs_kv_get on an array
@@ -382,17 +388,16 @@ static void test_reader_fails_after_parse(void **state) {
     assert_int_equal(tfs_kv_get(h, &h->kv[1], 2, &v), TFS_EIO);
     assert_int_equal(tfs_kv_get_string(h, &h->kv[2], 0, &s, buf, sizeof buf), TFS_EIO);
     c.fail = 0;
-    tfs_header_free(h);
-    gb_free(&b);
+    release(h, &b);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_one_read_per_block),
-        cmocka_unit_test(test_element_larger_than_block),
-        cmocka_unit_test(test_strings),
-        cmocka_unit_test(test_scalars),
-        cmocka_unit_test(test_arguments_and_failures),
+        cmocka_unit_test_setup_teardown(test_one_read_per_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_element_larger_than_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_scalars, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_arguments_and_failures, setup, teardown),
         cmocka_unit_test(test_stream_kept_strings),
         cmocka_unit_test(test_reader_string_elements),
         cmocka_unit_test(test_reader_fails_after_parse),
