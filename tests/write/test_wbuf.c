@@ -540,29 +540,48 @@ static void read_file(const char *path, uint8_t *dst, size_t cap, size_t *n) {
     fclose(f);
 }
 
+/* The file at path holds exactly the model's bytes. */
+static void assert_file_is(const char *path, const model *m) {
+    static uint8_t got[MAXF + 16];
+    size_t n;
+    read_file(path, got, sizeof got, &n);
+    assert_int_equal(n, m->size); /* a trailing hole counts */
+    assert_memory_equal(got, m->b, m->size);
+}
+
+/* w written to path: TFS_OK, errno out-parameter 0 */
+static void write_file_ok(const tfs_wbuf *w, const char *path) {
+    int e = -7;
+    assert_int_equal(tfs_wbuf_write_file(w, path, &e), TFS_OK);
+    assert_int_equal(e, 0);
+}
+
+/* dir (a "...XXXXXX" template) made a new temporary folder, path dir/name in it */
+static void temp_path(char *dir, char *path, size_t cap, const char *name) {
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, cap, "%s/%s", dir, name);
+}
+
+/* the buffer of build() and its model, and dir/out.bin to write it to */
+static void build_out(tfs_wbuf *w, model *m, char *dir, char *path, size_t cap) {
+    build(w, m);
+    temp_path(dir, path, cap, "out.bin");
+}
+
 /* short writes and EINTR: the loop writes the rest where it belongs */
 static void test_write_fd_short_and_interrupted(void **state) {
     (void)state;
-    char dir[] = "/tmp/tfs-wbuf-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/out.bin", dir);
-    static uint8_t got[MAXF + 16];
-    size_t n;
+    char dir[] = "/tmp/tfs-wbuf-XXXXXX", path[256];
     tfs_wbuf w;
     model m;
-    build(&w, &m);
+    build_out(&w, &m, dir, path, sizeof path);
     for (int mode = 0; mode <= 2; mode++) {
         g_pw_mode = mode ? mode : 1;
         g_pw_max = mode ? 5 : 1; /* mode 0 here: one byte per call */
         g_pw_calls = 0;
-        int e = -7;
-        assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
-        assert_int_equal(e, 0);
+        write_file_ok(&w, path);
         g_pw_mode = 0;
-        read_file(path, got, sizeof got, &n);
-        assert_int_equal(n, m.size);
-        assert_memory_equal(got, m.b, m.size);
+        assert_file_is(path, &m);
     }
     g_pw_max = 5;
     /* a failing write: its errno; a write of nothing: EIO */
@@ -661,10 +680,8 @@ static void test_write_fd_large_segment(void **state) {
                         {.offset = big + 100, .len = 3, .pos = big, .hole = 0}};
     tfs_wbuf w = {
         .p = p, .len = big + 3, .cap = big + 4096, .size = big + 103, .segs = segs, .n_segs = 3, .segs_cap = 3};
-    char dir[] = "/tmp/tfs-wbuf-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/big.bin", dir);
+    char dir[] = "/tmp/tfs-wbuf-XXXXXX", path[256];
+    temp_path(dir, path, sizeof path, "big.bin");
     int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
     assert_true(fd >= 0);
     /* only with the wrapper in place: else 1.75 GiB would be written */
@@ -719,22 +736,13 @@ static void test_write_fd_large_segment(void **state) {
 
 static void test_write_file(void **state) {
     (void)state;
-    char dir[] = "/tmp/tfs-wbuf-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char path[256];
-    snprintf(path, sizeof path, "%s/out.bin", dir);
-    static uint8_t got[MAXF + 16];
-    size_t n;
+    char dir[] = "/tmp/tfs-wbuf-XXXXXX", path[256];
     tfs_wbuf w;
     model m;
-    build(&w, &m);
+    build_out(&w, &m, dir, path, sizeof path);
     for (int pass = 0; pass < 2; pass++) {
-        int e = -7;
-        assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
-        assert_int_equal(e, 0);
-        read_file(path, got, sizeof got, &n);
-        assert_int_equal(n, m.size); /* the trailing hole counts */
-        assert_memory_equal(got, m.b, m.size);
+        write_file_ok(&w, path);
+        assert_file_is(path, &m); /* the trailing hole counts */
         /* a shorter file over a longer one: truncated first */
         assert_int_equal(tfs_wbuf_truncate(&w, m.size - 20), TFS_OK);
         m.size -= 20;
@@ -749,9 +757,7 @@ static void test_write_file(void **state) {
     assert_int_equal(e, 0);
     assert_int_equal(tfs_wbuf_write_fd(&w, fd, NULL), TFS_OK);
     close(fd);
-    read_file(path, got, sizeof got, &n);
-    assert_int_equal(n, m.size);
-    assert_memory_equal(got, m.b, m.size);
+    assert_file_is(path, &m);
     /* refusals */
     assert_int_equal(tfs_wbuf_write_fd(&w, -1, &e), TFS_EARG);
     assert_int_equal(tfs_wbuf_write_fd(NULL, 1, &e), TFS_EARG);
@@ -782,9 +788,7 @@ static void test_write_file(void **state) {
     assert_int_equal(tfs_wbuf_write_fd(&w, 0, &e), TFS_OK);
     assert_int_equal(dup2(saved, 0), 0);
     close(saved);
-    read_file(path, got, sizeof got, &n);
-    assert_int_equal(n, m.size);
-    assert_memory_equal(got, m.b, m.size);
+    assert_file_is(path, &m);
     tfs_wbuf_free(&w);
     /* a file larger than INT64_MAX: refused; exactly INT64_MAX is not refused
      * as too large (the file system may refuse it: EIO, EFBIG) */
