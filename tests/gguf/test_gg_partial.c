@@ -223,9 +223,7 @@ static void test_partial_info_cut_in_name_length(void **state) {
     const int64_t ne[1] = {32};
     gb_ti(&b, "t0", 1, ne, 0, 0);
     size_t start = b.len;
-    gb_u8(&b, 2);
-    gb_u8(&b, 0);
-    gb_u8(&b, 0);
+    gb_bytes(&b, "\x02\x00\x00", 3); /* name length 2: its first 3 bytes (little-endian) */
     const want_field want[] = {{TFS_FIELD_TENSOR_INFO, 0, start, 0}};
     tfs_header *h = expect_partial(&b, TFS_GG201, start, 0, 1, 1, want, 1);
     tfs_header_free(h);
