@@ -56,6 +56,7 @@ Exit 0 done (no survivor on a changed line with --quick), 1 such a survivor,
 """
 import argparse
 import concurrent.futures as cf
+import fcntl
 import glob
 import hashlib
 import json
@@ -312,7 +313,6 @@ def changed(base):
 def save_cache(path, cache):
     """merge cache into the file at path under an exclusive lock and replace the file atomically, so
     that two runs on one build tree keep each other's outcomes (the last writer used to win)"""
-    import fcntl
     with open(path + ".lock", "w") as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
         try:
@@ -416,12 +416,13 @@ def main():
 
     def baseline(bb, env, what):
         """(tests that pass, {test: time limit}) of bb through the same archive + relink path; None on a
-        link failure"""
+        link failure; bb.tests is left whole"""
+        sel = bb.tests
         if a.tests:
-            bb.tests = [t for t in bb.tests if re.search(a.tests, t["name"])]
+            sel = [t for t in sel if re.search(a.tests, t["name"])]
         elif a.quick:  # CI: the in-process runs and the C test programs, not the scripts
-            bb.tests = [t for t in bb.tests if t["cmd"][0] in bb.targets]
-        r0 = Runner(bb, work, bb.tests, env)
+            sel = [t for t in sel if t["cmd"][0] in bb.targets]
+        r0 = Runner(bb, work, sel, env)
         d = tempfile.mkdtemp(dir=work)
         t0 = time.monotonic()
         base = r0.run_tests(d, r0.make_archive(d), {}, stop_first=False)
