@@ -69,6 +69,14 @@ static tfs_src mk(rd *r, uint64_t size, int forward) {
     return s;
 }
 
+/* r reset: a reader of the first n bytes of g_file, every other knob 0 (set
+ * them before the first read); the source over it as mk() makes it */
+static tfs_src fresh(rd *r, size_t n, uint64_t size, int forward) {
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    return mk(r, size, forward);
+}
+
 static void expect_bytes(tfs_src *s, uint64_t off, size_t n) {
     const uint8_t *p = tfs__src_get(s, off, n);
     if (!p) fail_msg("get(%llu, %zu) failed", (unsigned long long)off, n);
@@ -201,10 +209,8 @@ static void test_stream(void **state) {
 
     /* a request that starts where the window starts and goes past its end:
      * the window's bytes are kept (a stream cannot read them again) */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     r.step = 3000;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, 24);
     expect_bytes(&s, 0, 3 * TFS_WINDOW);
     expect_bytes(&s, 3 * TFS_WINDOW - 5, 10);
@@ -213,10 +219,8 @@ static void test_stream(void **state) {
     tfs__src_close(&s);
 
     /* has: reads forward to `end`; learn_size: to the end */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     r.step = 3000;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, 16);
     assert_true(tfs__src_has(&s, 16));
     assert_true(tfs__src_has(&s, 2 * TFS_WINDOW + 5));
@@ -232,9 +236,7 @@ static void test_stream(void **state) {
     tfs__src_close(&s);
 
     /* has past the end of a stream: false, size known, not a failure */
-    memset(&r, 0, sizeof r);
-    r.n = 1000;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, 1000, TFS_SIZE_UNKNOWN, 1);
     assert_false(tfs__src_has(&s, 1001));
     assert_true(s.size_known);
     assert_int_equal(s.file_size, 1000);
@@ -242,9 +244,7 @@ static void test_stream(void **state) {
     tfs__src_close(&s);
 
     /* a stream exactly one window long, read in one piece */
-    memset(&r, 0, sizeof r);
-    r.n = TFS_WINDOW;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, TFS_WINDOW, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, TFS_WINDOW);
     assert_null(tfs__src_get(&s, TFS_WINDOW, 1));
     assert_true(s.size_known);
@@ -254,9 +254,7 @@ static void test_stream(void **state) {
     tfs__src_close(&s);
 
     /* a forward-only reader of known size */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
-    s = mk(&r, FILE_N, 1);
+    s = fresh(&r, FILE_N, FILE_N, 1);
     expect_bytes(&s, 5, 10);
     expect_bytes(&s, 2 * TFS_WINDOW, 10);
     assert_null(tfs__src_get(&s, 4, 1));
@@ -277,52 +275,40 @@ static void test_failures(void **state) {
     assert_true(tfs_src_failed(&s));
     tfs__src_close(&s);
 
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, FILE_N, 0);
     r.err = -3;
-    s = mk(&r, FILE_N, 0);
     assert_null(tfs__src_get(&s, 0, 1));
     assert_int_equal(s.io_errno, EIO);
     tfs__src_close(&s);
 
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, FILE_N, 0);
     r.overrun = 1;
     r.step = 100;
-    s = mk(&r, FILE_N, 0);
     assert_null(tfs__src_get(&s, FILE_N - 100, 100)); /* the last read is given all it asks: overrun */
     assert_int_equal(s.io_errno, EIO);
     tfs__src_close(&s);
 
     /* shorter than declared */
-    memset(&r, 0, sizeof r);
-    r.n = 1000;
-    s = mk(&r, 2000, 0);
+    s = fresh(&r, 1000, 2000, 0);
     expect_bytes(&s, 0, 1000); /* the bytes asked for came; the window's read found the end early */
     assert_int_equal(s.io_errno, EIO);
     tfs__src_close(&s);
-    memset(&r, 0, sizeof r);
-    r.n = 1000;
-    s = mk(&r, 2000, 0);
+    s = fresh(&r, 1000, 2000, 0);
     assert_null(tfs__src_get(&s, 990, 20));
     assert_int_equal(s.io_errno, EIO);
     tfs__src_close(&s);
 
     /* a stream failing while skipping forward */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     r.err = EBADF;
     r.fail_at = 2 * TFS_WINDOW + 100;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, 10);
     assert_null(tfs__src_get(&s, 3 * TFS_WINDOW, 10));
     assert_int_equal(s.io_errno, EBADF);
     tfs__src_close(&s);
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     r.err = EBADF;
     r.fail_at = 3 * TFS_WINDOW;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
     assert_false(tfs__src_has(&s, 4 * TFS_WINDOW));
     assert_int_equal(s.io_errno, EBADF);
     assert_false(tfs__src_learn_size(&s));
@@ -350,18 +336,14 @@ static void test_prefix(void **state) {
     tfs__src_close(&s);
 
     /* after a read elsewhere: refused */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
-    s = mk(&r, FILE_N, 0);
+    s = fresh(&r, FILE_N, FILE_N, 0);
     expect_bytes(&s, 100, 8);
     assert_null(tfs__src_prefix(&s, 8));
     assert_int_equal(s.io_errno, ESPIPE);
     tfs__src_close(&s);
 
     /* a stream: before anything else, then past its end */
-    memset(&r, 0, sizeof r);
-    r.n = 500;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, 500, TFS_SIZE_UNKNOWN, 1);
     p = tfs__src_prefix(&s, 300);
     assert_non_null(p);
     assert_memory_equal(p, g_file, 300);
@@ -375,9 +357,7 @@ static void test_prefix(void **state) {
     tfs__src_close(&s);
 
     /* a stream whose first get read past what prefix then asks: served */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, 4);
     p = tfs__src_prefix(&s, 16);
     assert_non_null(p);
@@ -386,20 +366,16 @@ static void test_prefix(void **state) {
     tfs__src_close(&s);
 
     /* a stream read past its window: refused */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     assert_true(tfs__src_has(&s, 2 * TFS_WINDOW + 9));
     assert_null(tfs__src_prefix(&s, 8));
     assert_int_equal(s.io_errno, ESPIPE);
     tfs__src_close(&s);
 
     /* a read failure */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
+    s = fresh(&r, FILE_N, FILE_N, 0);
     r.err = EPERM;
     r.fail_at = 0;
-    s = mk(&r, FILE_N, 0);
     assert_null(tfs__src_prefix(&s, 10));
     assert_int_equal(s.io_errno, EPERM);
     tfs__src_close(&s);
