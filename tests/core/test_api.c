@@ -152,6 +152,20 @@ static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got)
     return 0;
 }
 
+/* a stream over bytes b[0, n) */
+typedef struct bytes_src {
+    const uint8_t *b;
+    size_t n;
+} bytes_src;
+
+static int bytes_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    const bytes_src *x = ctx;
+    size_t n = off >= x->n ? 0 : (size_t)(x->n - off) < len ? (size_t)(x->n - off) : len;
+    memcpy(buf, x->b + off, n);
+    *got = n;
+    return 0;
+}
+
 static void garbage(tfs_error *e) { memset(e, 0x5A, sizeof *e); }
 
 static void expect_ok_record(const tfs_error *e, tfs_header *h) {
@@ -211,6 +225,40 @@ static int open_fds(void) {
     return n;
 }
 
+/* A forward-only stream of unknown size and no path: the format comes from
+ * its first four bytes alone (tfs__dispatch asks for them before the size is
+ * known: a stream longer than the first read window), so a GGUF stream is
+ * parsed as GGUF, with the verdict of its bytes parsed as GGUF from a buffer;
+ * a 3-byte stream, shorter than a magic, is safetensors (ST001). */
+static void test_stream_detection_by_magic(void **state) {
+    (void)state;
+    size_t n = 24 + TFS_WINDOW + 100; /* a GGUF header (no KV, no tensor), then zeros */
+    uint8_t *gguf = calloc(n, 1);
+    assert_non_null(gguf);
+    header_bytes(NULL, gguf, 24);
+    tfs_error want, e;
+    tfs_header *h = NULL;
+    tfs_status st = tfs_parse_buffer(gguf, n, TFS_FORMAT_GGUF, 0, &h, &want);
+    tfs_header_free(h);
+    h = NULL;
+    bytes_src x = {gguf, n};
+    tfs_source src = {.read = bytes_read, .ctx = &x, .size = TFS_SIZE_UNKNOWN, .forward = 1};
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), st);
+    assert_int_equal(e.rule, want.rule);
+    assert_int_equal(e.offset, want.offset);
+    if (st == TFS_OK) {
+        assert_int_equal(h->format, TFS_FORMAT_GGUF);
+        assert_int_equal(h->file_size, n);
+    }
+    assert_int_not_equal(e.rule, TFS_ST001); /* not read as safetensors */
+    tfs_header_free(h);
+    x.n = 3;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST001);
+    assert_int_equal(e.offset, 0);
+    free(gguf);
+}
+
 /* A header parsed from a descriptor keeps its own duplicate (the caller's
  * may be closed), and tfs_header_free closes it: no descriptor leaks, none
  * of the caller's is closed. */
@@ -250,6 +298,7 @@ int main(void) {
         cmocka_unit_test(test_file_view_owned),
         cmocka_unit_test(test_empty_file_detect),
         cmocka_unit_test(test_error_record_on_ok),
+        cmocka_unit_test(test_stream_detection_by_magic),
         cmocka_unit_test(test_fd_header_owns_a_duplicate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
