@@ -11,7 +11,8 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   byte with data after it (ST111, not a number read from the data); an integer (10^308) and an
   exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them;
   1e ending with the header (no exponent digit yet); 1e288, the largest exponent below the power table
-  (10^289 to 10^308) that the range test consults.
+  (10^289 to 10^308) that the range test consults; 0 ending with the header with a digit after it
+  (ST111, not ST110's leading zero read from the data).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -61,5 +62,8 @@ def build(add):
     add("ST111-exponent-last-header-byte", st_file('{"a":{%s,"x":1e30' % E, b"9"),
         "the header ends with 1e30 in an ignored field; the data starts with '9' (1e309 would be out of range)",
         "ST111")
+    add("ST111-zero-last-header-byte", st_file('{"a":{%s,"x":0' % E, b"5"),
+        "the header ends with the number 0 in an ignored field; the data starts with '5' (not a leading zero: "
+        "the data is no part of the number)", "ST111")
     add("ST111-exponent-letter-last-header-byte", st_file('{"a":{%s,"x":1e' % E, b"x"),
         "the header ends with 1e (no exponent digit yet) in an ignored field; the data starts with 'x'", "ST111")

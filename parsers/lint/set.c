@@ -28,14 +28,16 @@ bool tfs__split_name(const char *path, unsigned *no, unsigned *count, size_t *pr
     base = base ? base + 1 : path;
     size_t len = strlen(base);
     if (len < 5 || strcmp(base + len - 5, ".gguf") != 0) return false;
-    /* ...-DIGITS-of-DIGITS.gguf, scanned from the end */
+    /* ...-NNNNN-of-NNNNN.gguf, scanned from the end: exactly five digits each,
+     * as llama.cpp names and recognises parts ("%05d" of a u16 split.count,
+     * whose largest value, 65535, has five digits) */
     size_t e = len - 5, i = e;
     while (i > 0 && base[i - 1] >= '0' && base[i - 1] <= '9') i--;
-    if (e - i < 5 || e - i > 9 || i < 4 || memcmp(base + i - 4, "-of-", 4) != 0) return false;
+    if (e - i != 5 || i < 4 || memcmp(base + i - 4, "-of-", 4) != 0) return false;
     unsigned long c = strtoul(base + i, NULL, 10);
     size_t j = i - 4, k = j;
     while (k > 0 && base[k - 1] >= '0' && base[k - 1] <= '9') k--;
-    if (j - k < 5 || j - k > 9 || k < 2 || base[k - 1] != '-') return false;
+    if (j - k != 5 || k < 2 || base[k - 1] != '-') return false;
     unsigned long n = strtoul(base + k, NULL, 10);
     if (c == 0 || n == 0 || n > c || c > 65535u) return false;
     *no = (unsigned)n;

@@ -22,14 +22,15 @@ typedef struct counting {
     const uint8_t *p;
     size_t n;
     size_t calls;
-    int fail; /* every read fails (2: and claims len bytes in *got) */
+    int fail;           /* every read fails (2: and claims len bytes in *got) */
+    uint64_t fail_from; /* when not 0: every read that starts at or after this offset fails */
 } counting;
 
 static int c_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
     counting *c = ctx;
     c->calls++;
     if (c->fail == 2) *got = len; /* a failing reader may leave anything in *got */
-    if (c->fail) return 5;
+    if (c->fail || (c->fail_from && off >= c->fail_from)) return 5;
     size_t k = off >= c->n ? 0 : c->n - (size_t)off;
     if (k > len) k = len;
     memcpy(buf, c->p + off, k);
@@ -257,7 +258,31 @@ static void test_arguments_and_failures(void **state) {
         assert_int_equal(v.u64, (uint32_t)(i * 2654435761u));
     }
     assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_EIO); /* element 16: the next block */
+    /* a string array: the source fails before element 0's length is read */
+    assert_int_equal(tfs_kv_cursor_init(&cur, h, &h->kv[1], blk, 64), TFS_OK);
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_EIO);
+    assert_int_equal(cur.i, 0);
+    assert_int_equal(cur.pos, f->l.strs.value);
     f->c.fail = 0;
+    assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_OK);
+    assert_int_equal(v.u64, str_len(0));
+    assert_int_equal(v.offset, f->l.str_off[0]);
+    /* element 17 (300 bytes): its length is read, then the source fails on its
+     * bytes: TFS_EIO, and the cursor stays on element 17 */
+    tfs_str s;
+    for (size_t i = 1; i < 17; i++) {
+        assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_OK);
+        assert_int_equal(s.len, str_len(i));
+    }
+    f->c.fail_from = f->l.str_off[17] - 7; /* reads from the length's second byte on */
+    assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_EIO);
+    assert_int_equal(cur.i, 17);
+    assert_int_equal(cur.pos, f->l.str_off[17] - 8);
+    f->c.fail_from = 0;
+    assert_int_equal(tfs_kv_next(&cur, &v, &s), TFS_OK);
+    assert_int_equal(v.u64, 300);
+    assert_int_equal(s.len, 64); /* the block's first 64 bytes of it */
+    assert_int_equal((uint8_t)s.ptr[63], str_byte(17, 63));
 }
 
 /* tfs_kv_get on the string arrays of a forward-only source: elements kept
