@@ -86,6 +86,12 @@ static void header_bytes(const char *magic, uint8_t *out, size_t n) {
     tfs_wbuf_free(&w);
 }
 
+/* g_dir/name holds a valid GGUF of 24 bytes (v3, no tensors, no KV), also in gguf[] */
+static void empty_gguf(const char *name, uint8_t gguf[24], char *path, size_t cap) {
+    header_bytes(NULL, gguf, 24);
+    write_file(name, gguf, 24, path, cap);
+}
+
 static void test_detection_by_magic_then_extension(void **state) {
     (void)state;
     uint8_t bytes[16]; /* a GGUF header with the magic "GGUX", cut after 16 bytes */
@@ -110,9 +116,8 @@ static void test_detection_by_magic_then_extension(void **state) {
 static void test_file_view_owned(void **state) {
     (void)state;
     uint8_t gguf[24];
-    header_bytes(NULL, gguf, sizeof gguf);
     char p[256];
-    write_file("empty.gguf", gguf, sizeof gguf, p, sizeof p);
+    empty_gguf("empty.gguf", gguf, p, sizeof p);
     tfs_header *h = NULL;
     tfs_error e;
     assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
@@ -184,9 +189,8 @@ static void expect_ok_record(const tfs_error *e, tfs_header *h) {
 static void test_error_record_on_ok(void **state) {
     (void)state;
     uint8_t gguf[24];
-    header_bytes(NULL, gguf, sizeof gguf);
     char p[256];
-    write_file("ok.gguf", gguf, sizeof gguf, p, sizeof p);
+    empty_gguf("ok.gguf", gguf, p, sizeof p);
     tfs_error e;
     tfs_header *h;
     garbage(&e);
@@ -265,9 +269,8 @@ static void test_stream_detection_by_magic(void **state) {
 static void test_fd_header_owns_a_duplicate(void **state) {
     (void)state;
     uint8_t gguf[24];
-    header_bytes(NULL, gguf, sizeof gguf);
     char p[256];
-    write_file("dup.gguf", gguf, sizeof gguf, p, sizeof p);
+    empty_gguf("dup.gguf", gguf, p, sizeof p);
     int before = open_fds();
     tfs_header *h = NULL;
     int fd = open(p, O_RDONLY);
