@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/sources.h"
 #include "tfs/tfs.h"
 #include "tfs/write.h"
 
@@ -157,20 +158,6 @@ static int mem_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got)
     return 0;
 }
 
-/* a stream over bytes b[0, n) */
-typedef struct bytes_src {
-    const uint8_t *b;
-    size_t n;
-} bytes_src;
-
-static int bytes_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
-    const bytes_src *x = ctx;
-    size_t n = off >= x->n ? 0 : (size_t)(x->n - off) < len ? (size_t)(x->n - off) : len;
-    memcpy(buf, x->b + off, n);
-    *got = n;
-    return 0;
-}
-
 static void garbage(tfs_error *e) { memset(e, 0x5A, sizeof *e); }
 
 static void expect_ok_record(const tfs_error *e, tfs_header *h) {
@@ -245,8 +232,9 @@ static void test_stream_detection_by_magic(void **state) {
     tfs_status st = tfs_parse_buffer(gguf, n, TFS_FORMAT_GGUF, 0, &h, &want);
     tfs_header_free(h);
     h = NULL;
-    bytes_src x = {gguf, n};
-    tfs_source src = {.read = bytes_read, .ctx = &x, .size = TFS_SIZE_UNKNOWN, .forward = 1};
+    tfs_source src;
+    tfs_test_stream stream;
+    tfs_test_stream_source(&src, &stream, gguf, n);
     assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), st);
     assert_int_equal(e.rule, want.rule);
     assert_int_equal(e.offset, want.offset);
@@ -256,7 +244,7 @@ static void test_stream_detection_by_magic(void **state) {
     }
     assert_int_not_equal(e.rule, TFS_ST001); /* not read as safetensors */
     tfs_header_free(h);
-    x.n = 3;
+    tfs_test_stream_source(&src, &stream, gguf, 3);
     assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
     assert_int_equal(e.rule, TFS_ST001);
     assert_int_equal(e.offset, 0);
