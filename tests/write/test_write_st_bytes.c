@@ -160,6 +160,24 @@ static void test_escapes(void **state) {
     }
 }
 
+/* Empty strings given as a NULL pointer and length 0 (write.h allows it) in
+ * both modes: each token is "", and no byte is read through the pointer. */
+static void test_null_empty_strings(void **state) {
+    (void)state;
+    for (int ascii = 0; ascii <= 1; ascii++) {
+        tfs_st_wentry e = {.name = {.ptr = NULL, .len = 0}, .dtype = TFS_ST_U8, .n_dims = 1, .shape = one};
+        tfs_st_wmeta kv = {.key = {.ptr = NULL, .len = 0}, .value = {.ptr = NULL, .len = 0}};
+        tfs_st_model m = {
+            .n_entries = 1, .entries = &e, .metadata = TFS_STW_META_OBJECT, .n_meta = 1, .meta = &kv, .ascii = ascii};
+        tfs_wbuf w = {0};
+        assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+        assert_token(&w, TFS_FIELD_NAME, 0, "\"\"", 2);
+        assert_token(&w, TFS_FIELD_META_KEY, 0, "\"\"", 2);
+        assert_token(&w, TFS_FIELD_META_VALUE, 0, "\"\"", 2);
+        tfs_wbuf_free(&w);
+    }
+}
+
 /* One U8 entry named by `len` letters: {"<name>":{"dtype":"U8","shape":[],"data_offsets":[0,1]}}
  * is 51 + len bytes of JSON. */
 static void check_padding(size_t len, unsigned pad_to, uint64_t want_pad) {
@@ -487,6 +505,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_escapes),
+        cmocka_unit_test(test_null_empty_strings),
         cmocka_unit_test(test_padding_at_each_boundary),
         cmocka_unit_test(test_offsets_running_sum),
         cmocka_unit_test(test_data_buffer),
