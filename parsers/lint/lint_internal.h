@@ -4,6 +4,7 @@
  *   report.c   the rule table queries and the one way to add a finding
  *   json.c     a small JSON reader for index.json and config.json
  *   names.c    a sorted index of tensor names over several headers
+ *   shard_name.c  the normal form of an index's shard names
  *   lint_gguf.c, lint_mlx.c, lint_st.c   the LT rules per scope
  *   lint.c     tfs_lint_header, tfs_lint_path
  *   set.c, set_st.c, set_gg.c   model sets (POSIX file access)
@@ -74,6 +75,20 @@ void tfs__tn_free(tn_index *x);
 /* First entry with this name (len bytes), or NULL; *count receives how many
  * entries have it (may be NULL). */
 const tn_entry *tfs__tn_find(const tn_index *x, const char *name, size_t len, size_t *count);
+
+/* ---- shard_name.c ---- */
+typedef enum shard_name_kind {
+    SHARD_OK,       /* *out: the normal form */
+    SHARD_NOT_FILE, /* empty, a NUL byte, or only "." components (the folder) */
+    SHARD_OUTSIDE,  /* absolute, or a ".." component */
+    SHARD_NOMEM,
+} shard_name_kind;
+/* The normal form of a shard name (`len` bytes, relative to the index's
+ * folder) into *out (malloc'ed; NULL unless SHARD_OK): "." components and
+ * repeated "/" removed, as open() resolves them (so "./s1.safetensors" and
+ * "s1.safetensors" compare equal); ".." never resolved; a trailing "/" kept.
+ * Every comparison of shard names goes through it (docs/lint.md, SET001). */
+shard_name_kind tfs__lint_shard_name(const char *s, size_t len, char **out);
 
 /* ---- the rules per scope ---- */
 /* GGUF: metadata rules on hs[0]; tensor rules over hs[0..n) (a split's parts). */

@@ -110,7 +110,9 @@ static char *dupstr(const char *s) {
     return p;
 }
 
-/* The shard names an index file gives (weight_map values), into `named`. */
+/* The shard names an index file gives (weight_map values, in their normal
+ * form: "./s1.safetensors" is the folder's entry "s1.safetensors"), into
+ * `named`. */
 static int index_shards(const char *path, strv *named) {
     char *text = NULL;
     size_t len = 0;
@@ -123,8 +125,17 @@ static int index_shards(const char *path, strv *named) {
     if (oom) return -1;
     const lj_node *wm = tfs__lj_get(root, "weight_map");
     int rc = 0;
-    for (size_t i = 0; wm && wm->type == LJ_OBJ && i < wm->n && rc == 0; i++)
-        if (wm->kids[i].type == LJ_STR && !contains(named, wm->kids[i].s)) rc = push(named, dupstr(wm->kids[i].s));
+    for (size_t i = 0; wm && wm->type == LJ_OBJ && i < wm->n && rc == 0; i++) {
+        char *norm = NULL;
+        shard_name_kind k =
+            wm->kids[i].type == LJ_STR ? tfs__lint_shard_name(wm->kids[i].s, wm->kids[i].len, &norm) : SHARD_NOT_FILE;
+        if (k == SHARD_NOMEM)
+            rc = -1;
+        else if (k == SHARD_OK && !contains(named, norm))
+            rc = push(named, norm);
+        else
+            free(norm);
+    }
     tfs__lj_free(root);
     return rc;
 }

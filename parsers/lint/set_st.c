@@ -24,18 +24,6 @@ static int cmp_wm(const void *pa, const void *pb) {
     return c ? c : (a->len < b->len ? -1 : a->len > b->len);
 }
 
-/* A shard name that stays in the index's folder. */
-static int safe_shard_name(const char *s, size_t len) {
-    if (len == 0 || s[0] == '/' || memchr(s, '\0', len)) return 0;
-    for (size_t i = 0; i < len;) {
-        size_t j = i;
-        while (j < len && s[j] != '/') j++;
-        if (j - i == 2 && s[i] == '.' && s[i + 1] == '.') return 0;
-        i = j + 1;
-    }
-    return 1;
-}
-
 tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r) {
     char *text = NULL;
     size_t len = 0;
@@ -70,13 +58,20 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         names[i].name = wm->keys[i].s;
         names[i].len = wm->keys[i].len;
         shard_of[i] = -1;
-        if (v->type != LJ_STR || !safe_shard_name(v->s, v->len)) {
+        /* one normal form for every spelling of a shard: "./s1" and "s1" are one file (shard_name.c) */
+        char *norm = NULL;
+        shard_name_kind sk = v->type == LJ_STR ? tfs__lint_shard_name(v->s, v->len, &norm) : SHARD_NOT_FILE;
+        if (sk == SHARD_NOMEM) goto nomem;
+        if (sk != SHARD_OK) {
             st |= tfs__lint_add(r, TFS_SET001, -1, -1, -1, "%s: weight_map[\"%.*s\"] is %s", index_path,
                                 (int)(wm->keys[i].len > 200 ? 200 : wm->keys[i].len), wm->keys[i].s,
-                                v->type != LJ_STR ? "not a string" : "a path outside the index's folder");
+                                v->type != LJ_STR      ? "not a string"
+                                : sk == SHARD_NOT_FILE ? "not a file name"
+                                                       : "a path outside the index's folder");
             continue;
         }
-        char *p = tfs__lint_join(dir, v->s);
+        char *p = tfs__lint_join(dir, norm);
+        free(norm);
         if (!p) goto nomem;
         int found = -1;
         for (size_t k = 0; k < r->n_files && found < 0; k++)

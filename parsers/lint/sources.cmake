@@ -3,6 +3,7 @@ set(TFS_LINT_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/report.c
   ${CMAKE_CURRENT_LIST_DIR}/json.c
   ${CMAKE_CURRENT_LIST_DIR}/names.c
+  ${CMAKE_CURRENT_LIST_DIR}/shard_name.c
   ${CMAKE_CURRENT_LIST_DIR}/lint.c
   ${CMAKE_CURRENT_LIST_DIR}/lint_gguf.c
   ${CMAKE_CURRENT_LIST_DIR}/lint_mlx.c

@@ -331,6 +331,7 @@ typedef struct st_set {
     int extra;       /* shard 3 holds "z", not in the index */
     long long total; /* metadata.total_size; -1: no metadata; -2: the right value */
     int no_weight_map;
+    int dot_names; /* the index names each shard two ways: "./x" (".//x", "././x") for its first tensor, "x" */
 } st_set;
 
 static void st_set_write(const st_set *s) {
@@ -371,10 +372,12 @@ static void st_set_write(const st_set *s) {
         o += (size_t)snprintf(idx + o, sizeof idx - o, "  \"weights\": {}\n}\n");
     } else {
         o += (size_t)snprintf(idx + o, sizeof idx - o, "  \"weight_map\": {\n");
+        static const char *const dots[3] = {"./", ".//", "././"};
         for (int k = 0; k < 3; k++)
             for (int i = 0; names[k][i]; i++)
-                o += (size_t)snprintf(idx + o, sizeof idx - o, "    \"%s\": \"model-%05d-of-00003.safetensors\"%s\n",
-                                      names[k][i], k + 1, k == 2 && names[k][i + 1] == NULL ? "" : ",");
+                o += (size_t)snprintf(idx + o, sizeof idx - o, "    \"%s\": \"%smodel-%05d-of-00003.safetensors\"%s\n",
+                                      names[k][i], s->dot_names && i == 0 ? dots[k] : "", k + 1,
+                                      k == 2 && names[k][i + 1] == NULL ? "" : ",");
         o += (size_t)snprintf(idx + o, sizeof idx - o, "  }\n}\n");
     }
     snprintf(rel, sizeof rel, "%s/model.safetensors.index.json", dir);
@@ -385,6 +388,10 @@ static void st_set_write(const st_set *s) {
 static void st_sets(void) {
     static const st_set sets[] = {
         {"st-set-ok", "none", "3 shards, 6 F16 tensors, index and total_size right", .total = -2},
+        {"st-set-dot-names", "none",
+         "the index names each shard as ./x, .//x or ././x and as x: one file (os.path.join and open resolve them "
+         "alike)",
+         .total = -2, .dot_names = 1},
         {"SET001-st-no-weight-map", "SET001", "index without weight_map", .total = -2, .no_weight_map = 1},
         {"SET002-st-shard-missing", "SET002", "shard 2 of 3 missing", .missing = 2, .total = 128},
         {"SET003-st-shard-invalid", "SET003", "shard 2 has a wrong header size (ST rule)", .corrupt = 2, .total = -2},

@@ -1431,6 +1431,130 @@ static void test_set_index(void **state) {
     tfs_lint_report_free(&r);
 }
 
+/* the normal form of a shard name (shard_name.c): the table's outputs are Python's posixpath.normpath of each
+ * input, with a "/" kept after a name that ends in "/" or "/." (open() fails there: ENOTDIR), checked by hand
+ * with /usr/bin/python3; os.path.samefile(join(d, name), join(d, normpath(name))) holds for every input
+ * without a trailing "/" */
+static void test_shard_names(void **state) {
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } ok[] = {
+        {"s1.safetensors", "s1.safetensors"},
+        {"./s1.safetensors", "s1.safetensors"},
+        {".//s1.safetensors", "s1.safetensors"},
+        {"././s1.safetensors", "s1.safetensors"},
+        {"sub//s2.safetensors", "sub/s2.safetensors"},
+        {"sub/./s2.safetensors", "sub/s2.safetensors"},
+        {"./sub/.//./s2.safetensors", "sub/s2.safetensors"},
+        {"sub///", "sub/"},
+        {"s1.safetensors/", "s1.safetensors/"},
+        {"s1.safetensors/.", "s1.safetensors/"},
+        {"..x/s..1", "..x/s..1"},
+        {"...", "..."},
+        {".s1", ".s1"},
+        {"a/.b/c.", "a/.b/c."},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        char *o = (char *)1;
+        assert_int_equal(tfs__lint_shard_name(ok[i].in, strlen(ok[i].in), &o), SHARD_OK);
+        assert_string_equal(o, ok[i].out);
+        free(o);
+    }
+    static const struct {
+        const char *in;
+        size_t len;
+        shard_name_kind k;
+    } bad[] = {
+        {"", 0, SHARD_NOT_FILE},         {".", 1, SHARD_NOT_FILE},        {"./", 2, SHARD_NOT_FILE},
+        {".//./", 5, SHARD_NOT_FILE},    {"a\0b", 3, SHARD_NOT_FILE},     {"/s1", 3, SHARD_OUTSIDE},
+        {"//s1", 4, SHARD_OUTSIDE},      {"..", 2, SHARD_OUTSIDE},        {"../s1", 5, SHARD_OUTSIDE},
+        {"sub/../s1", 9, SHARD_OUTSIDE}, {"x/..", 4, SHARD_OUTSIDE},      {"./../s1", 7, SHARD_OUTSIDE},
+        {"x/../", 5, SHARD_OUTSIDE},     {"s1.safetensors", 2, SHARD_OK}, /* len counts: "s1" */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *o = (char *)1;
+        assert_int_equal(tfs__lint_shard_name(bad[i].in, bad[i].len, &o), bad[i].k);
+        if (bad[i].k == SHARD_OK) {
+            assert_string_equal(o, "s1");
+            free(o);
+        } else {
+            assert_null(o);
+        }
+    }
+}
+
+/* an index that names a shard as "./s1.safetensors" in one place and "s1.safetensors" in another names one file
+ * (transformers opens os.path.join(folder, name)): one file of the set, no SET005 / SET007; a folder lists the
+ * index alone (its shards are named, whatever the spelling) */
+static void test_set_shard_paths(void **state) {
+    (void)state;
+    char dir[300], sub[320];
+    snprintf(dir, sizeof dir, "%s/paths", g_tmp);
+    snprintf(sub, sizeof sub, "%s/paths/sub", g_tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    static const char *const pa[] = {"a"}, *const pb[] = {"b"};
+    static const unsigned ca[] = {2}, cb[] = {1};
+    static const uint32_t f16[] = {TFS_ST_F16};
+    put_shard("paths/s1.safetensors", pa, ca, f16, 1);     /* a00, a01: 8 bytes */
+    put_shard("paths/sub/s2.safetensors", pb, cb, f16, 1); /* b00: 4 bytes */
+    static const struct {
+        const char *index, *ids;
+    } v[] = {
+        {"{\"metadata\": {\"total_size\": 12}, \"weight_map\": {\"a00\": \"./s1.safetensors\", \"a01\": "
+         "\"s1.safetensors\", \"b00\": \"sub//s2.safetensors\"}}",
+         ""},
+        {"{\"metadata\": {\"total_size\": 12}, \"weight_map\": {\"a00\": \".//s1.safetensors\", \"a01\": "
+         "\"./././s1.safetensors\", \"b00\": \"./sub/./s2.safetensors\"}}",
+         ""},
+        /* "s1.safetensors/" names a folder: open fails (ENOTDIR), for the loader too; the other spelling is read */
+        {"{\"metadata\": {\"total_size\": 12}, \"weight_map\": {\"a00\": \"s1.safetensors/\", \"a01\": "
+         "\"s1.safetensors\", \"b00\": \"sub/s2.safetensors\"}}",
+         "SET003@0:-1"},
+        /* the folder itself, and a ".." that would come back into the folder: SET001, not opened */
+        {"{\"metadata\": {\"total_size\": 12}, \"weight_map\": {\"a00\": \".\", \"x\": \"sub/../s1.safetensors\", "
+         "\"a01\": \"s1.safetensors\", \"b00\": \"sub/s2.safetensors\"}}",
+         "SET001@-1:-1 SET001@-1:-1"},
+    };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+        put_text("paths/model.safetensors.index.json", v[i].index);
+        tfs_lint_report r;
+        expect_set_ids("paths/model.safetensors.index.json", TFS_FORMAT_SAFETENSORS, v[i].ids, "shard path case", i,
+                       &r);
+        char wantp[600];
+        if (i < 2) {
+            assert_int_equal(r.n_files, 2);
+            snprintf(wantp, sizeof wantp, "%s/s1.safetensors", dir);
+            assert_string_equal(r.files[0].path, wantp);
+            snprintf(wantp, sizeof wantp, "%s/sub/s2.safetensors", dir);
+            assert_string_equal(r.files[1].path, wantp);
+            assert_int_equal(r.tensor_bytes, 12);
+        }
+        if (i == 2) {
+            assert_int_equal(r.n_files, 3);
+            snprintf(wantp, sizeof wantp, "%s/s1.safetensors/", dir);
+            assert_string_equal(r.files[0].path, wantp);
+            assert_int_equal(r.files[0].err.sys_errno, ENOTDIR);
+        }
+        if (i == 3) {
+            assert_non_null(strstr(r.findings[0].text, "weight_map[\"a00\"] is not a file name"));
+            assert_non_null(strstr(r.findings[1].text, "weight_map[\"x\"] is a path outside the index's folder"));
+        }
+        tfs_lint_report_free(&r);
+    }
+    put_text("paths/model.safetensors.index.json", v[0].index);
+    char **e = NULL;
+    size_t n = 0;
+    assert_int_equal(tfs_set_entries(dir, &e, &n, NULL), TFS_OK);
+    assert_int_equal(n, 1);
+    char wantp[600];
+    snprintf(wantp, sizeof wantp, "%s/model.safetensors.index.json", dir);
+    assert_string_equal(e[0], wantp);
+    free(e[0]);
+    free(e);
+}
+
 /* GGUF splits: split.count / split.no u16 and right in every part, split.tensors.count an i32 equal to the
  * tensors of all parts (at least those present when a part is missing), model metadata only in part 1 */
 static void put_part(const char *name, unsigned no, unsigned count, const gkv *extra, size_t n_extra, int32_t tc,
@@ -1662,7 +1786,8 @@ int main(void) {
         cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
         cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
         cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
-        cmocka_unit_test(test_set_index),       cmocka_unit_test(test_gguf_splits),
+        cmocka_unit_test(test_set_index),       cmocka_unit_test(test_set_shard_paths),
+        cmocka_unit_test(test_shard_names),     cmocka_unit_test(test_gguf_splits),
         cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
         cmocka_unit_test(test_rule_table),      cmocka_unit_test(test_st_first_misaligned),
         cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
