@@ -197,16 +197,27 @@ typedef struct tfs_header {
     size_t n_kv;
     const tfs_kv *kv;
     int complete; /* 1 after TFS_OK; 0 for a TFS_PARTIAL header */
-    /* TFS_PARTIAL only.  For a violation found while a record was being
-     * read (a GGUF KV pair or tensor info): n_kv / n_tensors count the
-     * records read completely before it, and fail_fields lists the fields of
-     * the failing record that were read whole (key or name length and bytes,
-     * type, element type, count, dims, offset: file offsets and widths), the
-     * record itself first.  For a violation found after the records (GGUF
-     * alignment, layout, data and strict rules; safetensors offsets and
-     * sizes): every record, and err->index names the one concerned.  For
-     * safetensors, the entries before a failing entry and the header's size
-     * field and JSON text.  NULL / 0 otherwise. */
+    /* TFS_PARTIAL only.  Every listed field but the failing record's own
+     * entry (below) was read whole: a field the violation cut is never
+     * listed, so a field of width 0 is a whole empty one (an empty key or
+     * name), never a cut one.
+     * For a violation found while a record was being read (a GGUF KV pair
+     * or tensor info): n_kv / n_tensors count the records read completely
+     * before it; fail_fields lists first the failing record itself over
+     * its bytes read whole (from its start to where reading stopped), then
+     * its fields read whole (key or name length and bytes, type, element
+     * type, count, dims, offset: file offsets and widths).  The value of a
+     * failing KV is never listed (a KV whose value was read whole is
+     * complete), though the record spans what was read whole of it (a
+     * string's length field, an array's whole elements).  When no byte of
+     * the record was read whole (a cut length field), nothing is listed:
+     * err->index and err->offset name it.  For a violation found after the
+     * records (GGUF alignment, layout, data and strict rules; safetensors
+     * offsets and sizes): every record, and err->index names the one
+     * concerned.  For safetensors: the entries before a failing entry, and
+     * the header's size field and JSON text when read whole (a file under 8
+     * bytes: neither; a JSON text shorter than its size field says: the
+     * size field only).  NULL / 0 otherwise. */
     const tfs_field *fail_fields;
     size_t n_fail_fields;
     void *priv_; /* library-internal storage; do not touch */

@@ -105,7 +105,9 @@ static tfs_status build(gg_ctx *c, size_t kv_len, size_t ti_len, tfs_header **ou
 tfs_status tfs__gg_build_view(gg_ctx *c, tfs_header **out) { return build(c, c->kv_len, c->ti_len, out); }
 
 /* Append a field of the failing record when it was read whole (the cursor,
- * which only moves past bytes that were there, is at or past its end). */
+ * which only moves past bytes that were there, is at or past its end).  A
+ * field the violation cut is left out, so a listed field of width 0 is a
+ * whole empty one (an empty key or name), never a cut one. */
 static void add(tfs_priv *p, size_t *n, uint64_t cursor, uint32_t kind, int64_t rec, uint32_t sub, uint64_t off,
                 uint64_t width) {
     if (off == GG_UNSET || off > cursor || width > cursor - off || *n >= sizeof p->fail / sizeof p->fail[0]) return;
@@ -134,19 +136,22 @@ void tfs__gg_build_partial(gg_ctx *c, tfs_header **out) {
     if (in_kv && c->kv_len) {
         const gg_kv_rec *r = &c->kv[c->kv_len - 1u];
         int64_t i = (int64_t)c->kv_len - 1;
-        add(p, &n, c->off, TFS_FIELD_KV, i, 0, r->field_off, c->off > r->field_off ? c->off - r->field_off : 0);
+        /* the record: the bytes of it read whole (none: not listed); then
+         * its fields read whole.  Its value never is: a KV whose value was
+         * read whole is complete (rules judged on whole values, alignment
+         * and strict, are reported after the records), so a violation in
+         * the value cut it; the record spans the value's bytes read whole (a
+         * string's length field, an array's whole elements) */
+        if (c->off > r->field_off) add(p, &n, c->off, TFS_FIELD_KV, i, 0, r->field_off, c->off - r->field_off);
         add(p, &n, c->off, TFS_FIELD_KEY_LEN, i, 0, r->field_off, 8);
         add(p, &n, c->off, TFS_FIELD_KEY, i, 0, r->key_ref == GG_UNSET ? GG_UNSET : r->field_off + 8u, r->key_len);
         add(p, &n, c->off, TFS_FIELD_VALUE_TYPE, i, 0, r->type_off, 4);
         add(p, &n, c->off, TFS_FIELD_ELEM_TYPE, i, 0, r->elem_off, 4);
         add(p, &n, c->off, TFS_FIELD_COUNT, i, 0, r->count_off, 8);
-        add(p, &n, c->off, r->type == TFS_GG_ARRAY ? TFS_FIELD_ARRAY_DATA : TFS_FIELD_VALUE, i, 0, r->value_off,
-            r->value_off != GG_UNSET && c->off > r->value_off ? c->off - r->value_off : 0);
     } else if (in_ti) {
         const gg_ti_rec *r = &c->ti[c->ti_len - 1u];
         int64_t i = (int64_t)c->ti_len - 1;
-        add(p, &n, c->off, TFS_FIELD_TENSOR_INFO, i, 0, r->field_off,
-            c->off > r->field_off ? c->off - r->field_off : 0);
+        if (c->off > r->field_off) add(p, &n, c->off, TFS_FIELD_TENSOR_INFO, i, 0, r->field_off, c->off - r->field_off);
         add(p, &n, c->off, TFS_FIELD_NAME_LEN, i, 0, r->field_off, 8);
         add(p, &n, c->off, TFS_FIELD_NAME, i, 0, r->name_ref == GG_UNSET ? GG_UNSET : r->field_off + 8u, r->name_len);
         add(p, &n, c->off, TFS_FIELD_N_DIMS, i, 0, r->ndims_off, 4);

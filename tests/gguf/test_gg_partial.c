@@ -1,9 +1,11 @@
 /* test_gg_partial.c: TFS_PARTIAL views of GGUF files, every field checked
  * against the offsets the writer reports (gg_build.h), not the parser's:
  * the records read completely before the failing one, the failing record's
- * fields that were read whole (the record first, then each field in file
- * order; nothing of what follows the violation), and the header and data
- * sizes, which a failure before the data section leaves at 0. */
+ * fields that were read whole (the record first, over its bytes read whole,
+ * then each field in file order; a field the violation cut is not listed,
+ * nor is a record of which no byte was read whole: a 0-byte field is a
+ * whole empty one), and the header and data sizes, which a failure before
+ * the data section leaves at 0. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -149,8 +151,7 @@ static void test_partial_after_records(void **state) {
 }
 
 /* The file ends 3 bytes into KV 1's key length (GG103): KV 0
- * complete; of KV 1 only the record itself, 0 bytes wide (nothing of it was
- * read whole). */
+ * complete; nothing of KV 1 was read whole: no field (err names it). */
 static void test_partial_kv_cut_in_key_length(void **state) {
     (void)state;
     gb b = {0};
@@ -160,15 +161,16 @@ static void test_partial_kv_cut_in_key_length(void **state) {
     gb_u8(&b, 1);
     gb_u8(&b, 0);
     gb_u8(&b, 0);
-    const want_field want[] = {{TFS_FIELD_KV, 0, start, 0}};
-    tfs_header *h = expect_partial(&b, TFS_GG103, start, 1, 0, 1, want, 1);
+    tfs_header *h = expect_partial(&b, TFS_GG103, start, 1, 0, 1, NULL, 0);
+    assert_int_equal(h->kv[0].key.len, 1);
     tfs_header_free(h);
     gb_free(&b);
 }
 
 /* KV 1 is a string array whose second element's length (1000) runs past
- * the file (GG102): the fields up to its count, then ARRAY_DATA over the
- * bytes read whole: element 0 (8 + 2) and element 1's length field (8). */
+ * the file (GG102): the record over the bytes read whole, element 0 (8 + 2)
+ * and element 1's length field (8) included; the fields up to its count; no
+ * ARRAY_DATA (the array was cut). */
 static void test_partial_array_elements(void **state) {
     (void)state;
     gb b = {0};
@@ -186,15 +188,14 @@ static void test_partial_array_elements(void **state) {
         {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
         {TFS_FIELD_ELEM_TYPE, 0, at.elem, 4},
         {TFS_FIELD_COUNT, 0, at.count, 8},
-        {TFS_FIELD_ARRAY_DATA, 0, at.value, len1 + 8u - at.value},
     };
-    tfs_header *h = expect_partial(&b, TFS_GG102, len1, 1, 0, 1, want, 7);
+    tfs_header *h = expect_partial(&b, TFS_GG102, len1, 1, 0, 1, want, 6);
     tfs_header_free(h);
     gb_free(&b);
 }
 
 /* KV 1 is a u64 scalar cut after 5 of its 8 bytes (GG103): its value field
- * is listed, 0 bytes wide (not read whole). */
+ * is not listed (not read whole); the record ends where the value begins. */
 static void test_partial_scalar_cut(void **state) {
     (void)state;
     gb b = {0};
@@ -207,15 +208,54 @@ static void test_partial_scalar_cut(void **state) {
         {TFS_FIELD_KEY_LEN, 0, at.start, 8},
         {TFS_FIELD_KEY, 0, at.start + 8u, 1},
         {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
-        {TFS_FIELD_VALUE, 0, at.value, 0},
     };
-    tfs_header *h = expect_partial(&b, TFS_GG103, at.value, 1, 0, 1, want, 5);
+    tfs_header *h = expect_partial(&b, TFS_GG103, at.value, 1, 0, 1, want, 4);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* KV 1 is a string of declared length 10 with 4 bytes there (GG102 at its
+ * length field): the record spans its length field (read whole), no VALUE field. */
+static void test_partial_string_cut(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    gb_kv_at at = gb_kv(&b, "s", TFS_GG_STRING);
+    gb_u64(&b, 10);
+    gb_zeros(&b, 4);
+    const want_field want[] = {
+        {TFS_FIELD_KV, 0, at.start, at.value + 8u - at.start},
+        {TFS_FIELD_KEY_LEN, 0, at.start, 8},
+        {TFS_FIELD_KEY, 0, at.start + 8u, 1},
+        {TFS_FIELD_VALUE_TYPE, 0, at.type, 4},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG102, at.value, 1, 0, 1, want, 4);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
+/* KV 1 has an empty key (GG110, judged after the key was read): its key
+ * field is listed, 0 bytes wide and whole; the only kind of 0-byte field. */
+static void test_partial_empty_key(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_kv_u32(&b, "a", 7);
+    gb_kv_at at = gb_kv(&b, "", TFS_GG_U32);
+    gb_u32(&b, 1);
+    const want_field want[] = {
+        {TFS_FIELD_KV, 0, at.start, 8},
+        {TFS_FIELD_KEY_LEN, 0, at.start, 8},
+        {TFS_FIELD_KEY, 0, at.start + 8u, 0},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG110, at.start, 1, 0, 1, want, 3);
     tfs_header_free(h);
     gb_free(&b);
 }
 
 /* The file ends 3 bytes into tensor info 1's name length (GG201): info 0
- * complete; of info 1 only the record itself, 0 bytes wide. */
+ * complete; nothing of info 1 was read whole: no field. */
 static void test_partial_info_cut_in_name_length(void **state) {
     (void)state;
     gb b = {0};
@@ -224,8 +264,8 @@ static void test_partial_info_cut_in_name_length(void **state) {
     gb_ti(&b, "t0", 1, ne, 0, 0);
     size_t start = b.len;
     gb_bytes(&b, "\x02\x00\x00", 3); /* name length 2: its first 3 bytes (little-endian) */
-    const want_field want[] = {{TFS_FIELD_TENSOR_INFO, 0, start, 0}};
-    tfs_header *h = expect_partial(&b, TFS_GG201, start, 0, 1, 1, want, 1);
+    tfs_header *h = expect_partial(&b, TFS_GG201, start, 0, 1, 1, NULL, 0);
+    assert_int_equal(h->tensors[0].name.len, 2);
     tfs_header_free(h);
     gb_free(&b);
 }
@@ -236,6 +276,8 @@ int main(void) {
         cmocka_unit_test(test_partial_array_kv),
         cmocka_unit_test(test_partial_array_elements),
         cmocka_unit_test(test_partial_scalar_cut),
+        cmocka_unit_test(test_partial_string_cut),
+        cmocka_unit_test(test_partial_empty_key),
         cmocka_unit_test(test_partial_kv_cut_in_key_length),
         cmocka_unit_test(test_partial_tensor_info),
         cmocka_unit_test(test_partial_info_cut_in_name_length),
