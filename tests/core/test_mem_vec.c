@@ -7,6 +7,9 @@
  *   /proc/self/smaps (the "hg" VmFlag of the mappings around it), skipped
  *   where the kernel has no MADV_HUGEPAGE;
  * - tfs__alloc_big: a large block is 2 MiB-aligned, zeroed on request;
+ *   NULL when the allocation fails (tests/common/nomem.c: the program is
+ *   linked with --wrap for the allocation functions), small or large,
+ *   zeroed or not;
  * - tfs__reserve: capacity 16, then doubling, contents kept (also across the
  *   1 MiB switch to tfs__alloc_big), NULL on overflow with nothing changed;
  *   tfs__reserve_first: at least 16 records. */
@@ -20,6 +23,8 @@
 #include <cmocka.h>
 
 #include "internal.h"
+
+#include "common/nomem.h"
 
 #define HUGE ((uintptr_t)2 * 1024 * 1024)
 
@@ -165,6 +170,19 @@ static void test_alloc_big_small(void **state) {
     free(p);
 }
 
+static void test_alloc_big_fails(void **state) {
+    (void)state;
+    static const size_t sizes[] = {0, 100, HUGE / 2 - 1, HUGE / 2, HUGE, 3 * HUGE + 5};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        for (int zero = 0; zero <= 1; zero++) {
+            tfs_test_nomem_arm(0); /* the next allocation fails */
+            void *p = tfs__alloc_big(sizes[i], zero);
+            assert_int_equal(tfs_test_nomem_disarm(), 1);
+            assert_null(p);
+        }
+    }
+}
+
 static void test_reserve_grows_by_doubling_and_keeps(void **state) {
     (void)state;
     uint32_t *a = NULL;
@@ -281,6 +299,7 @@ int main(void) {
         cmocka_unit_test(test_alloc_big_large_is_aligned_and_hinted),
         cmocka_unit_test(test_alloc_big_small),
         cmocka_unit_test(test_alloc_big_zeroes_reused_memory),
+        cmocka_unit_test(test_alloc_big_fails),
         cmocka_unit_test(test_reserve_grows_by_doubling_and_keeps),
         cmocka_unit_test(test_reserve_large_copies),
         cmocka_unit_test(test_reserve_overflow),

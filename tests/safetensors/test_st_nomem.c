@@ -92,10 +92,40 @@ static void test_ST301_every_allocation_fails(void **state) {
     free(json);
 }
 
+/* Headers longer than the first 64 KiB window of a reader or stream: the
+ * window grows to the whole header (tfs__src_prefix), by realloc below 1 MiB
+ * and by tfs__alloc_big from 1 MiB on, which copies what the window held;
+ * that allocation failing must leave the window alone (ENOMEM, nothing read
+ * into it, nothing copied to NULL).  One tensor and a __metadata__ value of
+ * `len` bytes. */
+static void test_long_header_every_allocation_fails(void **state) {
+    (void)state;
+    static const size_t lens[] = {100000, 1100000};
+    for (size_t i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+        size_t len = lens[i], cap = len + 128;
+        char *json = malloc(cap);
+        assert_non_null(json);
+        int k = snprintf(json, cap,
+                         "{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]},"
+                         "\"__metadata__\":{\"k\":\"");
+        memset(json + k, 'v', len);
+        snprintf(json + k + len, cap - (size_t)k - len, "\"}}");
+        stt_buf b = stt_json(json, 1);
+        tfs_header *h = stt_expect_ok(&b, 0, 1);
+        assert_int_equal(h->header_size, (uint64_t)k + len + 3u);
+        assert_int_equal(h->n_kv, 1);
+        tfs_header_free(h);
+        every_allocation_fails(&b);
+        stt_free(&b);
+        free(json);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid_every_allocation_fails),
         cmocka_unit_test(test_ST301_every_allocation_fails),
+        cmocka_unit_test(test_long_header_every_allocation_fails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
