@@ -24,6 +24,7 @@ typedef struct counting {
     size_t calls;
     int fail;           /* every read fails (2: and claims len bytes in *got) */
     uint64_t fail_from; /* when not 0: every read that starts at or after this offset fails */
+    size_t short_once;  /* when not 0: the next read returns at most this many bytes (then cleared) */
 } counting;
 
 static int c_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
@@ -33,6 +34,10 @@ static int c_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
     if (c->fail || (c->fail_from && off >= c->fail_from)) return 5;
     size_t k = off >= c->n ? 0 : c->n - (size_t)off;
     if (k > len) k = len;
+    if (c->short_once && k > c->short_once) {
+        k = c->short_once;
+        c->short_once = 0;
+    }
     memcpy(buf, c->p + off, k);
     *got = k;
     return 0;
@@ -416,6 +421,43 @@ static void test_reader_fails_after_parse(void **state) {
     release(h, &b);
 }
 
+/* find_string reads length fields through a 4096-byte chunk: element 1's
+ * length field starts at chunk byte 4089 (element 0 is 4081 bytes), 7 bytes
+ * inside the chunk and 1 past it, so the chunk must be read again there; and
+ * a first read that returns 3 bytes is continued for the rest of the chunk
+ * only.  Values from the array as built. */
+static void test_reader_length_field_across_chunk(void **state) {
+    (void)state;
+    static char el0[4081];
+    memset(el0, 'a', sizeof el0);
+    const char *el[3] = {el0, "yz", "0123456789abcdef"};
+    const size_t len[3] = {sizeof el0, 2, 16};
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "a.strs", TFS_GG_STRING, 3);
+    size_t off[3];
+    for (int k = 0; k < 3; k++) off[k] = gb_strn(&b, el[k], len[k]) + 8u;
+    assert_int_equal(off[1] - off[0], 4089u); /* length field 1 at chunk byte 4089 */
+    counting c = {0};
+    tfs_header *h = parse_reader(&c, &b);
+    for (size_t first = 0; first <= 3; first += 3) { /* a whole first read, then one of 3 bytes */
+        for (int k = 1; k < 3; k++) {
+            tfs_value v;
+            c.short_once = first;
+            assert_int_equal(tfs_kv_get(h, &h->kv[0], (uint64_t)k, &v), TFS_OK);
+            assert_int_equal(v.u64, len[k]);
+            assert_int_equal(v.offset, off[k]);
+            char buf[16];
+            tfs_str s;
+            c.short_once = first;
+            assert_int_equal(tfs_kv_get_string(h, &h->kv[0], (uint64_t)k, &s, buf, sizeof buf), TFS_OK);
+            assert_int_equal(s.len, len[k]);
+            assert_memory_equal(s.ptr, el[k], len[k]);
+        }
+    }
+    release(h, &b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_one_read_per_block, setup, teardown),
@@ -425,6 +467,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_arguments_and_failures, setup, teardown),
         cmocka_unit_test(test_stream_kept_strings),
         cmocka_unit_test(test_reader_string_elements),
+        cmocka_unit_test(test_reader_length_field_across_chunk),
         cmocka_unit_test(test_reader_fails_after_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
