@@ -277,6 +277,19 @@ static void test_json_values(void **state) {
         tfs__lj_free(n);
     }
     assert_null(tfs__lj_parse("true", 3, NULL, NULL));
+    /* numbers cut where a sign, a digit or an exponent is due, each text in a
+     * heap block of exactly its length: a byte read past it is ASan's */
+    static const char *const ends[] = {"-", "1.", "1e", "1e+", "1E-"};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        size_t len = strlen(ends[i]);
+        char *heap = malloc(len);
+        assert_non_null(heap);
+        memcpy(heap, ends[i], len);
+        const char *w = NULL;
+        assert_null(tfs__lj_parse(heap, len, &w, NULL));
+        assert_string_equal(w, "bad number");
+        free(heap);
+    }
     const char *why = NULL;
     assert_null(tfs__lj_parse("{\"", 1, &why, NULL)); /* the quote after the end is not read */
     assert_string_equal(why, "object key is not a string");
