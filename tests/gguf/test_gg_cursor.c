@@ -458,6 +458,46 @@ static void test_reader_length_field_across_chunk(void **state) {
     release(h, &b);
 }
 
+/* Fill the stack below the caller's frame with 0xFF, where the next call's
+ * frames will lie: a local the library reads before writing it then holds
+ * 0xFF bytes instead of whatever zeros happened to be there. */
+static void __attribute__((noinline)) stack_ff(void) {
+    volatile uint8_t junk[65536];
+    for (size_t i = 0; i < sizeof junk; i++) junk[i] = 0xFF;
+}
+
+/* A forward-only view's kept string elements: each length is taken from all
+ * 8 bytes of its field (a stack filled with 0xFF first, so a byte not read
+ * from the field shows); lengths and offsets as built. */
+static void test_stream_kept_lengths_whole_field(void **state) {
+    (void)state;
+    const char *el[3] = {"a", "bb", "ccc"};
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "a.strs", TFS_GG_STRING, 3);
+    size_t off[3];
+    for (int k = 0; k < 3; k++) off[k] = gb_str(&b, el[k]) + 8u;
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b.p, b.len);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    for (int k = 0; k < 3; k++) {
+        tfs_value v;
+        stack_ff();
+        assert_int_equal(tfs_kv_get(h, &h->kv[0], (uint64_t)k, &v), TFS_OK);
+        assert_int_equal(v.u64, strlen(el[k]));
+        assert_int_equal(v.offset, off[k]);
+        tfs_str s;
+        stack_ff();
+        assert_int_equal(tfs_kv_get_string(h, &h->kv[0], (uint64_t)k, &s, NULL, 0), TFS_OK);
+        assert_int_equal(s.len, strlen(el[k]));
+        assert_memory_equal(s.ptr, el[k], s.len);
+    }
+    release(h, &b);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_one_read_per_block, setup, teardown),
@@ -468,6 +508,7 @@ int main(void) {
         cmocka_unit_test(test_stream_kept_strings),
         cmocka_unit_test(test_reader_string_elements),
         cmocka_unit_test(test_reader_length_field_across_chunk),
+        cmocka_unit_test(test_stream_kept_lengths_whole_field),
         cmocka_unit_test(test_reader_fails_after_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
