@@ -12,7 +12,8 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them;
   1e ending with the header (no exponent digit yet); 1e288, the largest exponent below the power table
   (10^289 to 10^308) that the range test consults; 0 ending with the header with a digit after it
-  (ST111, not ST110's leading zero read from the data).
+  (ST111, not ST110's leading zero read from the data); -01 in a shape and in data_offsets (ST110 at the
+  '1': the number is malformed before its sign matters).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -62,6 +63,12 @@ def build(add):
     add("ST111-exponent-last-header-byte", st_file('{"a":{%s,"x":1e30' % E, b"9"),
         "the header ends with 1e30 in an ignored field; the data starts with '9' (1e309 would be out of range)",
         "ST111")
+    # a negative zero with a digit after it: a syntax error (serde_json's number parser stops at the
+    # leading zero), not the shape's or data_offsets' ST222 for a negative value
+    add("ST110-leading-zero-negative-shape", st_file('{"a":{"dtype":"U8","shape":[-01],"data_offsets":[0,1]}}', 1),
+        "shape [-01]: a leading zero after the minus sign (ST110 at the '1', not ST222 for -0)", "ST110")
+    add("ST110-leading-zero-negative-offsets", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[-01,1]}}', 1),
+        "data_offsets [-01,1]: a leading zero after the minus sign (ST110 at the '1', not ST222 for -0)", "ST110")
     add("ST111-zero-last-header-byte", st_file('{"a":{%s,"x":0' % E, b"5"),
         "the header ends with the number 0 in an ignored field; the data starts with '5' (not a leading zero: "
         "the data is no part of the number)", "ST111")
