@@ -1158,16 +1158,18 @@ static void test_set_entries(void **state) {
         "other.safetensors",
         "z-00001-of-00002.gguf",
         "z-00002-of-00002.gguf",
+        "first.safetensors", /* named only by the index's first weight_map entry */
     };
     char path[600];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "entries/%s", files[i]);
         put_text(path, "");
     }
-    put_text(
-        "entries/model.safetensors.index.json",
-        "{\"weight_map\": {\"a\": \"model-00001-of-00002.safetensors\", \"b\": \"model-00002-of-00002.safetensors\", "
-        "\"c\": 5, \"e\": null, \"f\": [\"x\"], \"d\": \"model-00001-of-00002.safetensors\"}}");
+    put_text("entries/model.safetensors.index.json",
+             "{\"weight_map\": {\"q\": \"first.safetensors\", \"a\": \"model-00001-of-00002.safetensors\", \"b\": "
+             "\"model-00002-of-00002.safetensors\", "
+             "\"c\": 5, \"e\": null, \"f\": [\"x\"], \"d\": \"model-00001-of-00002.safetensors\", "
+             "\"g\": \"./first.safetensors\"}}"); /* 8 entries: the JSON parser's first capacity, exactly */
     char **v = NULL;
     size_t n = 0;
     int e = 0;
