@@ -1558,6 +1558,27 @@ static void test_set_shard_paths(void **state) {
         }
         tfs_lint_report_free(&r);
     }
+    /* a weight_map key in a SET001 message: whole up to 200 bytes, its first 200 bytes beyond */
+    {
+        char k200[201], k201[202], idx[1024], msg[300];
+        memset(k200, 'k', 200);
+        k200[200] = '\0';
+        memset(k201, 'm', 201);
+        k201[201] = '\0';
+        snprintf(idx, sizeof idx,
+                 "{\"metadata\": {\"total_size\": 12}, \"weight_map\": {\"%s\": \".\", \"%s\": 5, \"a00\": "
+                 "\"s1.safetensors\", \"a01\": \"s1.safetensors\", \"b00\": \"sub/s2.safetensors\"}}",
+                 k200, k201);
+        put_text("paths/model.safetensors.index.json", idx);
+        tfs_lint_report r;
+        expect_set_ids("paths/model.safetensors.index.json", TFS_FORMAT_SAFETENSORS, "SET001@-1:-1 SET001@-1:-1",
+                       "long weight_map keys", 0, &r);
+        snprintf(msg, sizeof msg, "weight_map[\"%s\"] is not a file name", k200);
+        assert_non_null(strstr(r.findings[0].text, msg));
+        snprintf(msg, sizeof msg, "weight_map[\"%.200s\"] is not a string", k201);
+        assert_non_null(strstr(r.findings[1].text, msg));
+        tfs_lint_report_free(&r);
+    }
     put_text("paths/model.safetensors.index.json", v[0].index);
     char **e = NULL;
     size_t n = 0;
