@@ -53,6 +53,17 @@ static tfs_header *parse_reader(counting *c, const gb *b) {
     return h;
 }
 
+/* b's bytes through a forward-only source of unknown size (a pipe): must parse */
+static tfs_header *parse_stream(const gb *b) {
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b->p, b->len);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    return h;
+}
+
 enum { N_U32 = 1000, N_STR = 40 };
 
 /* element i of the string array: i % 23 bytes, then 300 bytes for i = 17 */
@@ -315,12 +326,7 @@ static void test_stream_kept_strings(void **state) {
     for (int k = 2; k < 70; k++) gb_str(&b, "t");
     (void)a0;
     assert_int_equal(e0, a1.value);
-    tfs_source src;
-    tfs_test_stream st;
-    tfs_test_stream_source(&src, &st, b.p, b.len);
-    tfs_header *h = NULL;
-    tfs_error e;
-    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    tfs_header *h = parse_stream(&b);
     tfs_value v;
     assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v), TFS_EIO);
     assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v), TFS_EIO);
@@ -477,12 +483,7 @@ static void test_stream_kept_lengths_whole_field(void **state) {
     gb_kv_arr(&b, "a.strs", TFS_GG_STRING, 3);
     size_t off[3];
     for (int k = 0; k < 3; k++) off[k] = gb_str(&b, el[k]) + 8u;
-    tfs_source src;
-    tfs_test_stream st;
-    tfs_test_stream_source(&src, &st, b.p, b.len);
-    tfs_header *h = NULL;
-    tfs_error e;
-    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    tfs_header *h = parse_stream(&b);
     for (int k = 0; k < 3; k++) {
         tfs_value v;
         stack_ff();
