@@ -5,7 +5,8 @@
   token's position instead of its length gave up on every escaped name far enough in); an escaped
   tensor name of 150 decoded bytes (more than that buffer holds: short_str must not decode it);
 - an array-form entry with a bad separator between its elements, and one closed by a brace:
-  JSON syntax errors (ST110) that the array-form reader must report, not step over;
+  JSON syntax errors (ST110) that the array-form reader must report, not step over; data_offsets
+  with a space or a ';' where the comma between its two numbers belongs (ST110, not ST221);
 - a held entry violation (an unknown dtype, ST210) in an entry whose ignored field nests to depth
   127, the deepest serde_json accepts: the held entry is scanned again from its start at its own
   depth (2), so the nesting stays legal and ST210 is reported; one level more is ST113;
@@ -39,6 +40,12 @@ def build(add):
     add("valid-escaped-metadata-key-past-64",
         st_file('{%s,"\\u005f_metadata__":{"k":"v"}}' % FIRST, 1),
         "the key __metadata__ spelled with a \\u escape, past byte 64 of the header")
+    # data_offsets' two numbers without the comma between them: a syntax error at the second, not
+    # a one-number list (ST221) and not a valid entry read past a stray byte
+    add("ST110-offsets-space-not-comma", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0 1]}}', 1),
+        "data_offsets [0 1]: a space where the comma belongs (ST110 at the '1')", "ST110")
+    add("ST110-offsets-semicolon-not-comma", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0;1]}}', 1),
+        "data_offsets [0;1]: a semicolon where the comma belongs (ST110 at the ';')", "ST110")
     add("ST110-array-entry-bad-separator", st_file('{"a":["U8";[1],[0,1]]}', 1),
         "array-form entry whose first two elements are separated by ';'", "ST110")
     add("ST110-array-entry-closed-by-brace", st_file('{"a":["U8",[1],[0,1]}}', 1),

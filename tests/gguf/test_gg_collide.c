@@ -27,9 +27,12 @@
 uint64_t __wrap_tfs__hash_seed(void);
 uint64_t __wrap_tfs__hash_seed(void) { return SEED; }
 
-enum { LONG = TFS_KEY_KEEP + 8u }; /* a long key: TFS_KEY_KEEP shared bytes, 8 that differ */
+/* a long key: PREFIX shared bytes, 8 that differ.  The shared bytes run one
+ * 4 KiB piece past TFS_KEY_KEEP, so a reader that compares the rest again
+ * (kv.c rest_eq, 4 KiB at a time) finds the difference in its second piece */
+enum { PREFIX = TFS_KEY_KEEP + 4096u + 1u, LONG = PREFIX + 8u };
 
-static uint8_t prefix[TFS_KEY_KEEP];
+static uint8_t prefix[PREFIX];
 static tfs_hash_state prefix_state;
 
 /* Candidate i of a family: its bytes into k (cap >= LONG), its length. */
@@ -45,8 +48,8 @@ static size_t name_mixed(uint32_t i, uint8_t *k) {
     return (size_t)sprintf((char *)k, i % 2u ? "blk.%09x.w" : "blk.%08x.w", i / 2u);
 }
 static size_t long_key(uint32_t i, uint8_t *k) {
-    memcpy(k, prefix, TFS_KEY_KEEP);
-    sprintf((char *)k + TFS_KEY_KEEP, "%08x", i);
+    memcpy(k, prefix, PREFIX);
+    sprintf((char *)k + PREFIX, "%08x", i);
     return LONG;
 }
 
@@ -54,7 +57,7 @@ static uint64_t hash_of(family f, uint32_t i, uint8_t *k) {
     size_t n = f(i, k);
     if (f != long_key) return tfs__hash_bytes(SEED, k, n);
     tfs_hash_state s = prefix_state; /* the shared prefix hashed once */
-    tfs__hash_update(&s, k + TFS_KEY_KEEP, 8);
+    tfs__hash_update(&s, k + PREFIX, 8);
     return tfs__hash_final(&s);
 }
 
@@ -84,9 +87,9 @@ static void find_pair(family f, int mixed, uint32_t *a, uint32_t *b) {
 }
 
 static void setup_prefix(void) {
-    for (size_t j = 0; j < TFS_KEY_KEEP; j++) prefix[j] = (uint8_t)('a' + (j * 7u + j / 251u) % 26u);
+    for (size_t j = 0; j < PREFIX; j++) prefix[j] = (uint8_t)('a' + (j * 7u + j / 251u) % 26u);
     tfs__hash_init(&prefix_state, SEED, LONG);
-    tfs__hash_update(&prefix_state, prefix, TFS_KEY_KEEP);
+    tfs__hash_update(&prefix_state, prefix, PREFIX);
 }
 
 /* Two KVs (u32 values) with the keys of candidates a and b of f. */
@@ -126,8 +129,8 @@ static void test_valid_colliding_keys_different_lengths(void **state) {
     gb_free(&b);
 }
 
-/* Long keys (more than a reader keeps) sharing their first TFS_KEY_KEEP
- * bytes, differing in the last 8, hashes colliding in 32 bits: a reader
+/* Long keys (more than a reader keeps) sharing their first PREFIX bytes
+ * (TFS_KEY_KEEP and one 4 KiB piece more), differing in the last 8, hashes colliding in 32 bits: a reader
  * reads the rest again and finds them different; a stream, which cannot,
  * compares the full 64-bit hashes (before that fix: a false GG111). */
 static void test_valid_colliding_long_keys(void **state) {
