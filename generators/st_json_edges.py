@@ -13,7 +13,7 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   1e ending with the header (no exponent digit yet); 1e288, the largest exponent below the power table
   (10^289 to 10^308) that the range test consults; 0 ending with the header with a digit after it
   (ST111, not ST110's leading zero read from the data); f64::MAX itself (valid) and 18446744073709551615e289
-  (ST117: out of range at the power table's first exponent); a high surrogate then \\x ending the header (ST116); -01 in a shape and in data_offsets (ST110 at the
+  (ST117: out of range at the power table's first exponent); a high surrogate then \\x ending the header, and then \\u0000 (ST116); -01 in a shape and in data_offsets (ST110 at the
   '1': the number is malformed before its sign matters).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
@@ -77,6 +77,9 @@ def build(add):
     add("ST117-number-u64-max-e289", st_file('{"a":{%s,"x":18446744073709551615e289}}' % E, 1),
         "18446744073709551615e289 (1.84e308) in an ignored entry field: out of f64's range at the power "
         "table's first exponent", "ST117")
+    add("ST116-high-surrogate-then-u0000", st_file('{"a":{%s},"__metadata__":{"k":"\\ud800\\u0000"}}' % E, 1),
+        "a high surrogate escape followed by \\u0000, a good escape that is no low surrogate (ST116, not ST115)",
+        "ST116")
     # a high surrogate, then a backslash and a byte that is no 'u' as the header's last two bytes
     add("ST116-high-surrogate-then-backslash-x-last", st_file('{"a":{%s},"__metadata__":{"k":"\\ud800\\x' % E, b"u"),
         "a high surrogate escape, then \\x as the header's last two bytes (no low surrogate escape; "
