@@ -264,9 +264,7 @@ static void test_stream(void **state) {
 
     /* zero-length gets ahead of the window of a stream whose size is not
      * known yet: inside the file (its end included) non-NULL, past it NULL */
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, 8);
     assert_non_null(tfs__src_get(&s, 2 * TFS_WINDOW + 3, 0));
     assert_false(s.size_known);
@@ -274,9 +272,7 @@ static void test_stream(void **state) {
     assert_non_null(tfs__src_get(&s, FILE_N, 0));
     assert_false(tfs_src_failed(&s));
     tfs__src_close(&s);
-    memset(&r, 0, sizeof r);
-    r.n = FILE_N;
-    s = mk(&r, TFS_SIZE_UNKNOWN, 1);
+    s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
     expect_bytes(&s, 0, 8);
     assert_null(tfs__src_get(&s, FILE_N + 1, 0));
     assert_true(s.size_known);
