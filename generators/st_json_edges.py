@@ -12,9 +12,13 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   exponent (1e30) ending with the header, one digit short of f64 overflow, data digits after them;
   1e ending with the header (no exponent digit yet); 1e288, the largest exponent below the power table
   (10^289 to 10^308) that the range test consults; 0 ending with the header with a digit after it
-  (ST111, not ST110's leading zero read from the data); 18446744073709551615e289 (ST117: out of range at the
-  power table's first exponent); a high surrogate then \\x ending the header, and then \\u0000 (ST116); -01 in a shape and in data_offsets (ST110 at the
-  '1': the number is malformed before its sign matters).
+  (ST111, not ST110's leading zero read from the data); f64::MAX itself (valid) and 18446744073709551615e289
+  (ST117: out of range at the power table's first exponent); a high surrogate then \\x ending the header, and then \\u0000 (ST116); -01 in a shape and in data_offsets (ST110 at the
+  '1': the number is malformed before its sign matters); 1.25e-2147483647 (the exponent sum below i32::MIN:
+  saturated, in range); the header ending where a skipped object's key starts, after '{' and after ',',
+  and inside the dropped digits of a 25-digit decimal, with data bytes that would continue them (ST111).
+  An array-form entry (["U8",[1],[0,1]]) with a bad dtype, shape or data_offsets: that field's rule.
+  The range edge at every exponent of the power table is a unit test (tests/safetensors/test_st_json.c).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -72,9 +76,8 @@ def build(add):
         "data_offsets [-01,1]: a leading zero after the minus sign (ST110 at the '1', not ST222 for -0)", "ST110")
     # the range test's edges: f64::MAX itself (in range), and an exponent of 289, the power table's
     # first, with the largest u64 significand (1.84e308: out of range)
-    # f64::MAX itself (in range) is not a fixture yet: an i386 build with x87 arithmetic rounds
-    # 17976931348623157 x 1e292 twice (64-bit, then 53-bit mantissa) and calls it out of range (ST117);
-    # to be added back with the fix (docs/mutation-testing.md, st_json.c b8576b6b#0:ror)
+    add("valid-number-f64-max-in-ignored-field", st_file('{"a":{%s,"x":1.7976931348623157e308}}' % E, 1),
+        "1.7976931348623157e308 (f64::MAX) in an ignored entry field: in range", strict="ST504")
     add("ST117-number-u64-max-e289", st_file('{"a":{%s,"x":18446744073709551615e289}}' % E, 1),
         "18446744073709551615e289 (1.84e308) in an ignored entry field: out of f64's range at the power "
         "table's first exponent", "ST117")
@@ -90,3 +93,27 @@ def build(add):
         "the data is no part of the number)", "ST111")
     add("ST111-exponent-letter-last-header-byte", st_file('{"a":{%s,"x":1e' % E, b"x"),
         "the header ends with 1e (no exponent digit yet) in an ignored field; the data starts with 'x'", "ST111")
+    # a negative exponent whose sum with the decimal point's shift is below i32::MIN: serde_json
+    # saturates it (a tiny number, in range); a wrapped sum would be a huge exponent (ST117)
+    add("valid-number-exponent-sum-below-i32-min", st_file('{"a":{%s,"x":1.25e-2147483647}}' % E, 1),
+        "1.25e-2147483647 in an ignored entry field: -2 - 2147483647 is below i32::MIN, saturated, in range",
+        strict="ST504")
+    # the header ends where a key or the digits of an overflowing decimal go on; the data's first
+    # byte would continue them (a reader that looks one byte past the header sees it)
+    add("ST111-skipped-object-key-at-eof", st_file('{"a":{%s,"x":{' % E, b'"'),
+        "the header ends right after '{' of an object in an ignored field, where a key would start; "
+        "the data starts with '\"'", "ST111")
+    add("ST111-skipped-object-key-after-comma-at-eof", st_file('{"a":{%s,"x":{"k":1,' % E, b'"'),
+        "the header ends after a member and ',' of an object in an ignored field; the data starts with '\"'",
+        "ST111")
+    add("ST111-decimal-overflow-digits-last", st_file('{"a":{%s,"x":1.%s' % (E, "0" * 25), b"5"),
+        "the header ends inside 25 decimals (past u64: the digits serde_json drops) in an ignored field; "
+        "the data starts with '5'", "ST111")
+    # the array form of an entry (serde's struct from a sequence; ST505 only in --strict) with each of
+    # its three fields bad in turn: the field's own rule, as in the object form
+    add("ST210-array-form-unknown-dtype", st_file('{"a":["X8",[1],[0,1]]}', 1),
+        "an array-form entry whose dtype is unknown (X8)", "ST210")
+    add("ST222-array-form-fractional-dim", st_file('{"a":["U8",[1.5],[0,1]]}', 1),
+        "an array-form entry whose shape holds 1.5", "ST222")
+    add("ST221-array-form-offsets-bool", st_file('{"a":["U8",[1],[0,true]]}', 1),
+        "an array-form entry whose data_offsets end with true", "ST221")

@@ -23,7 +23,15 @@
  * output continues the chain).  FILE is a shared memory map of the file,
  * so it survives any crash of the target without a write per execution;
  * after a crash it names what produced the crashing input
- * (bench/fuzz/run.sh records it).  Not set: nothing is traced. */
+ * (bench/fuzz/run.sh records it).  Not set: nothing is traced.
+ *
+ * Mixing: with TFS_MUTATOR_MIX=P (0 to 100; default 0) in the environment,
+ * P percent of the calls to LLVMFuzzerCustomMutator hand the input to
+ * libFuzzer's own mutator (LLVMFuzzerMutate: byte edits, its dictionary and
+ * the values of traced comparisons) instead of tfs_mutate; traced as
+ * "libfuzzer".  The structured mutations then keep libFuzzer's byte-level
+ * search next to them.  Outside libFuzzer (no LLVMFuzzerMutate) every call
+ * is a tfs one.  Anything but an integer 0..100 is 0. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -41,6 +49,12 @@
 
 #define TFS_MUTATOR_MIN_BUDGET 4096u
 
+/* libFuzzer's own mutator: a weak reference, null outside libFuzzer */
+#if defined(__GNUC__) || defined(__clang__)
+extern size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size) __attribute__((weak));
+#define TFS_HAVE_MIX 1
+#endif
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2, uint8_t *out,
                                  size_t max_out_size, unsigned int seed);
@@ -57,6 +71,7 @@ static size_t budget(size_t size, size_t max_size, unsigned int seed) {
 #define CHAIN_BYTES 256u
 
 static int g_env_read;
+static unsigned g_mix;       /* TFS_MUTATOR_MIX: percent of calls to LLVMFuzzerMutate */
 static char *g_trace;        /* the mapped FILE, TRACE_BYTES; NULL: off */
 static uint64_t g_last_hash; /* hash of the last output */
 static size_t g_last_size;
@@ -72,6 +87,12 @@ static void setup(void) {
     g_env_read = 1;
     /* ablation (bench/fuzz/run.sh): TFS_MUTATOR_DISABLE=family[,family...] */
     tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE"));
+    const char *mix = getenv("TFS_MUTATOR_MIX");
+    if (mix && *mix) {
+        char *end;
+        unsigned long m = strtoul(mix, &end, 10);
+        g_mix = *end == '\0' && mix[0] >= '0' && mix[0] <= '9' && m <= 100 ? (unsigned)m : 0u;
+    }
 #ifdef TFS_TRACE
     const char *t = getenv("TFS_MUTATOR_TRACE");
     if (!t || !*t) return;
@@ -129,6 +150,14 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
         in_hash = fnv1a(data, size);
     }
     size_t in_size = size;
+#ifdef TFS_HAVE_MIX
+    /* bits 16.. of the seed: independent of budget()'s (8..11) */
+    if (g_mix && LLVMFuzzerMutate && (seed >> 16) % 100u < g_mix) {
+        size_t m = LLVMFuzzerMutate(data, size, max_size);
+        if (g_trace) trace(in_size == g_last_size && in_hash == g_last_hash, data, m, "libfuzzer");
+        return m;
+    }
+#endif
     size_t n = tfs_mutate(data, size, budget(size, max_size, seed >> 8), s, &o);
     if (n == 0) n = size;
     if (g_trace) trace(in_size == g_last_size && in_hash == g_last_hash, data, n, chain[0] ? chain : "none");

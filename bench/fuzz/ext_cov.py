@@ -14,6 +14,19 @@ usage: bench/fuzz/ext_cov.py [--seconds S] [--trials N] [--jobs J]
              the plain and the structure-aware trial of the same number run
              side by side, so both forms always share the machine alike
   --nice     nice level of the fuzzers (default 10)
+  --seed-file FILE  start every trial from these files only (repeatable)
+             instead of the format's valid seeds
+  --mix P    the structure-aware form hands P percent of its mutations to
+             libFuzzer's own mutator (TFS_MUTATOR_MIX, mutators/libfuzzer.c;
+             default 0: tfs mutations only)
+  --src-cov DIR  a build of the replay programs with clang's source-based
+             coverage (-fprofile-instr-generate -fcoverage-mapping; see
+             docs/fuzzing.md): each trial's final corpus is replayed there,
+             each input with the variant the engine ran (its last byte), and
+             the branches of the reader's own source files that it takes are
+             counted (llvm-profdata, llvm-cov export).  Reported per trial
+             beside libFuzzer's cov:, with the branches only one form took
+             over all its trials
 
 Each trial: libFuzzer in fork mode with one job (-fork=1
 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1), so a crash of the
@@ -74,18 +87,71 @@ def valid_seeds(fmt, dst, skip=frozenset()):
     return n
 
 
-def trial(binary, fmt, seconds, seed, nice, work, skip):
+SRC_VAR = {"ggml_gguf": "TFS_EXT_GGML_SRC", "gguflib": "TFS_EXT_GGUF_TOOLS_SRC",
+           "safetensors_cpp": "TFS_EXT_SAFETENSORS_CPP_SRC"}
+
+
+def llvm_tool(name):
+    for n in (name, name + "-14", name + "-15", name + "-16"):
+        p = shutil.which(n)
+        if p:
+            return p
+    raise SystemExit("ext_cov: %s not found (Debian: llvm)" % name)
+
+
+def reader_src(build, reader):
+    """the reader's source folder, from the coverage build's CMakeCache.txt"""
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        for line in f:
+            if line.startswith(SRC_VAR[reader] + ":"):
+                return os.path.realpath(line.split("=", 1)[1].strip())
+    return ""
+
+
+def src_branches(build, reader, corpus, work):
+    """the branches of the reader's own sources that replaying corpus takes:
+    a set of "file:line:block:branch" (file relative to the source folder)"""
+    replay = os.path.join(build, "fuzz", "ext", "ext_" + reader)
+    src = reader_src(build, reader)
+    raw = os.path.join(work, "srccov.profraw")
+    data = os.path.join(work, "srccov.profdata")
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1", UBSAN_OPTIONS="halt_on_error=1",
+               GGML_NO_BACKTRACE="1", TFS_EXT_ENGINE_VARIANT="1", LLVM_PROFILE_FILE=raw)
+    with open(os.path.join(work, "srccov.log"), "w") as log:
+        subprocess.run([replay, corpus], stdout=log, stderr=subprocess.STDOUT, env=env)
+    if not os.path.exists(raw):
+        return set()
+    subprocess.run([llvm_tool("llvm-profdata"), "merge", "-sparse", raw, "-o", data], check=True)
+    out = subprocess.run([llvm_tool("llvm-cov"), "export", "-format=lcov", "-instr-profile", data, replay],
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    taken, cur = set(), None
+    for line in out.splitlines():
+        if line.startswith("SF:"):
+            f = os.path.realpath(line[3:])
+            cur = os.path.relpath(f, src) if src and f.startswith(src + os.sep) else None
+        elif cur and line.startswith("BRDA:"):
+            ln, blk, br, count = line[5:].split(",")
+            if count not in ("-", "0"):
+                taken.add("%s:%s:%s:%s" % (cur, ln, blk, br))
+    return taken
+
+
+def trial(binary, fmt, seconds, seed, nice, work, skip, seed_files=None, mix=0, src_cov=None, reader=None):
     corpus = os.path.join(work, "corpus")
     arts = os.path.join(work, "artifacts") + "/"
     os.makedirs(corpus)
     os.makedirs(arts)
-    valid_seeds(fmt, corpus, skip)
+    if seed_files:
+        for i, p in enumerate(seed_files):
+            shutil.copy(p, os.path.join(corpus, "%03d-%s" % (i, os.path.basename(p))))
+    else:
+        valid_seeds(fmt, corpus, skip)
     cmd = ["nice", "-n", str(nice), binary, "-fork=1", "-ignore_crashes=1", "-ignore_timeouts=1",
            "-ignore_ooms=1", "-max_total_time=%d" % seconds, "-seed=%d" % seed, "-max_len=131072",
            "-timeout=10", "-rss_limit_mb=2560", "-artifact_prefix=" + arts, corpus]
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:abort_on_error=0",
                UBSAN_OPTIONS="halt_on_error=1", GGML_NO_BACKTRACE="1",
-               TFS_MUTATOR_TRACE=os.path.join(work, "trace-%p"))
+               TFS_MUTATOR_TRACE=os.path.join(work, "trace-%p"), TFS_MUTATOR_MIX=str(mix))
     with open(os.path.join(work, "log"), "w") as log:
         subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=work,
                        timeout=seconds * 3 + 120)
@@ -99,7 +165,12 @@ def trial(binary, fmt, seconds, seed, nice, work, skip):
                 if int(m.group(7)) > 0 and first_crash is None:
                     first_crash = int(m.group(8))
     crashes = sorted(f for f in os.listdir(arts) if f.startswith("crash-"))
-    return {"cov": cov, "first_crash_s": first_crash, "execs": execs, "crashes": len(crashes)}
+    r = {"cov": cov, "first_crash_s": first_crash, "execs": execs, "crashes": len(crashes)}
+    if src_cov:
+        taken = src_branches(src_cov, reader, corpus, work)
+        r["branches"] = len(taken)
+        r["branch_set"] = sorted(taken)
+    return r
 
 
 def main():
@@ -112,7 +183,20 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build", "fuzz-ext"))
     ap.add_argument("--json")
     ap.add_argument("--keep", help="keep the trials' folders here")
+    ap.add_argument("--seed-file", action="append", dest="seed_files", metavar="FILE",
+                    help="start every trial from these files only (repeatable) instead of the valid seeds")
+    ap.add_argument("--mix", type=int, default=0, help="percent of the structure-aware form's mutations made by libFuzzer's own mutator")
+    ap.add_argument("--src-cov", metavar="DIR", help="a source-based coverage build of the replay programs")
     a = ap.parse_args()
+    a.build = os.path.abspath(a.build)  # the trials run in their own folders
+    if a.src_cov:
+        a.src_cov = os.path.abspath(a.src_cov)
+        if not os.access(os.path.join(a.src_cov, "fuzz", "ext", "ext_" + a.reader), os.X_OK):
+            print("ext_cov: %s/fuzz/ext/ext_%s not built (docs/fuzzing.md)" % (a.src_cov, a.reader), file=sys.stderr)
+            return 2
+    if not 0 <= a.mix <= 100:
+        print("ext_cov: --mix takes 0..100", file=sys.stderr)
+        return 2
     forms = {"plain": "ext_%s_fuzzer" % a.reader, "sa": "ext_%s_sa_fuzzer" % a.reader}
     for b in forms.values():
         if not os.access(os.path.join(a.build, "fuzzers", b), os.X_OK):
@@ -128,12 +212,13 @@ def main():
         work = os.path.join(base, "%s-%d" % (form, t))
         shutil.rmtree(work, ignore_errors=True)
         os.makedirs(work)
-        r = trial(os.path.join(a.build, "fuzzers", forms[form]), FORMAT[a.reader], a.seconds, t, a.nice, work, skip)
+        r = trial(os.path.join(a.build, "fuzzers", forms[form]), FORMAT[a.reader], a.seconds, t, a.nice, work, skip,
+                  [os.path.abspath(f) for f in a.seed_files or []], a.mix if form == "sa" else 0, a.src_cov, a.reader)
         with lock:
             results[form][t - 1] = r
-            print("%s trial %d: %d edges, %d execs, first crash %s s, %d crash files"
-                  % (form, t, r["cov"], r["execs"], r["first_crash_s"] if r["first_crash_s"] is not None else "-",
-                     r["crashes"]), flush=True)
+            print("%s trial %d: %d edges%s, %d execs, first crash %s s, %d crash files"
+                  % (form, t, r["cov"], ", %d source branches" % r["branches"] if "branches" in r else "", r["execs"],
+                     r["first_crash_s"] if r["first_crash_s"] is not None else "-", r["crashes"]), flush=True)
 
     # forms alternate (trial 1 plain, trial 1 sa, trial 2 plain, ...): with
     # --jobs 2 the two forms of one trial number run at the same time
@@ -151,6 +236,22 @@ def main():
     print("%s, %d s x %d trials: reader edges plain median %g %s, structure-aware median %g %s; "
           "Mann-Whitney U %g, p = %.4f, A12 = %.2f"
           % (a.reader, a.seconds, a.trials, summary["median_plain"], p, summary["median_sa"], s, u, pv, summary["A12"]))
+    if a.src_cov:
+        pb = [r["branches"] for r in results["plain"]]
+        sb = [r["branches"] for r in results["sa"]]
+        ub, pvb = stats.mann_whitney_u(sb, pb)
+        up = set().union(*(r["branch_set"] for r in results["plain"]))
+        us = set().union(*(r["branch_set"] for r in results["sa"]))
+        summary.update({"branches_plain": pb, "branches_sa": sb, "branches_U": ub, "branches_p": pvb,
+                        "branches_A12": stats.a12(sb, pb), "branches_only_plain": sorted(up - us),
+                        "branches_only_sa": sorted(us - up)})
+        print("reader source branches: plain median %g %s, structure-aware median %g %s; Mann-Whitney U %g, "
+              "p = %.4f, A12 = %.2f; over all trials %d plain, %d structure-aware; only plain: %s; only "
+              "structure-aware: %s" % (stats.median(pb), pb, stats.median(sb), sb, ub, pvb, summary["branches_A12"],
+                                       len(up), len(us), " ".join(sorted(up - us)) or "-",
+                                       " ".join(sorted(us - up)) or "-"))
+    if a.mix:
+        summary["mix"] = a.mix
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1)

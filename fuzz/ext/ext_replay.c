@@ -12,6 +12,11 @@
 
 #include "ext_fuzz.h"
 
+/* TFS_EXT_ENGINE_VARIANT=1 in the environment: each input runs only the
+ * variant its last byte picks, as under an engine (for coverage replays of a
+ * fuzzer's corpus: bench/fuzz/ext_srccov.sh) */
+static int g_engine_variant;
+
 static int run_file(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return 2;
@@ -33,7 +38,12 @@ static int run_file(const char *path) {
         if (r == 0) break;
     }
     fclose(f);
-    for (unsigned v = 0; v < tfs_ext_variants(); v++) {
+    unsigned v0 = 0, v1 = tfs_ext_variants();
+    if (g_engine_variant) { /* only the one an engine runs (ext_fuzz.c) */
+        v0 = n ? buf[n - 1] % v1 : 0;
+        v1 = v0 + 1;
+    }
+    for (unsigned v = v0; v < v1; v++) {
         uint8_t *exact = malloc(n ? n : 1);
         if (!exact) {
             free(buf);
@@ -51,6 +61,8 @@ int main(int argc, char **argv) {
     int rc = 0;
     unsigned long files = 0;
     tfs_ext_setup();
+    const char *ev = getenv("TFS_EXT_ENGINE_VARIANT");
+    g_engine_variant = ev && *ev && strcmp(ev, "0") != 0;
     for (int i = 1; i < argc; i++) {
         struct stat st;
         if (stat(argv[i], &st) != 0) {
@@ -76,6 +88,7 @@ int main(int argc, char **argv) {
         }
         if (d) closedir(d);
     }
-    printf("replay: %lu inputs, %u variants each\n", files, tfs_ext_variants());
+    printf("replay: %lu inputs, %u variant%s each\n", files, g_engine_variant ? 1u : tfs_ext_variants(),
+           g_engine_variant || tfs_ext_variants() == 1 ? "" : "s");
     return rc;
 }

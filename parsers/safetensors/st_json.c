@@ -4,6 +4,8 @@
  * nesting limit.  Every failure goes through tfs__st_err -> tfs__fail. */
 #include "st_internal.h"
 
+#include <string.h>
+
 tfs_status tfs__st_err(st_ctx *c, tfs_rule rule, size_t pos) {
     if (TFS_RULE_IS_OFF(rule)) return ST_STOP;
     return tfs__fail(c->err, rule, 8u + (uint64_t)pos, c->cur_index);
@@ -213,19 +215,69 @@ size_t tfs__st_decode(const uint8_t *j, size_t start, size_t end, uint8_t *dst) 
 #define ST_OVERFLOW10(a, b, max) ((a) >= (max) / 10 && ((a) > (max) / 10 || (b) > (max) % 10))
 
 /* serde_json f64_from_parts (without float_roundtrip): the value
- * significand x 10^exponent is out of range when multiplying by the power of
- * ten gives infinity, or the exponent is past 308 with a nonzero significand.
- * Below 10^289 no u64 significand can overflow, so only the top of the
- * POW10 table is needed.  Negative exponents only divide: never an error. */
+ * significand x 10^exponent is out of range when the f64 product
+ * (significand as f64) * POW10[exponent] is infinite, or the exponent is past
+ * 308 with a nonzero significand.  Below 10^289 no u64 significand can
+ * overflow, so only the top of the POW10 table is needed.  Negative
+ * exponents only divide: never an error.
+ *
+ * Computed exactly in integers, not with a double multiply: where C
+ * evaluates doubles in a wider format (FLT_EVAL_METHOD != 0: i386 with x87)
+ * the product is rounded twice and f64::MAX itself came out infinite.  Both
+ * factors are split into an integer mantissa (at most 53 bits, the u64
+ * rounded to nearest, ties to even, as Rust's `as f64`) and a power of two;
+ * the product rounds to infinity exactly when it reaches the midpoint
+ * between f64::MAX and 2^1024, (2^54 - 1) x 2^970 (the tie goes to the even
+ * side, 2^1024). */
+
+/* decimal literals of 10^289 .. 10^308: each is the nearest double, like
+ * serde_json's POW10 entries; read back as bits, never multiplied */
+static const double k_pow10_top[20] = {
+    1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298,
+    1e299, 1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
+};
+
+static unsigned bit_len(uint64_t v) {
+    unsigned n = 0;
+    for (; v; v >>= 1) n++;
+    return n;
+}
+
 static bool out_of_range(uint64_t significand, int32_t exponent) {
-    static const double k_pow10_top[20] = {
-        1e289, 1e290, 1e291, 1e292, 1e293, 1e294, 1e295, 1e296, 1e297, 1e298,
-        1e299, 1e300, 1e301, 1e302, 1e303, 1e304, 1e305, 1e306, 1e307, 1e308,
-    };
     if (exponent < 289) return false;
     if (exponent > 308) return significand != 0;
-    double f = (double)significand * k_pow10_top[exponent - 289];
-    return f > 1.7976931348623157e308;
+    if (significand == 0) return false;
+    /* significand as f64: m1 x 2^e1, m1 <= 2^53 */
+    unsigned len = bit_len(significand);
+    uint64_t m1 = significand;
+    int e = 0;
+    if (len > 53) {
+        unsigned s = len - 53;
+        uint64_t rest = significand & ((UINT64_C(1) << s) - 1u), half = UINT64_C(1) << (s - 1u);
+        m1 = significand >> s;
+        e = (int)s;
+        if (rest > half || (rest == half && (m1 & 1u))) m1++;
+    }
+    /* POW10[exponent] (normal, IEEE-754 binary64): m2 x 2^e2, 2^52 <= m2 < 2^53 */
+    uint64_t bits;
+    memcpy(&bits, &k_pow10_top[exponent - 289], sizeof bits);
+    uint64_t m2 = (bits & ((UINT64_C(1) << 52) - 1u)) | (UINT64_C(1) << 52);
+    e += (int)((bits >> 52) & 0x7FFu) - 1075;
+    /* m1 x m2 (at most 106 bits) as hi:lo from 32-bit halves */
+    uint64_t a0 = m1 & 0xFFFFFFFFu, a1 = m1 >> 32, b0 = m2 & 0xFFFFFFFFu, b1 = m2 >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+    uint64_t lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
+    uint64_t hi = a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    unsigned plen = hi ? 64u + bit_len(hi) : bit_len(lo); /* 53 .. 106 */
+    /* the product lies in [2^(plen-1+e), 2^(plen+e)); the midpoint is in [2^1023, 2^1024) */
+    if ((int)plen + e != 1024) return (int)plen + e > 1024;
+    /* 1e308: m1 == 1, the product is m2 < 2^53 at 2^971, below the midpoint */
+    if (plen < 54u) return false;
+    /* its top 54 bits against 2^54 - 1, the midpoint's (its lower bits are 0) */
+    unsigned s = plen - 54u;
+    uint64_t top = s >= 64u ? hi >> (s - 64u) : s == 0 ? lo : (lo >> s) | (hi << (64u - s));
+    return top == (UINT64_C(1) << 54) - 1u;
 }
 
 static inline bool digit(uint8_t b) { return b >= '0' && b <= '9'; }

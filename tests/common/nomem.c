@@ -13,6 +13,8 @@
 static long fail_at = -1; /* the allocation number that fails; -1: none */
 static long n_allocs;     /* allocations since counting started */
 
+static int zero_null; /* tfs_test_nomem_zero_null: 0-byte requests get NULL */
+
 static int fails(void) {
     long k = n_allocs++;
     return fail_at >= 0 && k == fail_at;
@@ -26,10 +28,16 @@ void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t k, size_t n);
 void *__wrap_realloc(void *p, size_t n);
 void *__wrap_aligned_alloc(size_t a, size_t n);
-void *__wrap_malloc(size_t n) { return fails() ? NULL : __real_malloc(n); }
-void *__wrap_calloc(size_t k, size_t n) { return fails() ? NULL : __real_calloc(k, n); }
+void *__wrap_malloc(size_t n) { return fails() || (zero_null && n == 0) ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t k, size_t n) {
+    return fails() || (zero_null && (k == 0 || n == 0)) ? NULL : __real_calloc(k, n);
+}
 void *__wrap_realloc(void *p, size_t n) { return fails() ? NULL : __real_realloc(p, n); }
-void *__wrap_aligned_alloc(size_t a, size_t n) { return fails() ? NULL : __real_aligned_alloc(a, n); }
+void *__wrap_aligned_alloc(size_t a, size_t n) {
+    return fails() || (zero_null && n == 0) ? NULL : __real_aligned_alloc(a, n);
+}
+
+void tfs_test_nomem_zero_null(int on) { zero_null = on; }
 
 void tfs_test_nomem_arm(long fail) {
     n_allocs = 0;

@@ -16,6 +16,13 @@
 void tfs_test_nomem_arm(long fail);
 long tfs_test_nomem_disarm(void);
 
+/* on != 0: from now on malloc(0), calloc with a zero count or size and
+ * aligned_alloc of 0 bytes return NULL, as C allows (glibc and musl return
+ * a pointer); a caller that takes that NULL for a failed allocation reports
+ * TFS_ENOMEM where there is no shortage.  0: the C library's answer again.
+ * Independent of tfs_test_nomem_arm. */
+void tfs_test_nomem_zero_null(int on);
+
 /* the byte paths of one parse: tfs_parse_buffer, a random-access reader
  * source, a forward-only stream (tests/common/sources.h) */
 enum { TFS_TEST_BUFFER, TFS_TEST_READER, TFS_TEST_STREAM };

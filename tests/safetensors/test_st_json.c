@@ -152,6 +152,59 @@ static void test_numbers_in_ignored_fields(void **state) {
     stt_json_rule(j, 1, 0, TFS_ST117, 8u + (uint64_t)n, 0);
 }
 
+/* The edge of f64's range at every exponent of the power table (10^289 ..
+ * 10^308): the largest significand whose f64 product stays finite, and the
+ * next one.  Verdicts from the crate (st-oracle 0.1.0, safetensors
+ * 24b0b28, serde_json without float_roundtrip), not from tfs: each pair was
+ * one file, `st-oracle --runs 1` said OK 1 / ERR InvalidHeaderDeserialization.
+ * The significands of 10^289 .. 10^291 have more than 53 bits, so their
+ * rounding to f64 is pinned too.  An i386 build with x87 arithmetic (the
+ * m32 preset) rounded the product twice and called 17976931348623157e292
+ * (f64::MAX) out of range. */
+static void test_f64_range_edges(void **state) {
+    (void)state;
+    static const struct {
+        const char *in_range, *out_of_range;
+    } edge[] = {
+        {"17976931348623156224e289", "17976931348623156225e289"},
+        {"1797693134862315648e290", "1797693134862315649e290"},
+        {"179769313486231599e291", "179769313486231600e291"},
+        {"17976931348623157e292", "17976931348623158e292"},
+        {"1797693134862315e293", "1797693134862316e293"},
+        {"179769313486231e294", "179769313486232e294"},
+        {"17976931348623e295", "17976931348624e295"},
+        {"1797693134862e296", "1797693134863e296"},
+        {"179769313486e297", "179769313487e297"},
+        {"17976931348e298", "17976931349e298"},
+        {"1797693134e299", "1797693135e299"},
+        {"179769313e300", "179769314e300"},
+        {"17976931e301", "17976932e301"},
+        {"1797693e302", "1797694e302"},
+        {"179769e303", "179770e303"},
+        {"17976e304", "17977e304"},
+        {"1797e305", "1798e305"},
+        {"179e306", "180e306"},
+        {"17e307", "18e307"},
+        {"1e308", "2e308"},
+        {"1.7976931348623157e308", "1.7976931348623158e308"},
+    };
+    for (size_t i = 0; i < sizeof edge / sizeof *edge; i++) {
+        char j[256];
+        snprintf(j, sizeof j, "{\"a\":{" E ",\"x\":%s}}", edge[i].in_range);
+        stt_json_ok(j, 1, 0);
+        snprintf(j, sizeof j, "{\"a\":{" E ",\"x\":%s}}", edge[i].out_of_range);
+        stt_json_rule(j, 1, 0, TFS_ST117, stt_at(j, edge[i].out_of_range, 0), 0);
+    }
+    /* no exponent: 17976931348623157 and 292 zeros keeps 20 digits
+     * (17976931348623157000, past the edge of 10^289 above) and counts 289
+     * dropped ones (crate: ERR InvalidHeaderDeserialization) */
+    char j[600];
+    int n = snprintf(j, sizeof j, "{\"a\":{" E ",\"x\":17976931348623157");
+    memset(j + n, '0', 292);
+    memcpy(j + n + 292, "}}", 3);
+    stt_json_rule(j, 1, 0, TFS_ST117, 8u + (uint64_t)n - 17u, 0);
+}
+
 static void test_number_grammar_errors(void **state) {
     (void)state;
     /* token, offending substring (offset = its first byte) */
@@ -339,15 +392,11 @@ static void test_dtype_forms(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_spec_edge_table),
-        cmocka_unit_test(test_trailing_nul_offset),
-        cmocka_unit_test(test_numbers_in_ignored_fields),
-        cmocka_unit_test(test_number_grammar_errors),
-        cmocka_unit_test(test_usize_positions),
-        cmocka_unit_test(test_strings_and_escapes),
-        cmocka_unit_test(test_escaped_keywords),
-        cmocka_unit_test(test_whitespace_and_syntax),
-        cmocka_unit_test(test_dtype_forms),
+        cmocka_unit_test(test_spec_edge_table),           cmocka_unit_test(test_trailing_nul_offset),
+        cmocka_unit_test(test_numbers_in_ignored_fields), cmocka_unit_test(test_f64_range_edges),
+        cmocka_unit_test(test_number_grammar_errors),     cmocka_unit_test(test_usize_positions),
+        cmocka_unit_test(test_strings_and_escapes),       cmocka_unit_test(test_escaped_keywords),
+        cmocka_unit_test(test_whitespace_and_syntax),     cmocka_unit_test(test_dtype_forms),
     };
     return cmocka_run_group_tests_name("safetensors JSON", tests, NULL, NULL);
 }

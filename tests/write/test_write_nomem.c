@@ -155,11 +155,63 @@ static void test_model_from_view(void **state) {
     free(p);
 }
 
+/* A C library whose malloc(0) returns NULL (C allows it): models with no
+ * records (no tensors, no KV pairs, no entries, no __metadata__) still
+ * write the same bytes, turn into models and parse the same through every
+ * byte path; a zero-byte request taken for a failed allocation would be a
+ * TFS_ENOMEM with plenty of memory. */
+static void test_zero_size_null(void **state) {
+    (void)state;
+    tfs_gg_model gm = {.version = 3};
+    tfs_st_model sm = {0};
+    const void *models[2] = {&gm, &sm};
+    for (int f = 0; f < 2; f++) {
+        tfs_format fmt = f ? TFS_FORMAT_SAFETENSORS : TFS_FORMAT_GGUF;
+        tfs_wbuf w = {0};
+        assert_int_equal(f ? tfs_st_write(&sm, &w) : tfs_gg_write(&gm, &w), TFS_OK);
+        size_t n_ref;
+        uint8_t *ref = flat(&w, &n_ref);
+        tfs_wbuf_free(&w);
+        tfs_test_nomem_zero_null(1);
+        tfs_status st = f ? tfs_st_write(models[f], &w) : tfs_gg_write(models[f], &w);
+        tfs_test_nomem_zero_null(0);
+        assert_int_equal(st, TFS_OK);
+        size_t n;
+        uint8_t *p = flat(&w, &n);
+        tfs_wbuf_free(&w);
+        assert_int_equal(n, n_ref);
+        assert_memory_equal(p, ref, n);
+        free(p);
+        for (int how = TFS_TEST_BUFFER; how <= TFS_TEST_STREAM; how++) {
+            tfs_header *h;
+            tfs_error e;
+            tfs_test_nomem_zero_null(1);
+            st = tfs_test_nomem_parse(how, ref, n_ref, fmt, 0, -1, NULL, &h, &e);
+            tfs_test_nomem_zero_null(0);
+            if (st != TFS_OK)
+                fail_msg("format %d path %d: %s, rule %s", f, how, tfs_status_name(st), tfs_rule_id(e.rule));
+            assert_int_equal(h->n_tensors, 0);
+            void *m = NULL;
+            tfs_test_nomem_zero_null(1);
+            st = f ? tfs_st_model_from_view(h, (tfs_st_model **)&m) : tfs_gg_model_from_view(h, (tfs_gg_model **)&m);
+            tfs_test_nomem_zero_null(0);
+            assert_int_equal(st, TFS_OK);
+            if (f)
+                tfs_st_model_free(m);
+            else
+                tfs_gg_model_free(m);
+            tfs_header_free(h);
+        }
+        free(ref);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gg_write),
         cmocka_unit_test(test_st_write),
         cmocka_unit_test(test_model_from_view),
+        cmocka_unit_test(test_zero_size_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
