@@ -195,6 +195,15 @@ static void test_f64_range_edges(void **state) {
         snprintf(j, sizeof j, "{\"a\":{" E ",\"x\":%s}}", edge[i].out_of_range);
         stt_json_rule(j, 1, 0, TFS_ST117, stt_at(j, edge[i].out_of_range, 0), 0);
     }
+    /* in range, crate OK 1: the largest u64 just below the table (10^288, the
+     * exponent guard's edge) and a 53-bit significand (2^53 - 1: exact, no
+     * rounding) at its first exponent */
+    static const char *const in_range[] = {"18446744073709551615e288", "9007199254740991e289"};
+    for (size_t i = 0; i < sizeof in_range / sizeof *in_range; i++) {
+        char j[256];
+        snprintf(j, sizeof j, "{\"a\":{" E ",\"x\":%s}}", in_range[i]);
+        stt_json_ok(j, 1, 0);
+    }
     /* no exponent: 17976931348623157 and 292 zeros keeps 20 digits
      * (17976931348623157000, past the edge of 10^289 above) and counts 289
      * dropped ones (crate: ERR InvalidHeaderDeserialization) */
