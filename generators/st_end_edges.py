@@ -11,7 +11,9 @@ instead. Each header ends:
 - after a key inside an object in an ignored field (the skipper then wants its colon);
 - after the colon of a map-form dtype (where its value, null or not, is due);
 - inside a shape list after its '[' and inside data_offsets after "0," (an element is due);
-- inside a dtype name (the fast entry path's dtype scan looks for its closing quote).
+- inside a dtype name (the fast entry path's dtype scan looks for its closing quote);
+- after '{' and after a member's ',' of an object in an ignored field (a key is due), and inside the
+  dropped digits of a 25-digit decimal.
 All are ST111 (EOF while parsing; st-oracle: InvalidHeaderDeserialization, corpus/CRATE_VERDICTS.tsv).
 Called by st_fixtures.py with its add().
 """
@@ -29,6 +31,11 @@ CASES = (
     ("offsets-second", '{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,',
      "the ',' after data_offsets' first element (generic entry path)"),
     ("dtype-name", '{"a":{"dtype":"U8', "inside a dtype name (fast entry path: no closing quote)"),
+    ("skipped-object-open", '{"a":{%s,"x":{' % E, "the '{' of an object in an ignored field (a key is due)"),
+    ("skipped-object-after-comma", '{"a":{%s,"x":{"k":1,' % E,
+     "a member and ',' of an object in an ignored field (a key is due)"),
+    ("decimal-overflow-digits", '{"a":{%s,"x":1.%s' % (E, "0" * 25),
+     "25 decimals in an ignored field (past u64: the digits serde_json drops)"),
 )
 
 

@@ -17,7 +17,10 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   '1': the number is malformed before its sign matters); 1.25e-2147483647 (the exponent sum below i32::MIN:
   saturated, in range); the header ending where a skipped object's key starts, after '{' and after ',',
   and inside the dropped digits of a 25-digit decimal, with data bytes that would continue them (ST111).
-  An array-form entry (["U8",[1],[0,1]]) with a bad dtype, shape or data_offsets: that field's rule.
+  An array-form entry (["U8",[1],[0,1]]) with a bad dtype, shape or data_offsets: that field's rule;
+  one whose dtype string holds a bad escape (the JSON error, at once). A bad escape letter as the
+  header's last byte (ST115, not an end of text). 18446744073709551615.5e289: the dropped decimal
+  digit does not move the exponent (ST117).
   The range edge at every exponent of the power table is a unit test (tests/safetensors/test_st_json.c).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
@@ -117,3 +120,17 @@ def build(add):
         "an array-form entry whose shape holds 1.5", "ST222")
     add("ST221-array-form-offsets-bool", st_file('{"a":["U8",[1],[0,true]]}', 1),
         "an array-form entry whose data_offsets end with true", "ST221")
+    # a JSON error inside an array-form field is returned at once (rule and offset of the error, not
+    # a syntax error where the next separator was due)
+    add("ST115-array-form-dtype-bad-escape", st_file('{"a":["U\\q8",[1],[0,1]]}', 1),
+        "an array-form entry whose dtype string holds the bad escape \\q", "ST115")
+    # an escape letter that is no escape as the header's last byte: ST115 at the backslash, not the
+    # end of the text (the letter is there)
+    add("ST115-escape-letter-last-header-byte", st_file('{"a\\q', 1),
+        "the header ends with a key's bad escape \\q (its letter the header's last byte)", "ST115")
+    # 20 integer digits (u64::MAX), a decimal digit serde_json drops (parse_decimal_overflow), then
+    # e289: the range test sees 18446744073709551615 x 10^289, out of range (a reader that keeps the
+    # digit sees 10^288 and a wrapped significand, in range)
+    add("ST117-decimal-overflow-dropped-digit-e289", st_file('{"a":{%s,"x":18446744073709551615.5e289}}' % E, 1),
+        "18446744073709551615.5e289 in an ignored field: the dropped decimal digit leaves the exponent at 289",
+        "ST117")
