@@ -13,7 +13,7 @@ instead. Each header ends:
 - inside a shape list after its '[' and inside data_offsets after "0," (an element is due);
 - inside a dtype name (the fast entry path's dtype scan looks for its closing quote);
 - after '{' and after a member's ',' of an object in an ignored field (a key is due), and inside the
-  dropped digits of a 25-digit decimal.
+  dropped digits of a 25-digit decimal; after a number's 'e'.
 All are ST111 (EOF while parsing; st-oracle: InvalidHeaderDeserialization, corpus/CRATE_VERDICTS.tsv).
 Called by st_fixtures.py with its add().
 """
@@ -34,6 +34,7 @@ CASES = (
     ("skipped-object-open", '{"a":{%s,"x":{' % E, "the '{' of an object in an ignored field (a key is due)"),
     ("skipped-object-after-comma", '{"a":{%s,"x":{"k":1,' % E,
      "a member and ',' of an object in an ignored field (a key is due)"),
+    ("exponent-letter", '{"a":{%s,"x":1e' % E, "the 'e' of a number in an ignored field (a sign or digit is due)"),
     ("decimal-overflow-digits", '{"a":{%s,"x":1.%s' % (E, "0" * 25),
      "25 decimals in an ignored field (past u64: the digits serde_json drops)"),
 )

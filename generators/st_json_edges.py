@@ -20,7 +20,8 @@ that no other fixture pins (issue 16, item 4; found by st_json.c mutants):
   An array-form entry (["U8",[1],[0,1]]) with a bad dtype, shape or data_offsets: that field's rule;
   one whose dtype string holds a bad escape (the JSON error, at once). A bad escape letter as the
   header's last byte (ST115, not an end of text). 18446744073709551615.5e289: the dropped decimal
-  digit does not move the exponent (ST117).
+  digit does not move the exponent (ST117); 184467440737095516150e2147483647: the exponent sum past
+  i32::MAX saturates (ST117); fals} (the literal's error at '}').
   The range edge at every exponent of the power table is a unit test (tests/safetensors/test_st_json.c).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
@@ -134,3 +135,12 @@ def build(add):
     add("ST117-decimal-overflow-dropped-digit-e289", st_file('{"a":{%s,"x":18446744073709551615.5e289}}' % E, 1),
         "18446744073709551615.5e289 in an ignored field: the dropped decimal digit leaves the exponent at 289",
         "ST117")
+    # 21 integer digits (one past u64: the exponent starts at 1) and e2147483647 (i32::MAX, no
+    # overflow of its own): the sum saturates at i32::MAX, out of range (wrapped, it would be in range)
+    add("ST117-long-integer-exponent-sum-past-i32-max",
+        st_file('{"a":{%s,"x":184467440737095516150e2147483647}}' % E, 1),
+        "184467440737095516150e2147483647 in an ignored field: 1 + i32::MAX saturates (serde_json), ST117",
+        "ST117")
+    # a literal cut short where the next byte closes the object: the literal's error, not a value
+    add("ST110-false-cut-in-ignored-field", st_file('{"a":{%s,"x":fals}}' % E, 1),
+        "fals} in an ignored field: the literal false cut by '}'", "ST110")
