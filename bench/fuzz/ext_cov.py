@@ -19,6 +19,8 @@ usage: bench/fuzz/ext_cov.py [--seconds S] [--trials N] [--jobs J]
   --mix P    the structure-aware form hands P percent of its mutations to
              libFuzzer's own mutator (TFS_MUTATOR_MIX, mutators/libfuzzer.c;
              default 0: tfs mutations only)
+  --recount JSON  no fuzzing: the source branches of the trials kept by
+             the run that wrote JSON (--keep, --src-cov), reported again
   --src-cov DIR  a build of the replay programs with clang's source-based
              coverage (-fprofile-instr-generate -fcoverage-mapping; see
              docs/fuzzing.md): each trial's final corpus is replayed there,
@@ -108,20 +110,57 @@ def reader_src(build, reader):
     return ""
 
 
+def _big_stack():
+    """the replay's stack limit raised (the coverage build is -O0: its frames are larger than the
+    fuzzer's, and a deeply nested input that the fuzzer ran would overflow the default 8 MiB)"""
+    import resource
+    soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+    want = 1 << 30 if hard == resource.RLIM_INFINITY else min(hard, 1 << 30)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_STACK, (want, hard))
+
+
 def src_branches(build, reader, corpus, work):
     """the branches of the reader's own sources that replaying corpus takes:
-    a set of "file:line:block:branch" (file relative to the source folder)"""
+    a set of "file:line:block:branch" (file relative to the source folder).
+    The corpus is replayed in one process; if that process fails (an input
+    that ends it writes no profile), each input is replayed in its own
+    process and the profiles of those that end normally are merged; the
+    inputs whose replay failed are counted in work/srccov.failed."""
     replay = os.path.join(build, "fuzz", "ext", "ext_" + reader)
     src = reader_src(build, reader)
     raw = os.path.join(work, "srccov.profraw")
     data = os.path.join(work, "srccov.profdata")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1", UBSAN_OPTIONS="halt_on_error=1",
                GGML_NO_BACKTRACE="1", TFS_EXT_ENGINE_VARIANT="1", LLVM_PROFILE_FILE=raw)
+    for f in os.listdir(work):
+        if f.startswith("srccov.") and f.endswith(".profraw"):
+            os.remove(os.path.join(work, f))
+    failed = 0
     with open(os.path.join(work, "srccov.log"), "w") as log:
-        subprocess.run([replay, corpus], stdout=log, stderr=subprocess.STDOUT, env=env)
-    if not os.path.exists(raw):
+        rc = subprocess.run([replay, corpus], stdout=log, stderr=subprocess.STDOUT, env=env,
+                            preexec_fn=_big_stack).returncode
+        raws = [raw]
+        if rc != 0:
+            if os.path.exists(raw):
+                os.remove(raw)
+            raws = []
+            for i, name in enumerate(sorted(os.listdir(corpus))):
+                one = os.path.join(work, "srccov.%d.profraw" % i)
+                r = subprocess.run([replay, os.path.join(corpus, name)], stdout=log, stderr=subprocess.STDOUT,
+                                   env=dict(env, LLVM_PROFILE_FILE=one), preexec_fn=_big_stack).returncode
+                if r == 0 and os.path.exists(one):
+                    raws.append(one)
+                else:
+                    failed += 1
+                    if os.path.exists(one):
+                        os.remove(one)
+    with open(os.path.join(work, "srccov.failed"), "w") as f:
+        f.write("%d\n" % failed)
+    raws = [r for r in raws if os.path.exists(r)]
+    if not raws:
         return set()
-    subprocess.run([llvm_tool("llvm-profdata"), "merge", "-sparse", raw, "-o", data], check=True)
+    subprocess.run([llvm_tool("llvm-profdata"), "merge", "-sparse"] + raws + ["-o", data], check=True)
     out = subprocess.run([llvm_tool("llvm-cov"), "export", "-format=lcov", "-instr-profile", data, replay],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
     taken, cur = set(), None
@@ -187,6 +226,8 @@ def main():
                     help="start every trial from these files only (repeatable) instead of the valid seeds")
     ap.add_argument("--mix", type=int, default=0, help="percent of the structure-aware form's mutations made by libFuzzer's own mutator")
     ap.add_argument("--src-cov", metavar="DIR", help="a source-based coverage build of the replay programs")
+    ap.add_argument("--recount", metavar="JSON", help="no fuzzing: count the source branches (--src-cov) of the "
+                    "trials kept (--keep) by the run that wrote JSON, and report that run again")
     a = ap.parse_args()
     a.build = os.path.abspath(a.build)  # the trials run in their own folders
     if a.src_cov:
@@ -202,6 +243,24 @@ def main():
         if not os.access(os.path.join(a.build, "fuzzers", b), os.X_OK):
             print("ext_cov: %s/fuzzers/%s not built (docs/fuzzing-third-party.md)" % (a.build, b), file=sys.stderr)
             return 2
+    if a.recount:
+        if not (a.keep and a.src_cov):
+            print("ext_cov: --recount needs --keep (the kept trials) and --src-cov", file=sys.stderr)
+            return 2
+        with open(a.recount) as f:
+            old = json.load(f)
+        a.seconds, a.trials = old["seconds"], old["trials"]
+        a.mix = old.get("mix", 0)
+        for form in forms:
+            for t, r in enumerate(old[form], 1):
+                work = os.path.join(a.keep, "%s-%d" % (form, t))
+                taken = src_branches(a.src_cov, a.reader, os.path.join(work, "corpus"), work)
+                r["branches"], r["branch_set"] = len(taken), sorted(taken)
+                with open(os.path.join(work, "srccov.failed")) as f:
+                    r["replay_failed"] = int(f.read())
+                print("%s trial %d: %d source branches (%d inputs whose replay failed)"
+                      % (form, t, r["branches"], r["replay_failed"]), flush=True)
+        return report(a, old["plain"], old["sa"])
     results = {f: [None] * a.trials for f in forms}
     base = a.keep or tempfile.mkdtemp(prefix="tfs-ext-cov-")
     skip = known(a.reader)
@@ -227,6 +286,12 @@ def main():
         list(ex.map(one, jobs))
     if not a.keep:
         shutil.rmtree(base, ignore_errors=True)
+    return report(a, results["plain"], results["sa"])
+
+
+def report(a, plain, sa):
+    """print the comparison of the two forms' trials (and write --json)"""
+    results = {"plain": plain, "sa": sa}
     p = [r["cov"] for r in results["plain"]]
     s = [r["cov"] for r in results["sa"]]
     u, pv = stats.mann_whitney_u(s, p)
