@@ -121,12 +121,12 @@ def _big_stack():
 
 
 def src_branches(build, reader, corpus, work):
-    """the branches of the reader's own sources that replaying corpus takes:
-    a set of "file:line:block:branch" (file relative to the source folder).
-    The corpus is replayed in one process; if that process fails (an input
-    that ends it writes no profile), each input is replayed in its own
-    process and the profiles of those that end normally are merged; the
-    inputs whose replay failed are counted in work/srccov.failed."""
+    """the branches of the reader's own sources that replaying corpus takes,
+    as (a set of "file:line:block:branch" with file relative to the source
+    folder, the number of inputs whose replay failed).  The corpus is
+    replayed in one process; if that process fails (an input that ends it
+    writes no profile), each input is replayed in its own process and the
+    profiles of those that end normally are merged."""
     replay = os.path.join(build, "fuzz", "ext", "ext_" + reader)
     src = reader_src(build, reader)
     raw = os.path.join(work, "srccov.profraw")
@@ -155,11 +155,9 @@ def src_branches(build, reader, corpus, work):
                     failed += 1
                     if os.path.exists(one):
                         os.remove(one)
-    with open(os.path.join(work, "srccov.failed"), "w") as f:
-        f.write("%d\n" % failed)
     raws = [r for r in raws if os.path.exists(r)]
     if not raws:
-        return set()
+        return set(), failed
     subprocess.run([llvm_tool("llvm-profdata"), "merge", "-sparse"] + raws + ["-o", data], check=True)
     out = subprocess.run([llvm_tool("llvm-cov"), "export", "-format=lcov", "-instr-profile", data, replay],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
@@ -172,7 +170,13 @@ def src_branches(build, reader, corpus, work):
             ln, blk, br, count = line[5:].split(",")
             if count not in ("-", "0"):
                 taken.add("%s:%s:%s:%s" % (cur, ln, blk, br))
-    return taken
+    return taken, failed
+
+
+def count_branches(r, src_cov, reader, work):
+    """r (a trial's result) gets the source branches of work/corpus"""
+    taken, r["replay_failed"] = src_branches(src_cov, reader, os.path.join(work, "corpus"), work)
+    r["branches"], r["branch_set"] = len(taken), sorted(taken)
 
 
 def trial(binary, fmt, seconds, seed, nice, work, skip, seed_files=None, mix=0, src_cov=None, reader=None):
@@ -206,9 +210,7 @@ def trial(binary, fmt, seconds, seed, nice, work, skip, seed_files=None, mix=0, 
     crashes = sorted(f for f in os.listdir(arts) if f.startswith("crash-"))
     r = {"cov": cov, "first_crash_s": first_crash, "execs": execs, "crashes": len(crashes)}
     if src_cov:
-        taken = src_branches(src_cov, reader, corpus, work)
-        r["branches"] = len(taken)
-        r["branch_set"] = sorted(taken)
+        count_branches(r, src_cov, reader, work)
     return r
 
 
@@ -253,11 +255,7 @@ def main():
         a.mix = old.get("mix", 0)
         for form in forms:
             for t, r in enumerate(old[form], 1):
-                work = os.path.join(a.keep, "%s-%d" % (form, t))
-                taken = src_branches(a.src_cov, a.reader, os.path.join(work, "corpus"), work)
-                r["branches"], r["branch_set"] = len(taken), sorted(taken)
-                with open(os.path.join(work, "srccov.failed")) as f:
-                    r["replay_failed"] = int(f.read())
+                count_branches(r, a.src_cov, a.reader, os.path.join(a.keep, "%s-%d" % (form, t)))
                 print("%s trial %d: %d source branches (%d inputs whose replay failed)"
                       % (form, t, r["branches"], r["replay_failed"]), flush=True)
         return report(a, old["plain"], old["sa"])
@@ -291,22 +289,21 @@ def main():
 
 def report(a, plain, sa):
     """print the comparison of the two forms' trials (and write --json)"""
-    results = {"plain": plain, "sa": sa}
-    p = [r["cov"] for r in results["plain"]]
-    s = [r["cov"] for r in results["sa"]]
+    p = [r["cov"] for r in plain]
+    s = [r["cov"] for r in sa]
     u, pv = stats.mann_whitney_u(s, p)
-    summary = {"reader": a.reader, "seconds": a.seconds, "trials": a.trials, "plain": results["plain"],
-               "sa": results["sa"], "median_plain": stats.median(p), "median_sa": stats.median(s), "U": u,
+    summary = {"reader": a.reader, "seconds": a.seconds, "trials": a.trials, "plain": plain,
+               "sa": sa, "median_plain": stats.median(p), "median_sa": stats.median(s), "U": u,
                "p": pv, "A12": stats.a12(s, p)}
     print("%s, %d s x %d trials: reader edges plain median %g %s, structure-aware median %g %s; "
           "Mann-Whitney U %g, p = %.4f, A12 = %.2f"
           % (a.reader, a.seconds, a.trials, summary["median_plain"], p, summary["median_sa"], s, u, pv, summary["A12"]))
     if a.src_cov:
-        pb = [r["branches"] for r in results["plain"]]
-        sb = [r["branches"] for r in results["sa"]]
+        pb = [r["branches"] for r in plain]
+        sb = [r["branches"] for r in sa]
         ub, pvb = stats.mann_whitney_u(sb, pb)
-        up = set().union(*(r["branch_set"] for r in results["plain"]))
-        us = set().union(*(r["branch_set"] for r in results["sa"]))
+        up = set().union(*(r["branch_set"] for r in plain))
+        us = set().union(*(r["branch_set"] for r in sa))
         summary.update({"branches_plain": pb, "branches_sa": sb, "branches_U": ub, "branches_p": pvb,
                         "branches_A12": stats.a12(sb, pb), "branches_only_plain": sorted(up - us),
                         "branches_only_sa": sorted(us - up)})

@@ -8,7 +8,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         tfs_ext_setup();
         ready = 1;
     }
-    unsigned v = size ? data[size - 1] % tfs_ext_variants() : 0;
-    tfs_ext_run(data, size, v);
+    tfs_ext_run(data, size, tfs_ext_engine_variant(data, size));
     return 0;
 }

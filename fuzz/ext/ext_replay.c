@@ -14,7 +14,7 @@
 
 /* TFS_EXT_ENGINE_VARIANT=1 in the environment: each input runs only the
  * variant its last byte picks, as under an engine (for coverage replays of a
- * fuzzer's corpus: bench/fuzz/ext_srccov.sh) */
+ * fuzzer's corpus: bench/fuzz/ext_cov.py --src-cov) */
 static int g_engine_variant;
 
 static int run_file(const char *path) {
@@ -39,8 +39,8 @@ static int run_file(const char *path) {
     }
     fclose(f);
     unsigned v0 = 0, v1 = tfs_ext_variants();
-    if (g_engine_variant) { /* only the one an engine runs (ext_fuzz.c) */
-        v0 = n ? buf[n - 1] % v1 : 0;
+    if (g_engine_variant) { /* only the one an engine runs */
+        v0 = tfs_ext_engine_variant(buf, n);
         v1 = v0 + 1;
     }
     for (unsigned v = v0; v < v1; v++) {

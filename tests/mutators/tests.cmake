@@ -27,13 +27,11 @@ endif()
 tfs_add_test(test_mutation_disable SOURCES mutators/test_mutation_disable.c mutators/mut_seeds.c LABELS mutators bugs)
 target_link_libraries(test_mutation_disable PRIVATE tfs_mutators)
 # the computed mutations (calc.*) checked by an independent decoder, the
-# tfs_mutate options, and the TFS_MUTATOR_TRACE file of the libFuzzer front end
+# tfs_mutate options, and the TFS_MUTATOR_TRACE file of the libFuzzer front end;
+# TFS_MUTATOR_MIX: the front end's share of calls to LLVMFuzzerMutate
 if(TFS_POSIX)
   tfs_add_test(test_mutate_calc SOURCES mutators/test_mutate_calc.c mutators/mut_seeds.c LABELS mutators)
   target_link_libraries(test_mutate_calc PRIVATE tfs_mutators tfs_mutator_libfuzzer)
-endif()
-# TFS_MUTATOR_MIX: the libFuzzer front end's share of calls to LLVMFuzzerMutate
-if(TFS_POSIX)
   tfs_add_test(test_mutator_mix SOURCES mutators/test_mutator_mix.c mutators/mut_seeds.c LABELS mutators)
   target_link_libraries(test_mutator_mix PRIVATE tfs_mutators tfs_mutator_libfuzzer)
 endif()
