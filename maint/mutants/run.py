@@ -70,6 +70,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -514,6 +515,11 @@ def main():
                     print(f"[{n}/{len(todo)}] {rec['status']:<15} {m['id']} {rec.get('by', '')}", file=sys.stderr)
                 if n % 20 == 0:
                     save_cache(cache_p, cache)
+                    if not (sys.stderr.isatty() or a.v):  # a log file still shows progress
+                        tally = Counter(x["status"] for x in results)
+                        print(f"[{n}/{len(todo)}] {time.monotonic() - t_start:.0f} s: "
+                              + ", ".join(f"{tally[k]} {k}" for k in STATUSES if tally[k]),
+                              file=sys.stderr, flush=True)
             return rec
 
         with cf.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
