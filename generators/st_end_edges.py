@@ -9,7 +9,8 @@ instead. Each header ends:
 - after a negative integer and after an exponent that overflows i32 with a negative sign in an ignored
   entry field (serde_json's slow number paths: the integer digits, the skipped exponent digits);
 - after a key inside an object in an ignored field (the skipper then wants its colon);
-- after the colon of a map-form dtype (where its value, null or not, is due);
+- after the colon of a map-form dtype (where its value, null or not, is due), and after its '{' (where
+  its variant name is due);
 - inside a shape list after its '[' and inside data_offsets after "0," (an element is due);
 - inside a dtype name (the fast entry path's dtype scan looks for its closing quote);
 - after '{' and after a member's ',' of an object in an ignored field (a key is due), and inside the
@@ -27,6 +28,7 @@ CASES = (
      "1e-99999999999 in an ignored entry field (the exponent overflows i32: its digits are skipped)"),
     ("skipped-object-key", '{"a":{%s,"x":{"k"' % E, "a key of an object inside an ignored entry field"),
     ("map-dtype-colon", '{"a":{"dtype":{"U8":', "the colon after a map-form dtype's variant name"),
+    ("map-dtype-open", '{"a":{"dtype":{', "the '{' of a map-form dtype (its variant name is due)"),
     ("shape-open", '{"a":{"dtype":"U8","shape":[', "the '[' of a shape (generic entry path)"),
     ("offsets-second", '{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,',
      "the ',' after data_offsets' first element (generic entry path)"),

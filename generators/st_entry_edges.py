@@ -15,7 +15,13 @@
 - canonical entries (the fast entry path's layout) with an empty list element: [,1], [1,], [0,];
   and one whose dtype is U8 followed by the bad escape \\, and the rest of the layout;
 - a map-form dtype with the cut literal nul as its value, and one closed by ']';
-- a __metadata__ key and value with no colon between them.
+- a __metadata__ key and value with no colon between them;
+- (session 7, st_entries.c's full run) a map-form dtype whose variant name has a bad escape, one with
+  no colon after its name, one cut after its '{' with a '}' as the first data byte, and one whose
+  value nests to depth 127 (legal: the value is not null, ST211) and 128 (ST113, also when a syntax
+  error follows the value): the map sits at
+  depth 3, inside the entry; entry fields with no comma between them, after the first and after the
+  second field.
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -83,3 +89,31 @@ def build(add):
         "map-form dtype {\"U8\":null closed by ']'", "ST110")
     add("ST110-metadata-missing-colon", st_file('{"__metadata__":{"k" "v"},"a":{%s}}' % E, 1),
         "a __metadata__ key and its string value with no colon between them", "ST110")
+    # the map form of a dtype: each step of dtype_map (the variant name, its colon, the end of the
+    # text after '{', the nesting of its value) with its own error
+    add("ST115-map-dtype-name-bad-escape",
+        st_file('{"a":{"dtype":{"U\\x":null},"shape":[1],"data_offsets":[0,1]}}', 1),
+        "map-form dtype whose variant name holds the bad escape \\x", "ST115")
+    add("ST110-map-dtype-no-colon", st_file('{"a":{"dtype":{"U8" null},"shape":[1],"data_offsets":[0,1]}}', 1),
+        "map-form dtype {\"U8\" null}: no colon between the variant name and its value", "ST110")
+    add("ST111-map-dtype-open-data-brace", st_file('{"a":{"dtype":{', b"}"),
+        "the header ends right after a map-form dtype's '{' (a variant name due); the data's first byte is '}'",
+        "ST111")
+    # top-level object depth 1, the entry 2, the dtype map 3, its value's arrays 4..127 / 4..128
+    add("ST211-map-dtype-value-depth-127",
+        st_file('{"a":{"dtype":{"U8":%s},"shape":[1],"data_offsets":[0,1]}}' % nested(124), 1),
+        "map-form dtype whose value (not null) nests to depth 127, the deepest serde_json accepts", "ST211")
+    add("ST113-map-dtype-value-depth-128",
+        st_file('{"a":{"dtype":{"U8":%s},"shape":[1],"data_offsets":[0,1]}}' % nested(125), 1),
+        "map-form dtype whose value nests to depth 128: the nesting error", "ST113")
+    add("ST113-map-dtype-value-depth-128-then-bracket",
+        st_file('{"a":{"dtype":{"U8":%s]},"shape":[1],"data_offsets":[0,1]}}' % nested(125), 1),
+        "map-form dtype whose value nests to depth 128 and is followed by ']': the nesting error comes "
+        "first (a value scanned one level too shallow would reach the ']', ST110)", "ST113")
+    # the generic entry reader after a field's value: a ',' or the '}' is due
+    add("ST110-entry-fields-no-comma-first",
+        st_file('{"a":{"dtype":"U8" "shape":[1],"data_offsets":[0,1]}}', 1),
+        "entry whose dtype and shape have no comma between them (a space instead)", "ST110")
+    add("ST110-entry-fields-no-comma-second",
+        st_file('{"a":{"dtype":"U8","shape":[1]"data_offsets":[0,1]}}', 1),
+        "entry whose shape and data_offsets have no comma between them", "ST110")

@@ -294,6 +294,17 @@ static void test_ST402_metadata_value_not_string(void **state) {
     stt_json_rule(json, 1, 0, TFS_ST402, stt_at(json, "1}", 0), 1);
 }
 
+/* A repeated key's value overwrites the first pair's and keeps its position:
+ * an error in it reports that pair's index, 0 for the first key (a check of
+ * dup > 0 instead of dup >= 0 would report 2), 1 for the second. */
+static void test_ST402_repeated_key_reports_first_index(void **state) {
+    (void)state;
+    const char *json = "{\"__metadata__\":{\"k\":\"v\",\"m\":\"w\",\"k\":1},\"a\":{" E "}}";
+    stt_json_rule(json, 1, 0, TFS_ST402, stt_at(json, "1}", 0), 0);
+    const char *json2 = "{\"__metadata__\":{\"k\":\"v\",\"m\":\"w\",\"m\":[]},\"a\":{" E "}}";
+    stt_json_rule(json2, 1, 0, TFS_ST402, stt_at(json2, "[]}", 0), 1);
+}
+
 static void test_ST403_metadata_twice(void **state) {
     (void)state;
     const char *json = "{\"__metadata__\":null,\"a\":{" E "},\"__metadata__\":{}}";
@@ -416,6 +427,7 @@ int main(void) {
         cmocka_unit_test(test_ST308_truncated_data),
         cmocka_unit_test(test_ST401_metadata_wrong_type),
         cmocka_unit_test(test_ST402_metadata_value_not_string),
+        cmocka_unit_test(test_ST402_repeated_key_reports_first_index),
         cmocka_unit_test(test_ST403_metadata_twice),
         cmocka_unit_test(test_ST501_duplicate_name),
         cmocka_unit_test(test_ST502_header_start),
