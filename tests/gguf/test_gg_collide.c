@@ -145,6 +145,41 @@ static void test_valid_colliding_long_keys(void **state) {
     gb_free(&b);
 }
 
+/* A long key, then a later key that is its first PLEN + 8 bytes (both longer
+ * than TFS_KEY_KEEP), hashes equal in their low 32 bits: valid.  Lengths
+ * differ, so the keys differ; a comparison that skipped the length test, or
+ * joined it to the kept-length test with && (the kept lengths are equal,
+ * TFS_KEY_KEEP each), would find the shorter key's bytes in the longer one
+ * and report GG111.  The 8-byte tail was found by maint/gg_prefix_collision.c
+ * (about 2^32 tries: too slow for a test), so the collision is checked here. */
+static void test_valid_long_key_then_its_prefix(void **state) {
+    (void)state;
+    setup_prefix();
+    enum { PLEN = TFS_KEY_KEEP + 8u };
+    uint8_t *k = malloc(PLEN + 16u);
+    assert_non_null(k);
+    memcpy(k, prefix, PLEN);
+    memcpy(k + PLEN, "tail.keyOvTyhCAA", 16);
+    uint64_t ha = tfs__hash_bytes(SEED, k, PLEN + 16u), hb = tfs__hash_bytes(SEED, k, PLEN + 8u);
+    assert_int_equal((uint32_t)ha, (uint32_t)hb);
+    assert_true(ha != hb);
+    gb b = {0};
+    gb_header(&b, 3, 0, 2);
+    gb_strn(&b, k, PLEN + 16u);
+    gb_u32(&b, TFS_GG_U32);
+    gb_u32(&b, 7u);
+    gb_strn(&b, k, PLEN + 8u);
+    gb_u32(&b, TFS_GG_U32);
+    gb_u32(&b, 8u);
+    tfs_header *h = gg_expect_ok(&b, 0);
+    assert_int_equal(h->n_kv, 2);
+    assert_int_equal(h->kv[0].key_size, PLEN + 16u);
+    assert_int_equal(h->kv[1].key_size, PLEN + 8u);
+    tfs_header_free(h);
+    gb_free(&b);
+    free(k);
+}
+
 /* Two equal long keys with varied bytes: GG111 at the second from every
  * source (a reader compares the rest again, from the right offsets). */
 static void test_GG111_equal_long_keys_varied_bytes(void **state) {
@@ -233,6 +268,7 @@ int main(void) {
         cmocka_unit_test(test_valid_colliding_keys_same_length),
         cmocka_unit_test(test_valid_colliding_keys_different_lengths),
         cmocka_unit_test(test_valid_colliding_long_keys),
+        cmocka_unit_test(test_valid_long_key_then_its_prefix),
         cmocka_unit_test(test_GG111_equal_long_keys_varied_bytes),
         cmocka_unit_test(test_reread_fails_while_comparing_long_keys),
         cmocka_unit_test(test_valid_colliding_names_same_length),
