@@ -281,6 +281,38 @@ static void test_fd_header_owns_a_duplicate(void **state) {
     assert_int_equal(open_fds(), before);
 }
 
+/* The file behind a header shrinks after the parse: reading a string value
+ * again (pread on the header's descriptor, posix_file.c fd_read) meets the
+ * end of the file, a read of 0 bytes, which is the end and not an error to
+ * retry.  With errno holding EINTR from before, a reader that retried on
+ * every read that returned less than 1 byte would spin forever; the value's
+ * read must fail with TFS_EIO (tfs.h: the read failed). */
+static void test_reread_after_the_file_shrank(void **state) {
+    (void)state;
+    /* GGUF v3, no tensors, one KV: key "k", a 1000-byte string (more than
+     * the 256 bytes a file parse keeps, so it is read again on access) */
+    uint8_t g[45 + 1000];
+    const uint8_t head[45] = {'G', 'G', 'U', 'F', 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+                              0, 1, 0, 0, 0, 0, 0, 0, 0, 'k', 8, 0, 0, 0, 0xe8, 0x03, 0, 0, 0, 0, 0, 0};
+    memcpy(g, head, sizeof head);
+    memset(g + 45, 'x', 1000);
+    char p[256];
+    write_file("shrinks.gguf", g, sizeof g, p, sizeof p);
+    tfs_header *h = NULL;
+    tfs_error e;
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(h->n_kv, 1);
+    assert_int_equal(h->kv[0].value_offset, 37); /* its 8-byte length, then the bytes at 45 */
+    char buf[1000];
+    tfs_str s;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, buf, sizeof buf), TFS_OK);
+    assert_int_equal(s.len, 1000);
+    assert_int_equal(truncate(p, 55), 0); /* 10 of the 1000 bytes are left */
+    errno = EINTR;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, buf, sizeof buf), TFS_EIO);
+    tfs_header_free(h);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_arguments),
@@ -291,6 +323,7 @@ int main(void) {
         cmocka_unit_test(test_error_record_on_ok),
         cmocka_unit_test(test_stream_detection_by_magic),
         cmocka_unit_test(test_fd_header_owns_a_duplicate),
+        cmocka_unit_test(test_reread_after_the_file_shrank),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
