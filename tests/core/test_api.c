@@ -292,8 +292,8 @@ static void test_reread_after_the_file_shrank(void **state) {
     /* GGUF v3, no tensors, one KV: key "k", a 1000-byte string (more than
      * the 256 bytes a file parse keeps, so it is read again on access) */
     uint8_t g[45 + 1000];
-    const uint8_t head[45] = {'G', 'G', 'U', 'F', 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0,
-                              0, 1, 0, 0, 0, 0, 0, 0, 0, 'k', 8, 0, 0, 0, 0xe8, 0x03, 0, 0, 0, 0, 0, 0};
+    const uint8_t head[45] = {'G', 'G', 'U', 'F', 3, 0, 0, 0, 0, 0,   0, 0, 0, 0, 0,    0,    1, 0, 0, 0, 0, 0, 0,
+                              0,   1,   0,   0,   0, 0, 0, 0, 0, 'k', 8, 0, 0, 0, 0xe8, 0x03, 0, 0, 0, 0, 0, 0};
     memcpy(g, head, sizeof head);
     memset(g + 45, 'x', 1000);
     char p[256];
