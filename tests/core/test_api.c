@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "common/sources.h"
+#include "tfs/rules.h"
 #include "tfs/tfs.h"
 #include "tfs/write.h"
 
@@ -281,6 +282,21 @@ static void test_fd_header_owns_a_duplicate(void **state) {
     assert_int_equal(open_fds(), before);
 }
 
+/* Detection by magic needs its 4 bytes: the 3-byte buffer "GGU" is not
+ * GGUF, even when the caller's memory goes on with 'F' (tfs_detect_format:
+ * len >= 4), so it is a safetensors file too short for its 8-byte header
+ * size (ST001).  Read through the length given, never past it. */
+static void test_detect_three_bytes_of_magic(void **state) {
+    (void)state;
+    static const uint8_t gguf[4] = {'G', 'G', 'U', 'F'};
+    tfs_error e;
+    assert_int_equal(tfs_parse_buffer(gguf, 3, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST001);
+    assert_int_equal(e.offset, 0);
+    assert_int_equal(tfs_parse_buffer(gguf, 4, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
+    assert_int_equal(tfs_rule_format(e.rule), TFS_FORMAT_GGUF);
+}
+
 /* The file behind a header shrinks after the parse: reading a string value
  * again (pread on the header's descriptor, posix_file.c fd_read) meets the
  * end of the file, a read of 0 bytes, which is the end and not an error to
@@ -324,6 +340,7 @@ int main(void) {
         cmocka_unit_test(test_stream_detection_by_magic),
         cmocka_unit_test(test_fd_header_owns_a_duplicate),
         cmocka_unit_test(test_reread_after_the_file_shrank),
+        cmocka_unit_test(test_detect_three_bytes_of_magic),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
