@@ -51,6 +51,13 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(tfs_parse_file(NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
     assert_int_equal(tfs_parse_fd(-1, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
     assert_int_equal(tfs_parse_buffer((const uint8_t *)"x", 1, (tfs_format)7, 0, NULL, &e), TFS_EARG);
+    /* a reader: none, or one without its read function */
+    h = (tfs_header *)&e;
+    assert_int_equal(tfs_parse_source(NULL, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EARG);
+    assert_null(h);
+    assert_int_equal(e.index, -1);
+    tfs_source no_read = {.read = NULL, .size = 24};
+    assert_int_equal(tfs_parse_source(&no_read, NULL, TFS_FORMAT_GGUF, 0, NULL, &e), TFS_EARG);
     tfs_header_free(NULL);
 }
 
