@@ -58,6 +58,10 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(e.index, -1);
     tfs_source no_read = {.read = NULL, .size = 24};
     assert_int_equal(tfs_parse_source(&no_read, NULL, TFS_FORMAT_GGUF, 0, NULL, &e), TFS_EARG);
+    /* err may be NULL (tfs.h) on every return, a refusal included */
+    assert_int_equal(tfs_parse_source(NULL, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, NULL), TFS_EARG);
+    assert_int_equal(tfs_parse_buffer(NULL, 5, TFS_FORMAT_UNKNOWN, 0, NULL, NULL), TFS_EARG);
+    assert_int_equal(tfs_parse_file(NULL, TFS_FORMAT_UNKNOWN, 0, NULL, NULL), TFS_EARG);
     tfs_header_free(NULL);
 }
 
