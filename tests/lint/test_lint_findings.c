@@ -216,6 +216,9 @@ static void test_json_strings(void **state) {
     /* lone surrogates: high then x, low alone, high then A, high then high (then a pair), high at the end */
     str_is("\"\\ud800x\\udc00\\ud800\\u0041\\udbff\\ud800\\udfff\\ud800\"",
            "\xef\xbf\xbd\x78\xef\xbf\xbd\xef\xbf\xbd\x41\xef\xbf\xbd\xf0\x90\x8f\xbf\xef\xbf\xbd", 21);
+    /* the last low surrogate DFFF alone (first, after D7FF, before a byte): U+FFFD, as the whole range
+     * D800..DFFF; its neighbours D7FF and E000 stay */
+    str_is("\"\\udfff\\ud7ff\\udfffx\\ue000\"", "\xef\xbf\xbd\xed\x9f\xbf\xef\xbf\xbd\x78\xee\x80\x80", 13);
     /* raw bytes are kept (0x20 and 0x7f are no control characters), an escaped quote does not end it */
     str_is("\"a\x7f b\\\"c\\\\\"", "a\x7f b\"c\\", 7);
     str_is("\"\"", "", 0);
