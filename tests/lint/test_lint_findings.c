@@ -1271,6 +1271,15 @@ static void test_file_helpers(void **state) {
     assert_int_equal(len, 10);
     assert_memory_equal(h, "\x02\x00\x00\x00\x00\x00\x00\x00{}", 10);
     free(h);
+    /* N = 8 and N = 15: all 8 + N bytes, from a longer file and from one exactly that long */
+    assert_int_equal(ST_HEAD("head8.bin", "\x08\x00\x00\x00\x00\x00\x00\x00{}      xy", &h, &len), TFS_OK);
+    assert_int_equal(len, 16);
+    assert_memory_equal(h, "\x08\x00\x00\x00\x00\x00\x00\x00{}      ", 16);
+    free(h);
+    assert_int_equal(ST_HEAD("head15.bin", "\x0f\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bc\"}     ", &h, &len), TFS_OK);
+    assert_int_equal(len, 23);
+    assert_memory_equal(h, "\x0f\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bc\"}     ", 23);
+    free(h);
     assert_int_equal(ST_HEAD("short.bin", "\x02\x00\x00", &h, &len), TFS_EIO);
     /* 100,000,000 is the largest N (ST002) */
     assert_int_equal(ST_HEAD("big.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x00{}", &h, &len), TFS_OK);
