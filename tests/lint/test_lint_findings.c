@@ -1456,6 +1456,43 @@ static void test_set_index(void **state) {
     tfs_lint_report_init(&r);
     assert_int_equal(tfs_set_check(path, 0, 1, cfg, &r), TFS_EIO);
     tfs_lint_report_free(&r);
+    /* with lint, the MLX rules run over the shards read: a --config that is not JSON is LT201 for an MLX shard
+     * (format mlx); with no shard read (the one named missing, or none named) no file is linted: the set rules'
+     * findings only */
+    char dir[300], cfgp[600];
+    snprintf(dir, sizeof dir, "%s/mlxnone", g_tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    put_text("mlxnone/bad.json", "{\"quantization\": ");
+    snprintf(cfgp, sizeof cfgp, "%s/bad.json", dir);
+    const tt one[] = {{"a", TFS_ST_F16, 1, {2}}};
+    tfs_st_wentry e1[1];
+    tfs_st_wmeta m1[1];
+    tfs_st_model m = tfs_test_st_model(one, 1, mlx_meta, e1, m1);
+    put_model("mlxnone/s1.safetensors", NULL, &m);
+    put_text("mlxnone/model.safetensors.index.json",
+             "{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a\": \"s1.safetensors\"}}");
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_LT201);
+    assert_int_equal(r.findings[0].part, 0);
+    assert_non_null(strstr(r.findings[0].text, "config.json is not JSON"));
+    tfs_lint_report_free(&r);
+    char shard[600];
+    snprintf(shard, sizeof shard, "%s/s1.safetensors", dir);
+    assert_int_equal(unlink(shard), 0);
+    assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
+    assert_int_equal(r.n_files, 1);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET002);
+    assert_int_equal(r.findings[0].part, 0);
+    tfs_lint_report_free(&r);
+    put_text("mlxnone/model.safetensors.index.json", "{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}");
+    assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
+    assert_int_equal(r.n_files, 0);
+    assert_int_equal(r.n_findings, 0);
+    tfs_lint_report_free(&r);
 }
 
 /* the normal form of a shard name (shard_name.c): the table's outputs are Python's posixpath.normpath of each
