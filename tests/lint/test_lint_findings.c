@@ -1726,6 +1726,21 @@ static void test_gguf_splits(void **state) {
         assert_int_equal(r.n_tensors, 2);
         tfs_lint_report_free(&r);
     }
+    /* the first extra key named up to 100 bytes: a 100-byte key whole, a 101-byte one without its last byte */
+    for (size_t len = 100; len <= 101; len++) {
+        char key[102], text[160];
+        memset(key, 'k', len - 1);
+        key[len - 1] = 'z';
+        key[len] = '\0';
+        const gkv x[] = {{key, tfs_gg_wval_str(&g_llama)}};
+        put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, 2, "a");
+        put_part("g-00002-of-00002.gguf", 1, 2, x, 1, 2, "b");
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, "SET104@1:k3", "key of length", len, &r);
+        snprintf(text, sizeof text, "(first: %.100s); llama.cpp reads", key);
+        if (len == 101) assert_null(strchr(text, 'z'));
+        assert_non_null(strstr(r.findings[0].text, text));
+        tfs_lint_report_free(&r);
+    }
     /* a part missing: split.tensors.count at least the tensors present */
     char path[512];
     snprintf(path, sizeof path, "%s/g-00002-of-00002.gguf", g_tmp);
