@@ -192,11 +192,54 @@ static void test_json_nomem(void **state) {
     }
 }
 
+/* tfs__lint_add_file (lint_internal.h: "its index, or -1 (no memory)"): 20 files added, each first with every one
+ * of its allocations failing in turn: -1 and the report as it was, then the next index.  A new record is a file
+ * not yet parsed: path copied, status TFS_OK and its tfs_error as tfs.h gives it for TFS_OK (zeroed, index -1). */
+static void test_add_file_nomem(void **state) {
+    (void)state;
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    char path[32];
+    for (int i = 0; i < 20; i++) {
+        snprintf(path, sizeof path, "dir/part-%02d.gguf", i);
+        int rc = -1;
+        long k = 0;
+        for (; k < 100 && rc < 0; k++) {
+            tfs_test_nomem_arm(k);
+            rc = tfs__lint_add_file(&r, path);
+            tfs_test_nomem_disarm();
+            if (rc < 0) {
+                assert_int_equal(rc, -1);
+                assert_int_equal(r.n_files, (size_t)i);
+            }
+        }
+        assert_true(k > 1); /* at least the copy of the path was made to fail */
+        assert_int_equal(rc, i);
+        assert_int_equal(r.n_files, (size_t)i + 1u);
+        for (int j = 0; j <= i; j++) {
+            const tfs_lint_file *f = &r.files[j];
+            char want[32];
+            snprintf(want, sizeof want, "dir/part-%02d.gguf", j);
+            assert_string_equal(f->path, want);
+            assert_int_equal(f->status, TFS_OK);
+            assert_int_equal(f->err.rule, TFS_RULE_NONE);
+            assert_int_equal(f->err.offset, 0);
+            assert_int_equal(f->err.index, -1);
+            assert_null(f->err.message);
+            assert_int_equal(f->err.sys_errno, 0);
+            assert_int_equal(f->n_tensors, 0);
+            assert_int_equal(f->tensor_bytes, 0);
+        }
+        assert_ptr_not_equal(r.files[i].path, path);
+    }
+    assert_int_equal(r.n_findings, 0);
+    tfs_lint_report_free(&r);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_nomem),
-        cmocka_unit_test(test_lint_one_file),
-        cmocka_unit_test(test_lint_sets),
+        cmocka_unit_test(test_json_nomem),        cmocka_unit_test(test_add_file_nomem),
+        cmocka_unit_test(test_lint_one_file),     cmocka_unit_test(test_lint_sets),
         cmocka_unit_test(test_set_entries_nomem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
