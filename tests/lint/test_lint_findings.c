@@ -330,16 +330,16 @@ static void test_json_containers(void **state) {
     assert_null(tfs__lj_get(NULL, "a"));
     assert_string_equal(tfs__lj_get(n, "ab")->s, "2");
     tfs__lj_free(n);
-    /* 20 members: the arrays grow past 8 and 16; every member in place */
-    char text[512];
+    /* 100 members: the arrays grow past 8, 16, 32 and 64; every member in place */
+    char text[2048];
     size_t o = 0;
     o += (size_t)snprintf(text + o, sizeof text - o, "{");
-    for (int i = 0; i < 20; i++)
+    for (int i = 0; i < 100; i++)
         o += (size_t)snprintf(text + o, sizeof text - o, "%s\"k%d\": [%d]", i ? "," : "", i, i);
     snprintf(text + o, sizeof text - o, "}");
     n = ok(text);
-    assert_int_equal(n->n, 20);
-    for (int i = 0; i < 20; i++) {
+    assert_int_equal(n->n, 100);
+    for (int i = 0; i < 100; i++) {
         char k[8], num[8];
         snprintf(k, sizeof k, "k%d", i);
         snprintf(num, sizeof num, "%d", i);
