@@ -647,6 +647,9 @@ static void test_mlx_shapes(void **state) {
         {"a.weight", TFS_ST_F16, 1, {2}}, {"a.scalesx", TFS_ST_F16, 1, {2}}, {"x.biases", TFS_ST_F16, 1, {2}}};
     expect_mlx(sc2, 3, pt, NULL, "", NULL);
     expect_mlx(sc2, 3, pt, q, "LT208@2", NULL);
+    /* a .scales tensor first in the file is enough */
+    const tt sc0[] = {{"a.scales", TFS_ST_F16, 1, {2}}, {"a.weight", TFS_ST_F16, 1, {2}}};
+    expect_mlx(sc0, 2, NULL, NULL, "LT208@0", "a.scales: no U32 a.weight beside it (it is not packed)");
 }
 
 /* bits and group size inferred from the shapes when none is given: a shape
