@@ -1096,7 +1096,10 @@ static void test_split_names(void **state) {
         {"m-0000000001-of-00003.gguf", 0, 0, 0, 0},
         {"m-00001-of-0000000003.gguf", 0, 0, 0, 0},
         {"m-1-of-3.gguf", 0, 0, 0, 0},
-        {"2-00001-of-00003.gguf", 1, 1, 3, 1}, /* a prefix may end in a digit */
+        {"2-00001-of-00003.gguf", 1, 1, 3, 1},  /* a prefix may end in a digit */
+        {"m-00009-of-00019.gguf", 1, 9, 19, 1}, /* 9 in both numbers; decimal, not read in another base */
+        {"m-00010-of-00099.gguf", 1, 10, 99, 1},
+        {"m-00019-of-00090.gguf", 1, 19, 90, 1},
         {"m-00001-of_00003.gguf", 0, 0, 0, 0},
         {"of-00003.gguf", 0, 0, 0,
          0}, /* "-of-" would start before the name (heap copy below: ASan sees a read there) */
