@@ -219,6 +219,8 @@ static void test_json_strings(void **state) {
     /* the last low surrogate DFFF alone (first, after D7FF, before a byte): U+FFFD, as the whole range
      * D800..DFFF; its neighbours D7FF and E000 stay */
     str_is("\"\\udfff\\ud7ff\\udfffx\\ue000\"", "\xef\xbf\xbd\xed\x9f\xbf\xef\xbf\xbd\x78\xee\x80\x80", 13);
+    /* a low surrogate then another: two lone ones (only D800..DBFF opens a pair) */
+    str_is("\"\\udc00\\udc00\"", "\xef\xbf\xbd\xef\xbf\xbd", 6);
     /* raw bytes are kept (0x20 and 0x7f are no control characters), an escaped quote does not end it */
     str_is("\"a\x7f b\\\"c\\\\\"", "a\x7f b\"c\\", 7);
     str_is("\"\"", "", 0);
