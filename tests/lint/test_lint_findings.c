@@ -299,6 +299,21 @@ static void test_json_values(void **state) {
     assert_null(tfs__lj_parse("{\"", 1, &why, NULL)); /* the quote after the end is not read */
     assert_string_equal(why, "object key is not a string");
     assert_null(tfs__lj_parse("\"ab\"", 3, NULL, NULL));
+    /* a container cut before its closing bracket (the bracket is the byte after the len bytes) */
+    static const struct {
+        const char *buf;
+        size_t len;
+        const char *why;
+    } open_end[] = {{"[]", 1, "value expected"},
+                    {"{}", 1, "object key is not a string"},
+                    {"[1]", 2, "',' or ']' expected"},
+                    {"[1,2]", 2, "',' or ']' expected"},
+                    {"{\"a\":1}", 6, "',' or '}' expected"}};
+    for (size_t i = 0; i < sizeof open_end / sizeof open_end[0]; i++) {
+        why = NULL;
+        assert_null(tfs__lj_parse(open_end[i].buf, open_end[i].len, &why, NULL));
+        assert_string_equal(why, open_end[i].why);
+    }
     /* a literal is its whole word */
     bad("trux", "not JSON");
     bad("nukl", "not JSON");
