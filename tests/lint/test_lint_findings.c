@@ -610,6 +610,15 @@ static void test_mlx_shapes(void **state) {
     expect_mlx(d3b, 3, NULL, q, "LT206@2", "shape [1, 4, 2], expected [2, 4, 2]");
     const tt rank[] = {QW(8), {"q.scales", TFS_ST_F16, 1, {2}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
     expect_mlx(rank, 3, NULL, q, "LT205@1", "shape [2], expected [4, 2]");
+    const tt rank3[] = {QW(8), {"q.scales", TFS_ST_F16, 3, {4, 2, 1}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(rank3, 3, NULL, q, "LT205@1", "shape [4, 2, 1], expected [4, 2]");
+    const tt brank3[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}, {"q.biases", TFS_ST_F16, 3, {4, 2, 1}}};
+    expect_mlx(brank3, 3, NULL, q, "LT206@2", "shape [4, 2, 1], expected [4, 2]");
+    /* NAME.scales and NAME.biases are those names exactly: a longer or shorter name is another tensor */
+    const tt longer[] = {QW(8), {"q.scalesx", TFS_ST_F16, 2, {4, 2}}, {"q.biasesx", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(longer, 3, NULL, q, "LT202@0", "q.weight: U32 packed weight without q.scales");
+    const tt shorter[] = {QW(8), {"q.scale", TFS_ST_F16, 2, {4, 2}}, {"q.biase", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(shorter, 3, NULL, q, "LT202@0", "q.weight: U32 packed weight without q.scales");
     const tt d1[] = {{"q.weight", TFS_ST_U32, 1, {8}}, {"q.scales", TFS_ST_F16, 1, {2}}};
     expect_mlx(d1, 2, NULL, q, "LT209@0", "q.weight: 1 dimensions; a quantized weight has at least 2");
     const tt odd[] = {QW(3), {"q.scales", TFS_ST_F16, 2, {4, 1}}, {"q.biases", TFS_ST_F16, 2, {4, 1}}};
