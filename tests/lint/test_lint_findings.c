@@ -1313,6 +1313,20 @@ static void test_file_helpers(void **state) {
     assert_memory_equal(h, "\x0f\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bc\"}     ", 23);
     free(h);
     assert_int_equal(ST_HEAD("short.bin", "\x02\x00\x00", &h, &len), TFS_EIO);
+    /* with standard input closed the file is opened as descriptor 0: read like any other */
+    {
+        int saved = dup(0);
+        assert_true(saved > 0);
+        assert_int_equal(close(0), 0);
+        snprintf(path, sizeof path, "%s/head8.bin", g_tmp);
+        tfs_status hs = tfs__lint_st_head(path, &h, &len);
+        assert_int_equal(dup2(saved, 0), 0);
+        assert_int_equal(close(saved), 0);
+        assert_int_equal(hs, TFS_OK);
+        assert_int_equal(len, 16);
+        assert_memory_equal(h, "\x08\x00\x00\x00\x00\x00\x00\x00{}      ", 16);
+        free(h);
+    }
     /* 100,000,000 is the largest N (ST002) */
     assert_int_equal(ST_HEAD("big.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x00{}", &h, &len), TFS_OK);
     assert_int_equal(len, 10);
@@ -1349,6 +1363,18 @@ static void test_file_helpers(void **state) {
     free(cut);
     assert_int_equal(tfs_lint_header(NULL, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_lint_path(NULL, NULL, NULL, &r), TFS_EARG);
+    {
+        /* a NULL path or header alone is refused too, whatever the format (nothing read, no finding) */
+        static const char *const files[] = {C "files/gguf-q4_0.gguf", C "files/st-pt.safetensors"};
+        for (size_t i = 0; i < 2; i++) {
+            tfs_header *fh = NULL;
+            assert_int_equal(tfs_parse_file(files[i], TFS_FORMAT_UNKNOWN, 0, &fh, &err), TFS_OK);
+            assert_int_equal(tfs_lint_path(NULL, fh, NULL, &r), TFS_EARG);
+            assert_int_equal(tfs_lint_path(files[i], NULL, NULL, &r), TFS_EARG);
+            assert_int_equal(tfs_lint_path(files[i], fh, NULL, NULL), TFS_EARG);
+            tfs_header_free(fh);
+        }
+    }
     assert_int_equal(r.n_findings, 0);
     tfs_lint_report_free(NULL);
     tfs_lint_report_init(NULL);
