@@ -779,7 +779,8 @@ static void gg_lint(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, char *g
     for (size_t i = 0; i < r.n_findings; i++) {
         const tfs_lint_finding *f = &r.findings[i];
         if (first && i == 0) snprintf(first, first_cap, "%s", f->text);
-        assert_true(f->kv < 0 || f->tensor < 0); /* a key or a tensor, never both */
+        /* a key or a tensor, never both; "none" is -1 (tfs/lint.h) */
+        assert_true(f->kv >= -1 && f->tensor >= -1 && (f->kv == -1 || f->tensor == -1));
         char at[32];
         if (f->kv >= 0)
             snprintf(at, sizeof at, "k%lld", (long long)f->kv);
@@ -1887,6 +1888,33 @@ static void test_st_first_misaligned(void **state) {
         free(buf);
     }
     assert_true(seen[0] && seen[1] && seen[2] && seen[3]);
+    /* two misaligned F32 tensors, tensor 0 the first of them: LT303 names tensor 0 and counts both */
+    int two = 0;
+    for (size_t k = 0; k < 4; k++) {
+        const tt f32[2] = {{names[k], TFS_ST_F32, 1, {2}}, {"z", TFS_ST_F32, 1, {2}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(f32, 2, NULL, e, NULL);
+        m.pad_to = 1;
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_lint_report r;
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, names[k], NULL, &r);
+        if (h->data_offset % 4 != 0) { /* tensor 1 starts 8 bytes later: misaligned too */
+            two++;
+            size_t lt303 = 0;
+            for (size_t i = 0; i < r.n_findings; i++)
+                if (r.findings[i].rule == TFS_LT303) {
+                    lt303++;
+                    assert_int_equal(r.findings[i].tensor, 0);
+                    assert_non_null(strstr(r.findings[i].text, "(2 tensors misaligned)"));
+                }
+            assert_int_equal(lt303, 1);
+        }
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    assert_true(two > 0);
 }
 
 static void check_case(const lcase *c) {
