@@ -1167,6 +1167,7 @@ static void test_split_names(void **state) {
     tfs_lint_report r;
     tfs_lint_report_init(&r);
     assert_int_equal(tfs_set_check("x/model-00002-of-00003.gguf", 0, 0, NULL, &r), TFS_EARG);
+    assert_int_equal(tfs_set_check("x/model-00001-of-00001.gguf", 0, 0, NULL, &r), TFS_EARG); /* one part: no set */
     assert_int_equal(tfs_set_check("x/model.safetensors", 0, 0, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_set_check(NULL, 0, 0, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_set_check("x/model.safetensors.index.json", 0, 0, NULL, NULL), TFS_EARG);
@@ -1721,11 +1722,11 @@ static void put_part(const char *name, unsigned no, unsigned count, const gkv *e
     }
     tfs_gg_wtensor t[1];
     memset(t, 0, sizeof t);
-    t[0].name = tfs_wstr_c(tensor);
+    t[0].name = tfs_wstr_c(tensor ? tensor : "");
     t[0].n_dims = 1;
     t[0].ne[0] = 8;
     t[0].type = 0;
-    tfs_gg_model m = {.version = 3, .kv = k, .n_kv = nk, .tensors = t, .n_tensors = 1};
+    tfs_gg_model m = {.version = 3, .kv = k, .n_kv = nk, .tensors = t, .n_tensors = tensor ? 1 : 0}; /* NULL: none */
     put_model(name, &m, NULL);
 }
 
@@ -1738,6 +1739,7 @@ static void test_gguf_splits(void **state) {
     const gkv name[] = {{"general.name", tfs_gg_wval_str(&g_llama)}, ARCH};
     const gkv splitx[] = {{"split", tfs_gg_wval_str(&g_llama)}};
     const gkv splitdot[] = {{"split.extra", tfs_gg_wval_str(&g_llama)}};
+    const gkv split6[] = {{"split.", tfs_gg_wval_str(&g_llama)}};
     const gkv count_u32[] = {U32("split.count", 2)};
     const gkv no_u32[] = {U32("split.no", 1)};
     const gkv tc_u32[] = {U32("split.tensors.count", 2)};
@@ -1757,6 +1759,7 @@ static void test_gguf_splits(void **state) {
     } v[] = {
         {arch, align, 1, 1, 1, 2, 2, 2, "", NULL},
         {arch, splitdot, 1, 1, 1, 2, 2, 2, "", NULL},
+        {arch, split6, 1, 1, 1, 2, 2, 2, "", NULL}, /* "split." itself is a split.* key */
         {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3", ": 2 metadata keys besides split.* (first: general.name)"},
         {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
         {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1", "split.count = 3, expected 2 (the file names say -of-00002)"},
@@ -1815,6 +1818,40 @@ static void test_gguf_splits(void **state) {
             assert_non_null(strstr(r.findings[1].text, "split.tensors.count = 0, the parts present hold 1 tensors"));
         tfs_lint_report_free(&r);
     }
+    /* parts without tensors: split.tensors.count 0 is right, 1 is not */
+    for (int32_t tc = 0; tc <= 1; tc++) {
+        put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, tc, NULL);
+        put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, tc, NULL);
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, tc ? "SET103@0:k2 SET103@1:k2" : "", "no tensors, tc",
+                       (size_t)tc, &r);
+        assert_int_equal(r.n_tensors, 0);
+        tfs_lint_report_free(&r);
+    }
+    /* with lint the GGUF rules run on the split (metadata from part 1): no general.architecture is LT101; with a
+     * part missing the lint is skipped (docs/lint.md), without lint it does not run */
+    char first[512];
+    snprintf(first, sizeof first, "%s/g-00001-of-00002.gguf", g_tmp);
+    put_part("g-00001-of-00002.gguf", 0, 2, NULL, 0, 2, "a");
+    put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
+    for (int lint = 0; lint <= 1; lint++) {
+        tfs_lint_report_init(&r);
+        assert_int_equal(tfs_set_check(first, 0, lint, NULL, &r), TFS_OK);
+        assert_int_equal(r.n_findings, (size_t)lint);
+        if (lint) {
+            assert_int_equal(r.findings[0].rule, TFS_LT101);
+            assert_int_equal(r.findings[0].part, 0);
+            assert_int_equal(r.findings[0].tensor, -1);
+            assert_int_equal(r.findings[0].kv, -1);
+        }
+        tfs_lint_report_free(&r);
+    }
+    unlink(path);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET002);
+    assert_int_equal(r.findings[0].part, 1);
+    tfs_lint_report_free(&r);
 }
 
 /* the rule table's queries (include/tfs/lint.def, docs/lint.md) */
