@@ -959,6 +959,22 @@ static void test_gguf_keys(void **state) {
     }
     const gkv ftu8[] = {ARCH, {"general.file_type", tfs_gg_wval_scalar(TFS_GG_U8, 2)}};
     expect_gg(ftu8, 2, q40, 1, "LT111@k1", "general.file_type: u8, expected u32");
+    /* a hyper-parameter of any other integer type: llama.cpp refuses it (the message says so); f32 and bool are
+     * not integers */
+    static const struct {
+        uint32_t type;
+        int integer;
+    } it[] = {{TFS_GG_U8, 1},  {TFS_GG_I8, 1},  {TFS_GG_U16, 1}, {TFS_GG_I16, 1},  {TFS_GG_I32, 1},
+              {TFS_GG_U64, 1}, {TFS_GG_I64, 1}, {TFS_GG_F32, 0}, {TFS_GG_BOOL, 0}, {TFS_GG_F64, 0}};
+    for (size_t i = 0; i < sizeof it / sizeof it[0]; i++) {
+        const gkv kv[] = {ARCH, {"llama.context_length", tfs_gg_wval_scalar(it[i].type, 1)}};
+        char got[512], first[1024];
+        gg_lint(kv, 2, f32, 1, got, sizeof got, first, sizeof first);
+        assert_string_equal(got, "LT107@k1");
+        if ((strstr(first, "(llama.cpp refuses another integer type)") != NULL) != it[i].integer)
+            print_message("type %u: %s\n", it[i].type, first);
+        assert_int_equal(strstr(first, "(llama.cpp refuses another integer type)") != NULL, it[i].integer);
+    }
 }
 
 /* ---- model sets made here in a temporary folder: the per-rule limit
