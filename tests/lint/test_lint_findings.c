@@ -1144,6 +1144,8 @@ static void test_split_names(void **state) {
         {"m-00010-of-00099.gguf", 1, 10, 99, 1},
         {"m-00019-of-00090.gguf", 1, 19, 90, 1},
         {"m-00001-of_00003.gguf", 0, 0, 0, 0},
+        {"m-0001a-of-00003.gguf", 0, 0, 0, 0}, /* a letter is no digit, in either number */
+        {"m-00001-of-0003a.gguf", 0, 0, 0, 0},
         {"of-00003.gguf", 0, 0, 0,
          0}, /* "-of-" would start before the name (heap copy below: ASan sees a read there) */
         {"-of-00003.gguf", 0, 0, 0, 0},
