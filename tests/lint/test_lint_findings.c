@@ -1333,6 +1333,11 @@ static void test_file_helpers(void **state) {
     assert_memory_equal(h, "\x0f\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bc\"}     ", 23);
     free(h);
     assert_int_equal(ST_HEAD("short.bin", "\x02\x00\x00", &h, &len), TFS_EIO);
+    /* one byte of the header present (N = 5) */
+    assert_int_equal(ST_HEAD("one.bin", "\x05\x00\x00\x00\x00\x00\x00\x00{", &h, &len), TFS_OK);
+    assert_int_equal(len, 9);
+    assert_memory_equal(h, "\x05\x00\x00\x00\x00\x00\x00\x00{", 9);
+    free(h);
     /* with standard input closed the file is opened as descriptor 0: read like any other */
     {
         int saved = dup(0);
