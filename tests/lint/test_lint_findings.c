@@ -1975,6 +1975,30 @@ static void test_st_first_misaligned(void **state) {
         free(buf);
     }
     assert_true(two > 0);
+    /* LT304 names an unknown format up to 64 bytes: 64 whole, 65 without its last byte */
+    for (size_t n = 64; n <= 65; n++) {
+        char fmt[66], text[128];
+        memset(fmt, 'f', n - 1);
+        fmt[n - 1] = 'z';
+        fmt[n] = '\0';
+        const char *const meta[] = {"format", fmt, NULL};
+        const tt one[1] = {{"a", TFS_ST_F16, 1, {2}}};
+        tfs_st_wentry e[1];
+        tfs_st_wmeta mw[1];
+        tfs_st_model m = tfs_test_st_model(one, 1, meta, e, mw);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_lint_report r;
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "long format", NULL, &r);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, TFS_LT304);
+        snprintf(text, sizeof text, "__metadata__ format \"%.64s\": not pt", fmt);
+        if (n == 65) assert_null(strchr(text, 'z'));
+        assert_non_null(strstr(r.findings[0].text, text));
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
 }
 
 static void check_case(const lcase *c) {
