@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "common/nomem.h"
@@ -236,11 +237,35 @@ static void test_add_file_nomem(void **state) {
     tfs_lint_report_free(&r);
 }
 
+/* an index whose weight_map is empty (no shard) with malloc(0) / calloc(0, n) returning NULL, as C allows: a
+ * zero-byte request that returns NULL is no shortage, the check runs (no finding) */
+static void test_set_zero_null(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tfs_lint_nomem_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}", f);
+    assert_int_equal(fclose(f), 0);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    tfs_test_nomem_zero_null(1);
+    tfs_status st = tfs_set_check(path, 0, 1, NULL, &r);
+    tfs_test_nomem_zero_null(0);
+    assert_int_equal(st, TFS_OK);
+    assert_int_equal(r.n_findings, 0);
+    assert_int_equal(r.n_files, 0);
+    tfs_lint_report_free(&r);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_nomem),        cmocka_unit_test(test_add_file_nomem),
-        cmocka_unit_test(test_lint_one_file),     cmocka_unit_test(test_lint_sets),
-        cmocka_unit_test(test_set_entries_nomem),
+        cmocka_unit_test(test_json_nomem),     cmocka_unit_test(test_set_zero_null),
+        cmocka_unit_test(test_add_file_nomem), cmocka_unit_test(test_lint_one_file),
+        cmocka_unit_test(test_lint_sets),      cmocka_unit_test(test_set_entries_nomem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
