@@ -923,6 +923,12 @@ static void test_gguf_keys(void **state) {
         expect_gg(kv, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no llama.block_count");
         const gt t0[] = {{"blk.0.a", 0}};
         expect_gg(kv, 1, t0, 1, "LT110@t0", "tensors up to blk.0. but");
+        const gt nodigit[] = {{"blk..a", 0}, {"blkx0.a", 0}}; /* no block number: no blk.N. tensor */
+        expect_gg(kv, 1, nodigit, 2, "", NULL);
+        const gt nine[] = {{"blk.9.a", 0}, {"blk.19.b", 0}};
+        expect_gg(kv, 1, nine, 2, "LT110@t1", "tensors up to blk.19. but");
+        const gkv k9[] = {ARCH, U32("llama.block_count", 9)};
+        expect_gg(k9, 2, nine, 2, "LT109@t0 LT109@t1", "blk.9.a: block 9, but llama.block_count = 9");
         const gkv none[] = {U32("general.alignment", 32)};
         expect_gg(none, 1, t, 4, "LT101@-", NULL);
         const gkv u[] = {U32("general.architecture", 1)};
