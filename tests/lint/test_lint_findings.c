@@ -1258,6 +1258,18 @@ static void test_set_entries(void **state) {
     assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_EIO);
     assert_int_equal(e, ENOENT);
     assert_int_equal(tfs_set_entries(NULL, &v, &n, &e), TFS_EARG);
+    /* a shard named by the index's first weight_map entry only is no lone file */
+    snprintf(path, sizeof path, "%s/one", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    put_text("entries/one/only.safetensors", "");
+    put_text("entries/one/model.safetensors.index.json", "{\"weight_map\": {\"a\": \"only.safetensors\"}}");
+    assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+    assert_int_equal(n, 1);
+    char want1[700];
+    snprintf(want1, sizeof want1, "%s/model.safetensors.index.json", path);
+    assert_string_equal(v[0], want1);
+    free(v[0]);
+    free(v);
     /* an empty folder */
     snprintf(path, sizeof path, "%s/empty", dir);
     assert_int_equal(mkdir(path, 0755), 0);
