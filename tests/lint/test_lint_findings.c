@@ -1321,6 +1321,7 @@ static void test_file_helpers(void **state) {
     assert_null(out);
     assert_int_equal(len, 0);
     assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, &e), TFS_EIO);
+    assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, NULL), TFS_EIO); /* e may be NULL */
     assert_int_equal(e, EISDIR);
     snprintf(path, sizeof path, "%s/none.txt", g_tmp);
     assert_int_equal(tfs__lint_slurp(path, 10, &out, &len, &e), TFS_EIO);
