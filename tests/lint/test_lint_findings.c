@@ -1894,6 +1894,16 @@ static void test_gguf_splits(void **state) {
     assert_int_equal(r.findings[0].rule, TFS_SET002);
     assert_int_equal(r.findings[0].part, 1);
     tfs_lint_report_free(&r);
+    /* the first part missing: the second still checked as with any part missing (split.tensors.count 2 is at
+     * least its 1 tensor), no lint */
+    put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
+    assert_int_equal(unlink(first), 0);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET002);
+    assert_int_equal(r.findings[0].part, 0);
+    tfs_lint_report_free(&r);
 }
 
 /* the rule table's queries (include/tfs/lint.def, docs/lint.md) */
