@@ -2004,6 +2004,24 @@ static void test_st_first_misaligned(void **state) {
         free(buf);
     }
     assert_true(two > 0);
+    /* 16-bit data at an odd offset: an F16 tensor after one U8 byte (the header padded to 8) */
+    {
+        const tt u8f16[2] = {{"a", TFS_ST_U8, 1, {1}}, {"b", TFS_ST_F16, 1, {2}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(u8f16, 2, NULL, e, NULL);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_lint_report r;
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "u8 then f16", NULL, &r);
+        assert_int_equal(h->data_offset % 8, 0);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, TFS_LT303);
+        assert_int_equal(r.findings[0].tensor, 1);
+        assert_non_null(strstr(r.findings[0].text, "not a multiple of 2 (1 tensor misaligned)"));
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
     /* LT304 names an unknown format up to 64 bytes: 64 whole, 65 without its last byte */
     for (size_t n = 64; n <= 65; n++) {
         char fmt[66], text[128];
