@@ -245,9 +245,23 @@ static void test_json_values(void **state) {
         const char *text;
         lj_type type;
     } v[] = {
-        {"true", LJ_TRUE}, {"false", LJ_FALSE}, {"null", LJ_NULL},   {"0", LJ_NUM},    {"-0", LJ_NUM},
-        {"1e0", LJ_NUM},   {"2E10", LJ_NUM},    {"12.5e+3", LJ_NUM}, {"1E-2", LJ_NUM}, {"1e5", LJ_NUM},
-        {"-7.25", LJ_NUM}, {"[]", LJ_ARR},      {"[ ]", LJ_ARR},     {"{}", LJ_OBJ},   {" \t\n\r{}\r\n\t ", LJ_OBJ},
+        {"true", LJ_TRUE},
+        {"false", LJ_FALSE},
+        {"null", LJ_NULL},
+        {"0", LJ_NUM},
+        {"-0", LJ_NUM},
+        {"1e0", LJ_NUM},
+        {"2E10", LJ_NUM},
+        {"12.5e+3", LJ_NUM},
+        {"1E-2", LJ_NUM},
+        {"1e5", LJ_NUM},
+        {"-7.25", LJ_NUM},
+        {"19.99e9", LJ_NUM},
+        {"9E+9", LJ_NUM},
+        {"[]", LJ_ARR},
+        {"[ ]", LJ_ARR},
+        {"{}", LJ_OBJ},
+        {" \t\n\r{}\r\n\t ", LJ_OBJ},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         lj_node *n = ok(v[i].text);
