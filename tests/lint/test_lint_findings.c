@@ -947,6 +947,18 @@ static void test_gguf_keys(void **state) {
         expect_gg(none, 1, t, 4, "LT101@-", NULL);
         const gkv u[] = {U32("general.architecture", 1)};
         expect_gg(u, 1, t, 4, "LT102@k0", NULL);
+        /* an architecture of 1 byte, and one of 127 bytes: <arch>.block_count as for any other */
+        tfs_wstr a1 = tfs_wstr_c("a");
+        const gkv one[] = {{"general.architecture", tfs_gg_wval_str(&a1)}};
+        expect_gg(one, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no a.block_count (u32)");
+        char a127[128], key[160];
+        memset(a127, 'q', 127);
+        a127[127] = '\0';
+        snprintf(key, sizeof key, "%s.block_count", a127);
+        tfs_wstr w127 = tfs_wstr_c(a127);
+        const gkv long_arch[] = {{"general.architecture", tfs_gg_wval_str(&w127)},
+                                 {key, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        expect_gg(long_arch, 2, t, 4, "LT107@k1", "u64, expected u32");
     }
     /* general.file_type */
     const gt mixed[] = {{"a", 0}, {"b", 2}, {"c", 0}};
