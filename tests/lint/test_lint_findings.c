@@ -1206,6 +1206,7 @@ static void test_split_names(void **state) {
         assert_int_equal(pl, v[i].prefix);
     }
     assert_int_equal(tfs_set_kind_of("x/model-00001-of-00003.gguf"), TFS_SET_SPLIT);
+    assert_int_equal(tfs_set_kind_of("x/model-00001-of-00002.gguf"), TFS_SET_SPLIT);
     assert_int_equal(tfs_set_kind_of("x/model-00002-of-00003.gguf"), TFS_SET_NONE);
     assert_int_equal(tfs_set_kind_of("x/model-00001-of-00001.gguf"), TFS_SET_NONE);
     assert_int_equal(tfs_set_kind_of("x/model.safetensors.index.json"), TFS_SET_INDEX);
