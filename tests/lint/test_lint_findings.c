@@ -1533,6 +1533,9 @@ static void test_set_index(void **state) {
         {"{\"weight_map\": {\"a00\": \"s1.safetensors\"}", "SET001@-1:-1"},
         {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": [\"s1.safetensors\"]}", "SET001@-1:-1"},
         {"{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}", ""},
+        /* the index names a00x, the shard holds a00: neither is the other */
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
+         "SET004@0:-1 SET008@0:0"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_text("model.safetensors.index.json", v[i].index);
