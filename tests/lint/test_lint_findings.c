@@ -1588,6 +1588,19 @@ static void test_set_index(void **state) {
     tfs_lint_report_init(&r);
     assert_int_equal(tfs_set_check(path, 0, 1, cfg, &r), TFS_EIO);
     tfs_lint_report_free(&r);
+    /* an index that cannot be read is TFS_EIO (tfs/lint.h), one that is not JSON a SET001 saying so */
+    snprintf(cfg, sizeof cfg, "%s/none/model.safetensors.index.json", g_tmp);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(cfg, 0, 0, NULL, &r), TFS_EIO);
+    assert_int_equal(r.n_findings, 0);
+    tfs_lint_report_free(&r);
+    put_text("model.safetensors.index.json", "{\"weight_map\": {\"a00\": \"s1.safetensors\"}");
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 0, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET001);
+    assert_non_null(strstr(r.findings[0].text, "model.safetensors.index.json: not JSON ("));
+    tfs_lint_report_free(&r);
     /* with lint, the MLX rules run over the shards read: a --config that is not JSON is LT201 for an MLX shard
      * (format mlx); with no shard read (the one named missing, or none named) no file is linted: the set rules'
      * findings only */
