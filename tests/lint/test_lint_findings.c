@@ -225,6 +225,7 @@ static void test_json_strings(void **state) {
     str_is("\"a\x7f b\\\"c\\\\\"", "a\x7f b\"c\\", 7);
     str_is("\"\"", "", 0);
     bad("\"abc", "unterminated string");
+    bad("{\":1}", "unterminated string"); /* a key that never ends, ':' its first byte */
     bad("\"abc\\\"", "unterminated string");
     bad("\"a\x01\"", "control character in a string");
     bad("\"a\x1f\"", "control character in a string");
@@ -318,11 +319,9 @@ static void test_json_values(void **state) {
         const char *buf;
         size_t len;
         const char *why;
-    } open_end[] = {{"[]", 1, "value expected"},
-                    {"{}", 1, "object key is not a string"},
-                    {"[1]", 2, "',' or ']' expected"},
-                    {"[1,2]", 2, "',' or ']' expected"},
-                    {"{\"a\":1}", 6, "',' or '}' expected"}};
+    } open_end[] = {
+        {"[]", 1, "value expected"},         {"{}", 1, "object key is not a string"}, {"[1]", 2, "',' or ']' expected"},
+        {"[1,2]", 2, "',' or ']' expected"}, {"{\"a\":1}", 6, "',' or '}' expected"}, {"{\"a\":1}", 4, "':' expected"}};
     for (size_t i = 0; i < sizeof open_end / sizeof open_end[0]; i++) {
         why = NULL;
         assert_null(tfs__lj_parse(open_end[i].buf, open_end[i].len, &why, NULL));
