@@ -589,6 +589,7 @@ static void test_mlx_params(void **state) {
                "LT205@1 LT206@2", "expected [4, 1]");
     expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"p\": {\"bits\": 8}}}", "", NULL);
     expect_mlx(layer, 3, NULL, "{\"quantization\": 4}", "LT210@-1", NULL); /* not an object: as none (inferred) */
+    expect_mlx(layer, 3, k6, "{\"quantization\": 4}", "LT205@1 LT206@2", "expected [4, 1]"); /* then __metadata__ */
     expect_mlx(layer, 3, NULL, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
     const tt lone[] = {QW(8)};
     expect_mlx(lone, 1, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "LT202@0",
@@ -678,6 +679,8 @@ static void test_mlx_shapes(void **state) {
     static const char *const pt[] = {"format", "pt", NULL};
     expect_mlx(orph2, 2, notmlx, NULL, "", NULL);
     expect_mlx(orph2, 2, ml, NULL, "", NULL);
+    static const char *const mlq[] = {"format", "mlq", NULL};
+    expect_mlx(orph2, 2, mlq, NULL, "", NULL);
     expect_mlx(orph2, 2, pt, NULL, "", NULL);
     expect_mlx(orph2, 2, NULL, NULL, "", NULL);
     const tt sc[] = {{"a.weight", TFS_ST_F16, 1, {2}}, {"a.scales", TFS_ST_F16, 1, {2}}};
