@@ -142,7 +142,19 @@ static void test_lint_sets(void **state) {
 
 static void test_set_entries_nomem(void **state) {
     (void)state;
-    static const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files"};
+    /* and a folder whose index names its one shard once (no other entry names it again) */
+    char one[] = "/tmp/tfs_lint_entries_XXXXXX", path[128];
+    assert_non_null(mkdtemp(one));
+    static const char *const files[2][2] = {
+        {"only.safetensors", ""}, {"model.safetensors.index.json", "{\"weight_map\": {\"a\": \"only.safetensors\"}}"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", one, files[i][0]);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        assert_int_equal(fclose(f), 0);
+    }
+    const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files", one};
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
         char **ref = NULL, **v = NULL;
         size_t n_ref = 0, n = 0;
@@ -170,6 +182,11 @@ static void test_set_entries_nomem(void **state) {
         for (size_t i = 0; i < n_ref; i++) free(ref[i]);
         free(ref);
     }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", one, files[i][0]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(one), 0);
 }
 
 static void test_json_nomem(void **state) {
