@@ -288,7 +288,8 @@ static void test_json_values(void **state) {
         const char *buf;
         size_t len;
         const char *num;
-    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"}, {"1.5", 1, "1"}};
+    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"},
+               {"1.5", 1, "1"},  {"1e5", 1, "1"},    {"2E5", 1, "2"}};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
         lj_node *n = tfs__lj_parse(cut[i].buf, cut[i].len, NULL, NULL);
         assert_non_null(n);
