@@ -1421,6 +1421,34 @@ static void test_file_helpers(void **state) {
     assert_int_equal(r.findings[0].rule, TFS_LT303);
     tfs_lint_report_free(&r);
     assert_int_equal(tfs_lint_header(sth, NULL, NULL), TFS_EARG); /* no report */
+    {
+        /* LT302 checks the padding only with 8 + N bytes given (tfs/lint.h): the tab fixture with all its bytes, with
+         * its first 8 only, and with no bytes (head NULL, whatever head_len says) */
+        tfs_header *th = NULL;
+        const char *tab = C "files/LT302-st-padding-tab.safetensors";
+        assert_int_equal(tfs_parse_file(tab, TFS_FORMAT_UNKNOWN, 0, &th, &err), TFS_OK);
+        static uint8_t bytes[4096];
+        FILE *f = fopen(tab, "rb");
+        assert_non_null(f);
+        size_t got = fread(bytes, 1, sizeof bytes, f);
+        assert_int_equal(fclose(f), 0);
+        assert_true(got >= th->data_offset);
+        static const struct {
+            int head;
+            size_t len;
+            size_t lt302;
+        } hv[] = {{1, 0, 1}, {1, 8, 0}, {0, 4096, 0}};
+        for (size_t i = 0; i < 3; i++) {
+            tfs_lint_options o = {.head = hv[i].head ? bytes : NULL, .head_len = hv[i].len ? hv[i].len : got};
+            tfs_lint_report_init(&r);
+            assert_int_equal(tfs_lint_header(th, &o, &r), TFS_OK);
+            size_t n302 = 0;
+            for (size_t k = 0; k < r.n_findings; k++) n302 += r.findings[k].rule == TFS_LT302;
+            assert_int_equal(n302, hv[i].lt302);
+            tfs_lint_report_free(&r);
+        }
+        tfs_header_free(th);
+    }
     tfs_header_free(sth);
     /* a TFS_PARTIAL header (complete = 0) is refused (tfs_lint_header needs a whole view) */
     tfs_st_model one = {.n_entries = 0, .metadata = TFS_STW_META_ABSENT};
