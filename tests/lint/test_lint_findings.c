@@ -221,6 +221,8 @@ static void test_json_strings(void **state) {
     str_is("\"\\udfff\\ud7ff\\udfffx\\ue000\"", "\xef\xbf\xbd\xed\x9f\xbf\xef\xbf\xbd\x78\xee\x80\x80", 13);
     /* a low surrogate then another: two lone ones (only D800..DBFF opens a pair) */
     str_is("\"\\udc00\\udc00\"", "\xef\xbf\xbd\xef\xbf\xbd", 6);
+    /* a high surrogate then U+E000 (just past the low range): no pair */
+    str_is("\"\\ud800\\ue000\"", "\xef\xbf\xbd\xee\x80\x80", 6);
     /* raw bytes are kept (0x20 and 0x7f are no control characters), an escaped quote does not end it */
     str_is("\"a\x7f b\\\"c\\\\\"", "a\x7f b\"c\\", 7);
     str_is("\"\"", "", 0);
