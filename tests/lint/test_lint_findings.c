@@ -1290,6 +1290,26 @@ static void test_set_entries(void **state) {
     assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_EIO);
     assert_int_equal(e, ENOENT);
     assert_int_equal(tfs_set_entries(NULL, &v, &n, &e), TFS_EARG);
+    /* two model files, created in both orders (readdir's order is the file system's): byte order */
+    for (int order = 0; order < 2; order++) {
+        snprintf(path, sizeof path, "%s/two%d", dir, order);
+        assert_int_equal(mkdir(path, 0755), 0);
+        char f1[64], f2[64];
+        snprintf(f1, sizeof f1, "entries/two%d/%s", order, order ? "b.gguf" : "a.gguf");
+        snprintf(f2, sizeof f2, "entries/two%d/%s", order, order ? "a.gguf" : "b.gguf");
+        put_text(f1, "");
+        put_text(f2, "");
+        assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+        assert_int_equal(n, 2);
+        char w[700];
+        snprintf(w, sizeof w, "%s/a.gguf", path);
+        assert_string_equal(v[0], w);
+        snprintf(w, sizeof w, "%s/b.gguf", path);
+        assert_string_equal(v[1], w);
+        free(v[0]);
+        free(v[1]);
+        free(v);
+    }
     /* a shard named by the index's first weight_map entry only is no lone file */
     snprintf(path, sizeof path, "%s/one", dir);
     assert_int_equal(mkdir(path, 0755), 0);
