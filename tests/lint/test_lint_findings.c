@@ -216,10 +216,18 @@ static void test_json_strings(void **state) {
     /* lone surrogates: high then x, low alone, high then A, high then high (then a pair), high at the end */
     str_is("\"\\ud800x\\udc00\\ud800\\u0041\\udbff\\ud800\\udfff\\ud800\"",
            "\xef\xbf\xbd\x78\xef\xbf\xbd\xef\xbf\xbd\x41\xef\xbf\xbd\xf0\x90\x8f\xbf\xef\xbf\xbd", 21);
+    /* the last low surrogate DFFF alone (first, after D7FF, before a byte): U+FFFD, as the whole range
+     * D800..DFFF; its neighbours D7FF and E000 stay */
+    str_is("\"\\udfff\\ud7ff\\udfffx\\ue000\"", "\xef\xbf\xbd\xed\x9f\xbf\xef\xbf\xbd\x78\xee\x80\x80", 13);
+    /* a low surrogate then another: two lone ones (only D800..DBFF opens a pair) */
+    str_is("\"\\udc00\\udc00\"", "\xef\xbf\xbd\xef\xbf\xbd", 6);
+    /* a high surrogate then U+E000 (just past the low range): no pair */
+    str_is("\"\\ud800\\ue000\"", "\xef\xbf\xbd\xee\x80\x80", 6);
     /* raw bytes are kept (0x20 and 0x7f are no control characters), an escaped quote does not end it */
     str_is("\"a\x7f b\\\"c\\\\\"", "a\x7f b\"c\\", 7);
     str_is("\"\"", "", 0);
     bad("\"abc", "unterminated string");
+    bad("{\":1}", "unterminated string"); /* a key that never ends, ':' its first byte */
     bad("\"abc\\\"", "unterminated string");
     bad("\"a\x01\"", "control character in a string");
     bad("\"a\x1f\"", "control character in a string");
@@ -240,9 +248,23 @@ static void test_json_values(void **state) {
         const char *text;
         lj_type type;
     } v[] = {
-        {"true", LJ_TRUE}, {"false", LJ_FALSE}, {"null", LJ_NULL},   {"0", LJ_NUM},    {"-0", LJ_NUM},
-        {"1e0", LJ_NUM},   {"2E10", LJ_NUM},    {"12.5e+3", LJ_NUM}, {"1E-2", LJ_NUM}, {"1e5", LJ_NUM},
-        {"-7.25", LJ_NUM}, {"[]", LJ_ARR},      {"[ ]", LJ_ARR},     {"{}", LJ_OBJ},   {" \t\n\r{}\r\n\t ", LJ_OBJ},
+        {"true", LJ_TRUE},
+        {"false", LJ_FALSE},
+        {"null", LJ_NULL},
+        {"0", LJ_NUM},
+        {"-0", LJ_NUM},
+        {"1e0", LJ_NUM},
+        {"2E10", LJ_NUM},
+        {"12.5e+3", LJ_NUM},
+        {"1E-2", LJ_NUM},
+        {"1e5", LJ_NUM},
+        {"-7.25", LJ_NUM},
+        {"19.99e9", LJ_NUM},
+        {"9E+9", LJ_NUM},
+        {"[]", LJ_ARR},
+        {"[ ]", LJ_ARR},
+        {"{}", LJ_OBJ},
+        {" \t\n\r{}\r\n\t ", LJ_OBJ},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         lj_node *n = ok(v[i].text);
@@ -268,7 +290,8 @@ static void test_json_values(void **state) {
         const char *buf;
         size_t len;
         const char *num;
-    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"}, {"1.5", 1, "1"}};
+    } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"},
+               {"1.5", 1, "1"},  {"1e5", 1, "1"},    {"2E5", 1, "2"}};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
         lj_node *n = tfs__lj_parse(cut[i].buf, cut[i].len, NULL, NULL);
         assert_non_null(n);
@@ -294,6 +317,19 @@ static void test_json_values(void **state) {
     assert_null(tfs__lj_parse("{\"", 1, &why, NULL)); /* the quote after the end is not read */
     assert_string_equal(why, "object key is not a string");
     assert_null(tfs__lj_parse("\"ab\"", 3, NULL, NULL));
+    /* a container cut before its closing bracket (the bracket is the byte after the len bytes) */
+    static const struct {
+        const char *buf;
+        size_t len;
+        const char *why;
+    } open_end[] = {
+        {"[]", 1, "value expected"},         {"{}", 1, "object key is not a string"}, {"[1]", 2, "',' or ']' expected"},
+        {"[1,2]", 2, "',' or ']' expected"}, {"{\"a\":1}", 6, "',' or '}' expected"}, {"{\"a\":1}", 4, "':' expected"}};
+    for (size_t i = 0; i < sizeof open_end / sizeof open_end[0]; i++) {
+        why = NULL;
+        assert_null(tfs__lj_parse(open_end[i].buf, open_end[i].len, &why, NULL));
+        assert_string_equal(why, open_end[i].why);
+    }
     /* a literal is its whole word */
     bad("trux", "not JSON");
     bad("nukl", "not JSON");
@@ -327,16 +363,16 @@ static void test_json_containers(void **state) {
     assert_null(tfs__lj_get(NULL, "a"));
     assert_string_equal(tfs__lj_get(n, "ab")->s, "2");
     tfs__lj_free(n);
-    /* 20 members: the arrays grow past 8 and 16; every member in place */
-    char text[512];
+    /* 100 members: the arrays grow past 8, 16, 32 and 64; every member in place */
+    char text[2048];
     size_t o = 0;
     o += (size_t)snprintf(text + o, sizeof text - o, "{");
-    for (int i = 0; i < 20; i++)
+    for (int i = 0; i < 100; i++)
         o += (size_t)snprintf(text + o, sizeof text - o, "%s\"k%d\": [%d]", i ? "," : "", i, i);
     snprintf(text + o, sizeof text - o, "}");
     n = ok(text);
-    assert_int_equal(n->n, 20);
-    for (int i = 0; i < 20; i++) {
+    assert_int_equal(n->n, 100);
+    for (int i = 0; i < 100; i++) {
         char k[8], num[8];
         snprintf(k, sizeof k, "k%d", i);
         snprintf(num, sizeof num, "%d", i);
@@ -556,6 +592,7 @@ static void test_mlx_params(void **state) {
                "LT205@1 LT206@2", "expected [4, 1]");
     expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"p\": {\"bits\": 8}}}", "", NULL);
     expect_mlx(layer, 3, NULL, "{\"quantization\": 4}", "LT210@-1", NULL); /* not an object: as none (inferred) */
+    expect_mlx(layer, 3, k6, "{\"quantization\": 4}", "LT205@1 LT206@2", "expected [4, 1]"); /* then __metadata__ */
     expect_mlx(layer, 3, NULL, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
     const tt lone[] = {QW(8)};
     expect_mlx(lone, 1, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "LT202@0",
@@ -590,6 +627,15 @@ static void test_mlx_shapes(void **state) {
     expect_mlx(d3b, 3, NULL, q, "LT206@2", "shape [1, 4, 2], expected [2, 4, 2]");
     const tt rank[] = {QW(8), {"q.scales", TFS_ST_F16, 1, {2}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
     expect_mlx(rank, 3, NULL, q, "LT205@1", "shape [2], expected [4, 2]");
+    const tt rank3[] = {QW(8), {"q.scales", TFS_ST_F16, 3, {4, 2, 1}}, {"q.biases", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(rank3, 3, NULL, q, "LT205@1", "shape [4, 2, 1], expected [4, 2]");
+    const tt brank3[] = {QW(8), {"q.scales", TFS_ST_F16, 2, {4, 2}}, {"q.biases", TFS_ST_F16, 3, {4, 2, 1}}};
+    expect_mlx(brank3, 3, NULL, q, "LT206@2", "shape [4, 2, 1], expected [4, 2]");
+    /* NAME.scales and NAME.biases are those names exactly: a longer or shorter name is another tensor */
+    const tt longer[] = {QW(8), {"q.scalesx", TFS_ST_F16, 2, {4, 2}}, {"q.biasesx", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(longer, 3, NULL, q, "LT202@0", "q.weight: U32 packed weight without q.scales");
+    const tt shorter[] = {QW(8), {"q.scale", TFS_ST_F16, 2, {4, 2}}, {"q.biase", TFS_ST_F16, 2, {4, 2}}};
+    expect_mlx(shorter, 3, NULL, q, "LT202@0", "q.weight: U32 packed weight without q.scales");
     const tt d1[] = {{"q.weight", TFS_ST_U32, 1, {8}}, {"q.scales", TFS_ST_F16, 1, {2}}};
     expect_mlx(d1, 2, NULL, q, "LT209@0", "q.weight: 1 dimensions; a quantized weight has at least 2");
     const tt odd[] = {QW(3), {"q.scales", TFS_ST_F16, 2, {4, 1}}, {"q.biases", TFS_ST_F16, 2, {4, 1}}};
@@ -636,6 +682,8 @@ static void test_mlx_shapes(void **state) {
     static const char *const pt[] = {"format", "pt", NULL};
     expect_mlx(orph2, 2, notmlx, NULL, "", NULL);
     expect_mlx(orph2, 2, ml, NULL, "", NULL);
+    static const char *const mlq[] = {"format", "mlq", NULL};
+    expect_mlx(orph2, 2, mlq, NULL, "", NULL);
     expect_mlx(orph2, 2, pt, NULL, "", NULL);
     expect_mlx(orph2, 2, NULL, NULL, "", NULL);
     const tt sc[] = {{"a.weight", TFS_ST_F16, 1, {2}}, {"a.scales", TFS_ST_F16, 1, {2}}};
@@ -644,6 +692,9 @@ static void test_mlx_shapes(void **state) {
         {"a.weight", TFS_ST_F16, 1, {2}}, {"a.scalesx", TFS_ST_F16, 1, {2}}, {"x.biases", TFS_ST_F16, 1, {2}}};
     expect_mlx(sc2, 3, pt, NULL, "", NULL);
     expect_mlx(sc2, 3, pt, q, "LT208@2", NULL);
+    /* a .scales tensor first in the file is enough */
+    const tt sc0[] = {{"a.scales", TFS_ST_F16, 1, {2}}, {"a.weight", TFS_ST_F16, 1, {2}}};
+    expect_mlx(sc0, 2, NULL, NULL, "LT208@0", "a.scales: no U32 a.weight beside it (it is not packed)");
 }
 
 /* bits and group size inferred from the shapes when none is given: a shape
@@ -747,7 +798,8 @@ static void gg_lint(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, char *g
     for (size_t i = 0; i < r.n_findings; i++) {
         const tfs_lint_finding *f = &r.findings[i];
         if (first && i == 0) snprintf(first, first_cap, "%s", f->text);
-        assert_true(f->kv < 0 || f->tensor < 0); /* a key or a tensor, never both */
+        /* a key or a tensor, never both; "none" is -1 (tfs/lint.h) */
+        assert_true(f->kv >= -1 && f->tensor >= -1 && (f->kv == -1 || f->tensor == -1));
         char at[32];
         if (f->kv >= 0)
             snprintf(at, sizeof at, "k%lld", (long long)f->kv);
@@ -890,10 +942,28 @@ static void test_gguf_keys(void **state) {
         expect_gg(kv, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no llama.block_count");
         const gt t0[] = {{"blk.0.a", 0}};
         expect_gg(kv, 1, t0, 1, "LT110@t0", "tensors up to blk.0. but");
+        const gt nodigit[] = {{"blk..a", 0}, {"blkx0.a", 0}}; /* no block number: no blk.N. tensor */
+        expect_gg(kv, 1, nodigit, 2, "", NULL);
+        const gt nine[] = {{"blk.9.a", 0}, {"blk.19.b", 0}};
+        expect_gg(kv, 1, nine, 2, "LT110@t1", "tensors up to blk.19. but");
+        const gkv k9[] = {ARCH, U32("llama.block_count", 9)};
+        expect_gg(k9, 2, nine, 2, "LT109@t0 LT109@t1", "blk.9.a: block 9, but llama.block_count = 9");
         const gkv none[] = {U32("general.alignment", 32)};
         expect_gg(none, 1, t, 4, "LT101@-", NULL);
         const gkv u[] = {U32("general.architecture", 1)};
         expect_gg(u, 1, t, 4, "LT102@k0", NULL);
+        /* an architecture of 1 byte, and one of 127 bytes: <arch>.block_count as for any other */
+        tfs_wstr a1 = tfs_wstr_c("a");
+        const gkv one[] = {{"general.architecture", tfs_gg_wval_str(&a1)}};
+        expect_gg(one, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no a.block_count (u32)");
+        char a127[128], key[160];
+        memset(a127, 'q', 127);
+        a127[127] = '\0';
+        snprintf(key, sizeof key, "%s.block_count", a127);
+        tfs_wstr w127 = tfs_wstr_c(a127);
+        const gkv long_arch[] = {{"general.architecture", tfs_gg_wval_str(&w127)},
+                                 {key, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        expect_gg(long_arch, 2, t, 4, "LT107@k1", "u64, expected u32");
     }
     /* general.file_type */
     const gt mixed[] = {{"a", 0}, {"b", 2}, {"c", 0}};
@@ -926,6 +996,22 @@ static void test_gguf_keys(void **state) {
     }
     const gkv ftu8[] = {ARCH, {"general.file_type", tfs_gg_wval_scalar(TFS_GG_U8, 2)}};
     expect_gg(ftu8, 2, q40, 1, "LT111@k1", "general.file_type: u8, expected u32");
+    /* a hyper-parameter of any other integer type: llama.cpp refuses it (the message says so); f32 and bool are
+     * not integers */
+    static const struct {
+        uint32_t type;
+        int integer;
+    } it[] = {{TFS_GG_U8, 1},  {TFS_GG_I8, 1},  {TFS_GG_U16, 1}, {TFS_GG_I16, 1},  {TFS_GG_I32, 1},
+              {TFS_GG_U64, 1}, {TFS_GG_I64, 1}, {TFS_GG_F32, 0}, {TFS_GG_BOOL, 0}, {TFS_GG_F64, 0}};
+    for (size_t i = 0; i < sizeof it / sizeof it[0]; i++) {
+        const gkv kv[] = {ARCH, {"llama.context_length", tfs_gg_wval_scalar(it[i].type, 1)}};
+        char got[512], first[1024];
+        gg_lint(kv, 2, f32, 1, got, sizeof got, first, sizeof first);
+        assert_string_equal(got, "LT107@k1");
+        if ((strstr(first, "(llama.cpp refuses another integer type)") != NULL) != it[i].integer)
+            print_message("type %u: %s\n", it[i].type, first);
+        assert_int_equal(strstr(first, "(llama.cpp refuses another integer type)") != NULL, it[i].integer);
+    }
 }
 
 /* ---- model sets made here in a temporary folder: the per-rule limit
@@ -1090,8 +1176,13 @@ static void test_split_names(void **state) {
         {"m-0000000001-of-00003.gguf", 0, 0, 0, 0},
         {"m-00001-of-0000000003.gguf", 0, 0, 0, 0},
         {"m-1-of-3.gguf", 0, 0, 0, 0},
-        {"2-00001-of-00003.gguf", 1, 1, 3, 1}, /* a prefix may end in a digit */
+        {"2-00001-of-00003.gguf", 1, 1, 3, 1},  /* a prefix may end in a digit */
+        {"m-00009-of-00019.gguf", 1, 9, 19, 1}, /* 9 in both numbers; decimal, not read in another base */
+        {"m-00010-of-00099.gguf", 1, 10, 99, 1},
+        {"m-00019-of-00090.gguf", 1, 19, 90, 1},
         {"m-00001-of_00003.gguf", 0, 0, 0, 0},
+        {"m-0001a-of-00003.gguf", 0, 0, 0, 0}, /* a letter is no digit, in either number */
+        {"m-00001-of-0003a.gguf", 0, 0, 0, 0},
         {"of-00003.gguf", 0, 0, 0,
          0}, /* "-of-" would start before the name (heap copy below: ASan sees a read there) */
         {"-of-00003.gguf", 0, 0, 0, 0},
@@ -1120,6 +1211,7 @@ static void test_split_names(void **state) {
         assert_int_equal(pl, v[i].prefix);
     }
     assert_int_equal(tfs_set_kind_of("x/model-00001-of-00003.gguf"), TFS_SET_SPLIT);
+    assert_int_equal(tfs_set_kind_of("x/model-00001-of-00002.gguf"), TFS_SET_SPLIT);
     assert_int_equal(tfs_set_kind_of("x/model-00002-of-00003.gguf"), TFS_SET_NONE);
     assert_int_equal(tfs_set_kind_of("x/model-00001-of-00001.gguf"), TFS_SET_NONE);
     assert_int_equal(tfs_set_kind_of("x/model.safetensors.index.json"), TFS_SET_INDEX);
@@ -1131,6 +1223,7 @@ static void test_split_names(void **state) {
     tfs_lint_report r;
     tfs_lint_report_init(&r);
     assert_int_equal(tfs_set_check("x/model-00002-of-00003.gguf", 0, 0, NULL, &r), TFS_EARG);
+    assert_int_equal(tfs_set_check("x/model-00001-of-00001.gguf", 0, 0, NULL, &r), TFS_EARG); /* one part: no set */
     assert_int_equal(tfs_set_check("x/model.safetensors", 0, 0, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_set_check(NULL, 0, 0, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_set_check("x/model.safetensors.index.json", 0, 0, NULL, NULL), TFS_EARG);
@@ -1197,6 +1290,38 @@ static void test_set_entries(void **state) {
     assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_EIO);
     assert_int_equal(e, ENOENT);
     assert_int_equal(tfs_set_entries(NULL, &v, &n, &e), TFS_EARG);
+    /* two model files, created in both orders (readdir's order is the file system's): byte order */
+    for (int order = 0; order < 2; order++) {
+        snprintf(path, sizeof path, "%s/two%d", dir, order);
+        assert_int_equal(mkdir(path, 0755), 0);
+        char f1[64], f2[64];
+        snprintf(f1, sizeof f1, "entries/two%d/%s", order, order ? "b.gguf" : "a.gguf");
+        snprintf(f2, sizeof f2, "entries/two%d/%s", order, order ? "a.gguf" : "b.gguf");
+        put_text(f1, "");
+        put_text(f2, "");
+        assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+        assert_int_equal(n, 2);
+        char w[700];
+        snprintf(w, sizeof w, "%s/a.gguf", path);
+        assert_string_equal(v[0], w);
+        snprintf(w, sizeof w, "%s/b.gguf", path);
+        assert_string_equal(v[1], w);
+        free(v[0]);
+        free(v[1]);
+        free(v);
+    }
+    /* a shard named by the index's first weight_map entry only is no lone file */
+    snprintf(path, sizeof path, "%s/one", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    put_text("entries/one/only.safetensors", "");
+    put_text("entries/one/model.safetensors.index.json", "{\"weight_map\": {\"a\": \"only.safetensors\"}}");
+    assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+    assert_int_equal(n, 1);
+    char want1[700];
+    snprintf(want1, sizeof want1, "%s/model.safetensors.index.json", path);
+    assert_string_equal(v[0], want1);
+    free(v[0]);
+    free(v);
     /* an empty folder */
     snprintf(path, sizeof path, "%s/empty", dir);
     assert_int_equal(mkdir(path, 0755), 0);
@@ -1248,6 +1373,7 @@ static void test_file_helpers(void **state) {
     assert_null(out);
     assert_int_equal(len, 0);
     assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, &e), TFS_EIO);
+    assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, NULL), TFS_EIO); /* e may be NULL */
     assert_int_equal(e, EISDIR);
     snprintf(path, sizeof path, "%s/none.txt", g_tmp);
     assert_int_equal(tfs__lint_slurp(path, 10, &out, &len, &e), TFS_EIO);
@@ -1268,7 +1394,35 @@ static void test_file_helpers(void **state) {
     assert_int_equal(len, 10);
     assert_memory_equal(h, "\x02\x00\x00\x00\x00\x00\x00\x00{}", 10);
     free(h);
+    /* N = 8 and N = 15: all 8 + N bytes, from a longer file and from one exactly that long */
+    assert_int_equal(ST_HEAD("head8.bin", "\x08\x00\x00\x00\x00\x00\x00\x00{}      xy", &h, &len), TFS_OK);
+    assert_int_equal(len, 16);
+    assert_memory_equal(h, "\x08\x00\x00\x00\x00\x00\x00\x00{}      ", 16);
+    free(h);
+    assert_int_equal(ST_HEAD("head15.bin", "\x0f\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bc\"}     ", &h, &len), TFS_OK);
+    assert_int_equal(len, 23);
+    assert_memory_equal(h, "\x0f\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bc\"}     ", 23);
+    free(h);
     assert_int_equal(ST_HEAD("short.bin", "\x02\x00\x00", &h, &len), TFS_EIO);
+    /* one byte of the header present (N = 5) */
+    assert_int_equal(ST_HEAD("one.bin", "\x05\x00\x00\x00\x00\x00\x00\x00{", &h, &len), TFS_OK);
+    assert_int_equal(len, 9);
+    assert_memory_equal(h, "\x05\x00\x00\x00\x00\x00\x00\x00{", 9);
+    free(h);
+    /* with standard input closed the file is opened as descriptor 0: read like any other */
+    {
+        int saved = dup(0);
+        assert_true(saved > 0);
+        assert_int_equal(close(0), 0);
+        snprintf(path, sizeof path, "%s/head8.bin", g_tmp);
+        tfs_status hs = tfs__lint_st_head(path, &h, &len);
+        assert_int_equal(dup2(saved, 0), 0);
+        assert_int_equal(close(saved), 0);
+        assert_int_equal(hs, TFS_OK);
+        assert_int_equal(len, 16);
+        assert_memory_equal(h, "\x08\x00\x00\x00\x00\x00\x00\x00{}      ", 16);
+        free(h);
+    }
     /* 100,000,000 is the largest N (ST002) */
     assert_int_equal(ST_HEAD("big.bin", "\x00\xe1\xf5\x05\x00\x00\x00\x00{}", &h, &len), TFS_OK);
     assert_int_equal(len, 10);
@@ -1289,6 +1443,34 @@ static void test_file_helpers(void **state) {
     assert_int_equal(r.findings[0].rule, TFS_LT303);
     tfs_lint_report_free(&r);
     assert_int_equal(tfs_lint_header(sth, NULL, NULL), TFS_EARG); /* no report */
+    {
+        /* LT302 checks the padding only with 8 + N bytes given (tfs/lint.h): the tab fixture with all its bytes, with
+         * its first 8 only, and with no bytes (head NULL, whatever head_len says) */
+        tfs_header *th = NULL;
+        const char *tab = C "files/LT302-st-padding-tab.safetensors";
+        assert_int_equal(tfs_parse_file(tab, TFS_FORMAT_UNKNOWN, 0, &th, &err), TFS_OK);
+        static uint8_t bytes[4096];
+        FILE *f = fopen(tab, "rb");
+        assert_non_null(f);
+        size_t got = fread(bytes, 1, sizeof bytes, f);
+        assert_int_equal(fclose(f), 0);
+        assert_true(got >= th->data_offset);
+        static const struct {
+            int head;
+            size_t len;
+            size_t lt302;
+        } hv[] = {{1, 0, 1}, {1, 8, 0}, {0, 4096, 0}};
+        for (size_t i = 0; i < 3; i++) {
+            tfs_lint_options o = {.head = hv[i].head ? bytes : NULL, .head_len = hv[i].len ? hv[i].len : got};
+            tfs_lint_report_init(&r);
+            assert_int_equal(tfs_lint_header(th, &o, &r), TFS_OK);
+            size_t n302 = 0;
+            for (size_t k = 0; k < r.n_findings; k++) n302 += r.findings[k].rule == TFS_LT302;
+            assert_int_equal(n302, hv[i].lt302);
+            tfs_lint_report_free(&r);
+        }
+        tfs_header_free(th);
+    }
     tfs_header_free(sth);
     /* a TFS_PARTIAL header (complete = 0) is refused (tfs_lint_header needs a whole view) */
     tfs_st_model one = {.n_entries = 0, .metadata = TFS_STW_META_ABSENT};
@@ -1305,6 +1487,18 @@ static void test_file_helpers(void **state) {
     free(cut);
     assert_int_equal(tfs_lint_header(NULL, NULL, &r), TFS_EARG);
     assert_int_equal(tfs_lint_path(NULL, NULL, NULL, &r), TFS_EARG);
+    {
+        /* a NULL path or header alone is refused too, whatever the format (nothing read, no finding) */
+        static const char *const files[] = {C "files/gguf-q4_0.gguf", C "files/st-pt.safetensors"};
+        for (size_t i = 0; i < 2; i++) {
+            tfs_header *fh = NULL;
+            assert_int_equal(tfs_parse_file(files[i], TFS_FORMAT_UNKNOWN, 0, &fh, &err), TFS_OK);
+            assert_int_equal(tfs_lint_path(NULL, fh, NULL, &r), TFS_EARG);
+            assert_int_equal(tfs_lint_path(files[i], NULL, NULL, &r), TFS_EARG);
+            assert_int_equal(tfs_lint_path(files[i], fh, NULL, NULL), TFS_EARG);
+            tfs_header_free(fh);
+        }
+    }
     assert_int_equal(r.n_findings, 0);
     tfs_lint_report_free(NULL);
     tfs_lint_report_init(NULL);
@@ -1392,6 +1586,9 @@ static void test_set_index(void **state) {
         {"{\"weight_map\": {\"a00\": \"s1.safetensors\"}", "SET001@-1:-1"},
         {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": [\"s1.safetensors\"]}", "SET001@-1:-1"},
         {"{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}", ""},
+        /* the index names a00x, the shard holds a00: neither is the other */
+        {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
+         "SET004@0:-1 SET008@0:0"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_text("model.safetensors.index.json", v[i].index);
@@ -1443,6 +1640,56 @@ static void test_set_index(void **state) {
     snprintf(cfg, sizeof cfg, "%s/no-config.json", g_tmp);
     tfs_lint_report_init(&r);
     assert_int_equal(tfs_set_check(path, 0, 1, cfg, &r), TFS_EIO);
+    tfs_lint_report_free(&r);
+    /* an index that cannot be read is TFS_EIO (tfs/lint.h), one that is not JSON a SET001 saying so */
+    snprintf(cfg, sizeof cfg, "%s/none/model.safetensors.index.json", g_tmp);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(cfg, 0, 0, NULL, &r), TFS_EIO);
+    assert_int_equal(r.n_findings, 0);
+    tfs_lint_report_free(&r);
+    put_text("model.safetensors.index.json", "{\"weight_map\": {\"a00\": \"s1.safetensors\"}");
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 0, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET001);
+    assert_non_null(strstr(r.findings[0].text, "model.safetensors.index.json: not JSON ("));
+    tfs_lint_report_free(&r);
+    /* with lint, the MLX rules run over the shards read: a --config that is not JSON is LT201 for an MLX shard
+     * (format mlx); with no shard read (the one named missing, or none named) no file is linted: the set rules'
+     * findings only */
+    char dir[300], cfgp[600];
+    snprintf(dir, sizeof dir, "%s/mlxnone", g_tmp);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    put_text("mlxnone/bad.json", "{\"quantization\": ");
+    snprintf(cfgp, sizeof cfgp, "%s/bad.json", dir);
+    const tt one[] = {{"a", TFS_ST_F16, 1, {2}}};
+    tfs_st_wentry e1[1];
+    tfs_st_wmeta m1[1];
+    tfs_st_model m = tfs_test_st_model(one, 1, mlx_meta, e1, m1);
+    put_model("mlxnone/s1.safetensors", NULL, &m);
+    put_text("mlxnone/model.safetensors.index.json",
+             "{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a\": \"s1.safetensors\"}}");
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_LT201);
+    assert_int_equal(r.findings[0].part, 0);
+    assert_non_null(strstr(r.findings[0].text, "config.json is not JSON"));
+    tfs_lint_report_free(&r);
+    char shard[600];
+    snprintf(shard, sizeof shard, "%s/s1.safetensors", dir);
+    assert_int_equal(unlink(shard), 0);
+    assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
+    assert_int_equal(r.n_files, 1);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET002);
+    assert_int_equal(r.findings[0].part, 0);
+    tfs_lint_report_free(&r);
+    put_text("mlxnone/model.safetensors.index.json", "{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}");
+    assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
+    assert_int_equal(r.n_files, 0);
+    assert_int_equal(r.n_findings, 0);
     tfs_lint_report_free(&r);
 }
 
@@ -1613,11 +1860,11 @@ static void put_part(const char *name, unsigned no, unsigned count, const gkv *e
     }
     tfs_gg_wtensor t[1];
     memset(t, 0, sizeof t);
-    t[0].name = tfs_wstr_c(tensor);
+    t[0].name = tfs_wstr_c(tensor ? tensor : "");
     t[0].n_dims = 1;
     t[0].ne[0] = 8;
     t[0].type = 0;
-    tfs_gg_model m = {.version = 3, .kv = k, .n_kv = nk, .tensors = t, .n_tensors = 1};
+    tfs_gg_model m = {.version = 3, .kv = k, .n_kv = nk, .tensors = t, .n_tensors = tensor ? 1 : 0}; /* NULL: none */
     put_model(name, &m, NULL);
 }
 
@@ -1630,6 +1877,7 @@ static void test_gguf_splits(void **state) {
     const gkv name[] = {{"general.name", tfs_gg_wval_str(&g_llama)}, ARCH};
     const gkv splitx[] = {{"split", tfs_gg_wval_str(&g_llama)}};
     const gkv splitdot[] = {{"split.extra", tfs_gg_wval_str(&g_llama)}};
+    const gkv split6[] = {{"split.", tfs_gg_wval_str(&g_llama)}};
     const gkv count_u32[] = {U32("split.count", 2)};
     const gkv no_u32[] = {U32("split.no", 1)};
     const gkv tc_u32[] = {U32("split.tensors.count", 2)};
@@ -1649,6 +1897,7 @@ static void test_gguf_splits(void **state) {
     } v[] = {
         {arch, align, 1, 1, 1, 2, 2, 2, "", NULL},
         {arch, splitdot, 1, 1, 1, 2, 2, 2, "", NULL},
+        {arch, split6, 1, 1, 1, 2, 2, 2, "", NULL}, /* "split." itself is a split.* key */
         {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3", ": 2 metadata keys besides split.* (first: general.name)"},
         {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
         {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1", "split.count = 3, expected 2 (the file names say -of-00002)"},
@@ -1677,6 +1926,21 @@ static void test_gguf_splits(void **state) {
         assert_int_equal(r.n_tensors, 2);
         tfs_lint_report_free(&r);
     }
+    /* the first extra key named up to 100 bytes: a 100-byte key whole, a 101-byte one without its last byte */
+    for (size_t len = 100; len <= 101; len++) {
+        char key[102], text[160];
+        memset(key, 'k', len - 1);
+        key[len - 1] = 'z';
+        key[len] = '\0';
+        const gkv x[] = {{key, tfs_gg_wval_str(&g_llama)}};
+        put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, 2, "a");
+        put_part("g-00002-of-00002.gguf", 1, 2, x, 1, 2, "b");
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, "SET104@1:k3", "key of length", len, &r);
+        snprintf(text, sizeof text, "(first: %.100s); llama.cpp reads", key);
+        if (len == 101) assert_null(strchr(text, 'z'));
+        assert_non_null(strstr(r.findings[0].text, text));
+        tfs_lint_report_free(&r);
+    }
     /* a part missing: split.tensors.count at least the tensors present */
     char path[512];
     snprintf(path, sizeof path, "%s/g-00002-of-00002.gguf", g_tmp);
@@ -1692,6 +1956,50 @@ static void test_gguf_splits(void **state) {
             assert_non_null(strstr(r.findings[1].text, "split.tensors.count = 0, the parts present hold 1 tensors"));
         tfs_lint_report_free(&r);
     }
+    /* parts without tensors: split.tensors.count 0 is right, 1 is not */
+    for (int32_t tc = 0; tc <= 1; tc++) {
+        put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, tc, NULL);
+        put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, tc, NULL);
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, tc ? "SET103@0:k2 SET103@1:k2" : "", "no tensors, tc",
+                       (size_t)tc, &r);
+        assert_int_equal(r.n_tensors, 0);
+        tfs_lint_report_free(&r);
+    }
+    /* with lint the GGUF rules run on the split (metadata from part 1): no general.architecture is LT101; with a
+     * part missing the lint is skipped (docs/lint.md), without lint it does not run */
+    char first[512];
+    snprintf(first, sizeof first, "%s/g-00001-of-00002.gguf", g_tmp);
+    put_part("g-00001-of-00002.gguf", 0, 2, NULL, 0, 2, "a");
+    put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
+    for (int lint = 0; lint <= 1; lint++) {
+        tfs_lint_report_init(&r);
+        assert_int_equal(tfs_set_check(first, 0, lint, NULL, &r), TFS_OK);
+        assert_int_equal(r.n_findings, (size_t)lint);
+        if (lint) {
+            assert_int_equal(r.findings[0].rule, TFS_LT101);
+            assert_int_equal(r.findings[0].part, 0);
+            assert_int_equal(r.findings[0].tensor, -1);
+            assert_int_equal(r.findings[0].kv, -1);
+        }
+        tfs_lint_report_free(&r);
+    }
+    unlink(path);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET002);
+    assert_int_equal(r.findings[0].part, 1);
+    tfs_lint_report_free(&r);
+    /* the first part missing: the second still checked as with any part missing (split.tensors.count 2 is at
+     * least its 1 tensor), no lint */
+    put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
+    assert_int_equal(unlink(first), 0);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
+    assert_int_equal(r.n_findings, 1);
+    assert_int_equal(r.findings[0].rule, TFS_SET002);
+    assert_int_equal(r.findings[0].part, 0);
+    tfs_lint_report_free(&r);
 }
 
 /* the rule table's queries (include/tfs/lint.def, docs/lint.md) */
@@ -1765,6 +2073,75 @@ static void test_st_first_misaligned(void **state) {
         free(buf);
     }
     assert_true(seen[0] && seen[1] && seen[2] && seen[3]);
+    /* two misaligned F32 tensors, tensor 0 the first of them: LT303 names tensor 0 and counts both */
+    int two = 0;
+    for (size_t k = 0; k < 4; k++) {
+        const tt f32[2] = {{names[k], TFS_ST_F32, 1, {2}}, {"z", TFS_ST_F32, 1, {2}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(f32, 2, NULL, e, NULL);
+        m.pad_to = 1;
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_lint_report r;
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, names[k], NULL, &r);
+        if (h->data_offset % 4 != 0) { /* tensor 1 starts 8 bytes later: misaligned too */
+            two++;
+            size_t lt303 = 0;
+            for (size_t i = 0; i < r.n_findings; i++)
+                if (r.findings[i].rule == TFS_LT303) {
+                    lt303++;
+                    assert_int_equal(r.findings[i].tensor, 0);
+                    assert_non_null(strstr(r.findings[i].text, "(2 tensors misaligned)"));
+                }
+            assert_int_equal(lt303, 1);
+        }
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    assert_true(two > 0);
+    /* 16-bit data at an odd offset: an F16 tensor after one U8 byte (the header padded to 8) */
+    {
+        const tt u8f16[2] = {{"a", TFS_ST_U8, 1, {1}}, {"b", TFS_ST_F16, 1, {2}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(u8f16, 2, NULL, e, NULL);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_lint_report r;
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "u8 then f16", NULL, &r);
+        assert_int_equal(h->data_offset % 8, 0);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, TFS_LT303);
+        assert_int_equal(r.findings[0].tensor, 1);
+        assert_non_null(strstr(r.findings[0].text, "not a multiple of 2 (1 tensor misaligned)"));
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    /* LT304 names an unknown format up to 64 bytes: 64 whole, 65 without its last byte */
+    for (size_t n = 64; n <= 65; n++) {
+        char fmt[66], text[128];
+        memset(fmt, 'f', n - 1);
+        fmt[n - 1] = 'z';
+        fmt[n] = '\0';
+        const char *const meta[] = {"format", fmt, NULL};
+        const tt one[1] = {{"a", TFS_ST_F16, 1, {2}}};
+        tfs_st_wentry e[1];
+        tfs_st_wmeta mw[1];
+        tfs_st_model m = tfs_test_st_model(one, 1, meta, e, mw);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_lint_report r;
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "long format", NULL, &r);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, TFS_LT304);
+        snprintf(text, sizeof text, "__metadata__ format \"%.64s\": not pt", fmt);
+        if (n == 65) assert_null(strchr(text, 'z'));
+        assert_non_null(strstr(r.findings[0].text, text));
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
 }
 
 static void check_case(const lcase *c) {

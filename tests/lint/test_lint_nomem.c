@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "common/nomem.h"
@@ -141,7 +142,19 @@ static void test_lint_sets(void **state) {
 
 static void test_set_entries_nomem(void **state) {
     (void)state;
-    static const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files"};
+    /* and a folder whose index names its one shard once (no other entry names it again) */
+    char one[] = "/tmp/tfs_lint_entries_XXXXXX", path[128];
+    assert_non_null(mkdtemp(one));
+    static const char *const files[2][2] = {
+        {"only.safetensors", ""}, {"model.safetensors.index.json", "{\"weight_map\": {\"a\": \"only.safetensors\"}}"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", one, files[i][0]);
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(files[i][1], f);
+        assert_int_equal(fclose(f), 0);
+    }
+    const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files", one};
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
         char **ref = NULL, **v = NULL;
         size_t n_ref = 0, n = 0;
@@ -169,6 +182,11 @@ static void test_set_entries_nomem(void **state) {
         for (size_t i = 0; i < n_ref; i++) free(ref[i]);
         free(ref);
     }
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/%s", one, files[i][0]);
+        assert_int_equal(unlink(path), 0);
+    }
+    assert_int_equal(rmdir(one), 0);
 }
 
 static void test_json_nomem(void **state) {
@@ -192,12 +210,79 @@ static void test_json_nomem(void **state) {
     }
 }
 
+/* tfs__lint_add_file (lint_internal.h: "its index, or -1 (no memory)"): 20 files added, each first with every one
+ * of its allocations failing in turn: -1 and the report as it was, then the next index.  A new record is a file
+ * not yet parsed: path copied, status TFS_OK and its tfs_error as tfs.h gives it for TFS_OK (zeroed, index -1). */
+static void test_add_file_nomem(void **state) {
+    (void)state;
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    char path[32];
+    for (int i = 0; i < 20; i++) {
+        snprintf(path, sizeof path, "dir/part-%02d.gguf", i);
+        int rc = -1;
+        long k = 0;
+        for (; k < 100 && rc < 0; k++) {
+            tfs_test_nomem_arm(k);
+            rc = tfs__lint_add_file(&r, path);
+            tfs_test_nomem_disarm();
+            if (rc < 0) {
+                assert_int_equal(rc, -1);
+                assert_int_equal(r.n_files, (size_t)i);
+            }
+        }
+        assert_true(k > 1); /* at least the copy of the path was made to fail */
+        assert_int_equal(rc, i);
+        assert_int_equal(r.n_files, (size_t)i + 1u);
+        for (int j = 0; j <= i; j++) {
+            const tfs_lint_file *f = &r.files[j];
+            char want[32];
+            snprintf(want, sizeof want, "dir/part-%02d.gguf", j);
+            assert_string_equal(f->path, want);
+            assert_int_equal(f->status, TFS_OK);
+            assert_int_equal(f->err.rule, TFS_RULE_NONE);
+            assert_int_equal(f->err.offset, 0);
+            assert_int_equal(f->err.index, -1);
+            assert_null(f->err.message);
+            assert_int_equal(f->err.sys_errno, 0);
+            assert_int_equal(f->n_tensors, 0);
+            assert_int_equal(f->tensor_bytes, 0);
+        }
+        assert_ptr_not_equal(r.files[i].path, path);
+    }
+    assert_int_equal(r.n_findings, 0);
+    tfs_lint_report_free(&r);
+}
+
+/* an index whose weight_map is empty (no shard) with malloc(0) / calloc(0, n) returning NULL, as C allows: a
+ * zero-byte request that returns NULL is no shortage, the check runs (no finding) */
+static void test_set_zero_null(void **state) {
+    (void)state;
+    char dir[] = "/tmp/tfs_lint_nomem_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}", f);
+    assert_int_equal(fclose(f), 0);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    tfs_test_nomem_zero_null(1);
+    tfs_status st = tfs_set_check(path, 0, 1, NULL, &r);
+    tfs_test_nomem_zero_null(0);
+    assert_int_equal(st, TFS_OK);
+    assert_int_equal(r.n_findings, 0);
+    assert_int_equal(r.n_files, 0);
+    tfs_lint_report_free(&r);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_nomem),
-        cmocka_unit_test(test_lint_one_file),
-        cmocka_unit_test(test_lint_sets),
-        cmocka_unit_test(test_set_entries_nomem),
+        cmocka_unit_test(test_json_nomem),     cmocka_unit_test(test_set_zero_null),
+        cmocka_unit_test(test_add_file_nomem), cmocka_unit_test(test_lint_one_file),
+        cmocka_unit_test(test_lint_sets),      cmocka_unit_test(test_set_entries_nomem),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

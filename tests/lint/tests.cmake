@@ -20,3 +20,8 @@ target_include_directories(test_lint_nomem PRIVATE ${PROJECT_SOURCE_DIR}/parsers
 # (tfs_test_nomem of tests/CMakeLists.txt, defined after this file is included)
 target_sources(test_lint_nomem PRIVATE ${PROJECT_SOURCE_DIR}/tests/common/nomem.c)
 target_link_options(test_lint_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc)
+# test_lint_io: lint.c's read loops through a pread (-Wl,--wrap=pread64) that
+# reads short, is interrupted (EINTR) or meets an early end
+tfs_add_test(test_lint_io SOURCES lint/test_lint_io.c LABELS lint)
+target_include_directories(test_lint_io PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
+target_link_options(test_lint_io PRIVATE -Wl,--wrap=pread64)
