@@ -24,9 +24,10 @@
 #      sanitized program cannot run here: TFS_FORCE_NO_ASAN, TFS_FORCE_NO_MSAN);
 #   6. noposix preset (TFS_POSIX=OFF: libtfs without POSIX I/O or getrandom):
 #      configure, build, ctest;
-#   7. after the dev stage: rule coverage, quick (maint/rule_coverage.sh --quick --sanitize: 15
-#      rules, each switched off in a clang ASan + UBSan build of libtfs; one
-#      test: passes when every rule is killed with no defect of the switch);
+#   7. after the dev stage: rule coverage, quick (maint/rule_coverage.sh
+#      --quick --sanitize: 15 rules, each switched off in a clang ASan + UBSan
+#      build of libtfs; one test: passes when every rule is killed with no
+#      defect of the switch);
 #   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
 #   9. fuzz: ci/oss-fuzz-emulate.sh (OSS-Fuzz build.sh for libFuzzer + ASan
 #      + UBSan and AFL++, every target fuzzed a few seconds), each check one
@@ -122,11 +123,12 @@ stage() {
 # mutants_quick: operator-level mutants of the changed parsers/ files (docs/mutation-testing.md);
 # counts as one test.
 # A survivor of the dev build is judged once more in the asan-ubsan tree when that stage
-# ran here, so a slip that only a sanitizer sees (a read past a buffer) is not reported as
-# a survivor (the full runs of docs/mutation-testing.md judge the same way).
+# ran its tests here (probed_stage), so a slip that only a sanitizer sees (a read past a
+# buffer) is not reported as a survivor (the full runs of docs/mutation-testing.md judge
+# the same way).
 mutants_quick() {
     local san=()
-    if [[ -f "$root/build/asan-ubsan/compile_commands.json" ]] && tfs_probe_runtime asan; then
+    if [[ -f "$root/build/asan-ubsan/compile_commands.json" && -n ${probed_ok[asan]:-} ]]; then
         san=(--san-build-dir "$root/build/asan-ubsan")
     fi
     tfs_log "[mutants] maint/mutants/run.py --quick --budget 180 ${san[*]}"
@@ -152,8 +154,11 @@ rulecov() {
 
 # probed_stage PRESET RUNTIME: stage PRESET, or build-only with its tests
 # skipped when this machine cannot run RUNTIME programs (ci/probe.sh).
+# probed_ok[RUNTIME]=1 when its tests ran (mutants_quick reads asan's).
+declare -A probed_ok=()
 probed_stage() {
     if tfs_probe_runtime "$2"; then
+        probed_ok[$2]=1
         stage "$1"
     else
         stage "$1" "$TFS_PROBE_WHY"

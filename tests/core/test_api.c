@@ -299,7 +299,8 @@ static void test_fd_header_owns_a_duplicate(void **state) {
  * size (ST001).  Read through the length given, never past it. */
 static void test_detect_three_bytes_of_magic(void **state) {
     (void)state;
-    static const uint8_t gguf[4] = {'G', 'G', 'U', 'F'};
+    uint8_t gguf[4]; /* the magic, from the writer */
+    header_bytes(NULL, gguf, sizeof gguf);
     tfs_error e;
     assert_int_equal(tfs_parse_buffer(gguf, 3, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
     assert_int_equal(e.rule, TFS_ST001);
@@ -321,13 +322,18 @@ static void test_reread_after_the_file_shrank(void **state) {
     (void)state;
     /* GGUF v3, no tensors, one KV: key "k", a 1000-byte string (more than
      * the 256 bytes a file parse keeps, so it is read again on access) */
-    uint8_t g[45 + 1000];
-    const uint8_t head[45] = {'G', 'G', 'U', 'F', 3, 0, 0, 0, 0, 0,   0, 0, 0, 0, 0,    0,    1, 0, 0, 0, 0, 0, 0,
-                              0,   1,   0,   0,   0, 0, 0, 0, 0, 'k', 8, 0, 0, 0, 0xe8, 0x03, 0, 0, 0, 0, 0, 0};
-    memcpy(g, head, sizeof head);
-    memset(g + 45, 'x', 1000);
+    char x[1000];
+    memset(x, 'x', sizeof x);
+    tfs_wstr xs = tfs_wstr_n(x, sizeof x);
+    tfs_gg_wkv kv = {tfs_wstr_c("k"), tfs_gg_wval_str(&xs)};
+    tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
     char p[256];
-    write_file("shrinks.gguf", g, sizeof g, p, sizeof p);
+    snprintf(p, sizeof p, "%s/shrinks.gguf", g_dir);
+    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
+    tfs_wbuf_free(&w);
     tfs_header *h = NULL;
     tfs_error e;
     assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
