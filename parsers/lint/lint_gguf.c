@@ -162,10 +162,13 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
 
     st |= tokenizer(h, r);
 
-    /* <arch>.hyper-parameters */
+    /* <arch>.hyper-parameters, looked up for an architecture name of 1..127 bytes without a NUL (every
+     * llama.cpp architecture is far shorter; docs/lint.md): "<arch>.<suffix>" then fits key[], and arch_buf
+     * holds the whole name when it is not in memory.  For another name nothing is looked up (no LT107-LT110). */
     uint64_t block_count = 0;
     int have_blocks = 0, blocks_key = 0;
-    if (arch_s.len > 0 && arch_s.len < 128 && memchr(arch_s.ptr, '\0', arch_s.len) == NULL) {
+    const int arch_ok = arch_s.len > 0 && arch_s.len < 128 && memchr(arch_s.ptr, '\0', arch_s.len) == NULL;
+    if (arch_ok) {
         for (size_t i = 0; i < sizeof hparams / sizeof hparams[0]; i++) {
             snprintf(key, sizeof key, "%.*s.%s", (int)arch_s.len, arch_s.ptr, hparams[i].suffix);
             const tfs_kv *kv = tfs_find_kv(h, key);
@@ -216,7 +219,7 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
             }
         }
     }
-    if (max_blk >= 0 && !blocks_key && arch_s.len > 0)
+    if (max_blk >= 0 && !blocks_key && arch_ok)
         st |= tfs__lint_add(r, TFS_LT110, max_part, max_index, -1,
                             "tensors up to blk.%lld. but no %.*s.block_count (u32)", (long long)max_blk,
                             (int)arch_s.len, arch_s.ptr);

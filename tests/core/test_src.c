@@ -306,6 +306,14 @@ static void test_failures(void **state) {
     assert_null(tfs__src_get(&s, FILE_N - 100, 100)); /* the last read is given all it asks: overrun */
     assert_int_equal(s.io_errno, EIO);
     tfs__src_close(&s);
+    /* the same overrun on a later call: 60 bytes, then 41 where 40 were asked */
+    s = fresh(&r, FILE_N, FILE_N, 0);
+    r.overrun = 1;
+    r.step = 60;
+    assert_null(tfs__src_get(&s, FILE_N - 100, 100));
+    assert_int_equal(s.io_errno, EIO);
+    assert_int_equal(r.calls, 2);
+    tfs__src_close(&s);
 
     /* shorter than declared */
     s = fresh(&r, 1000, 2000, 0);

@@ -964,6 +964,21 @@ static void test_gguf_keys(void **state) {
         const gkv long_arch[] = {{"general.architecture", tfs_gg_wval_str(&w127)},
                                  {key, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
         expect_gg(long_arch, 2, t, 4, "LT107@k1", "u64, expected u32");
+        /* one of 128 bytes, and one with a NUL in it: no hyper-parameter is looked up (docs/lint.md), so neither
+         * its u64 block_count (LT107) nor the blk.N. tensors without one (LT110) is reported */
+        char a128[129], key128[160];
+        memset(a128, 'q', 128);
+        a128[128] = '\0';
+        snprintf(key128, sizeof key128, "%s.block_count", a128);
+        tfs_wstr w128 = tfs_wstr_c(a128);
+        const gkv arch128[] = {{"general.architecture", tfs_gg_wval_str(&w128)},
+                               {key128, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        expect_gg(arch128, 2, t, 4, "", NULL);
+        expect_gg(arch128, 1, t, 4, "", NULL);
+        expect_gg(long_arch, 1, t, 4, "LT110@t1", "but no qqq"); /* 127 bytes: LT110 as for "a" */
+        tfs_wstr nul = {.ptr = "a\0b", .len = 3};
+        const gkv arch_nul[] = {{"general.architecture", tfs_gg_wval_str(&nul)}};
+        expect_gg(arch_nul, 1, t, 4, "", NULL);
     }
     /* general.file_type */
     const gt mixed[] = {{"a", 0}, {"b", 2}, {"c", 0}};
@@ -1482,6 +1497,8 @@ static void test_file_helpers(void **state) {
     assert_non_null(sth);
     assert_int_equal(sth->complete, 0);
     assert_int_equal(tfs_lint_header(sth, NULL, &r), TFS_EARG);
+    /* tfs_lint_path refuses it before reading anything: TFS_EARG, not the TFS_EIO of a path that is not there */
+    assert_int_equal(tfs_lint_path(C "files/no-such-file.safetensors", sth, NULL, &r), TFS_EARG);
     assert_int_equal(r.n_findings, 0);
     tfs_header_free(sth);
     free(cut);
