@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/files.h"
 #include "common/sources.h"
 #include "tfs/rules.h"
 #include "tfs/tfs.h"
@@ -31,14 +32,6 @@ static int teardown(void **state) {
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-static void write_file(const char *name, const void *data, size_t len, char *path, size_t cap) {
-    snprintf(path, cap, "%s/%s", g_dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
 }
 
 static void test_bad_arguments(void **state) {
@@ -102,7 +95,7 @@ static void header_bytes(const char *magic, uint8_t *out, size_t n) {
 /* g_dir/name holds a valid GGUF of 24 bytes (v3, no tensors, no KV), also in gguf[] */
 static void empty_gguf(const char *name, uint8_t gguf[24], char *path, size_t cap) {
     header_bytes(NULL, gguf, 24);
-    write_file(name, gguf, 24, path, cap);
+    tfs_test_put_file(g_dir, name, gguf, 24, path, cap);
 }
 
 static void test_detection_by_magic_then_extension(void **state) {
@@ -110,8 +103,8 @@ static void test_detection_by_magic_then_extension(void **state) {
     uint8_t bytes[16]; /* a GGUF header with the magic "GGUX", cut after 16 bytes */
     header_bytes("GGUX", bytes, sizeof bytes);
     char p1[256], p2[256];
-    write_file("damaged.gguf", bytes, sizeof bytes, p1, sizeof p1);
-    write_file("damaged.safetensors", bytes, sizeof bytes, p2, sizeof p2);
+    tfs_test_put_file(g_dir, "damaged.gguf", bytes, sizeof bytes, p1, sizeof p1);
+    tfs_test_put_file(g_dir, "damaged.safetensors", bytes, sizeof bytes, p2, sizeof p2);
     tfs_error e;
     assert_int_equal(tfs_parse_file(p1, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
     assert_int_equal(e.rule, TFS_GG002);
@@ -150,7 +143,7 @@ static void test_file_view_owned(void **state) {
 static void test_empty_file_detect(void **state) {
     (void)state;
     char p[256];
-    write_file("empty.bin", "", 0, p, sizeof p);
+    tfs_test_put_file(g_dir, "empty.bin", "", 0, p, sizeof p);
     tfs_error e;
     assert_int_equal(tfs_parse_file(p, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
     assert_int_equal(e.rule, TFS_ST001);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/files.h"
 #include "common/st_model.h"
 #include "common/writes.h"
 #include "lint_internal.h"
@@ -1037,16 +1038,9 @@ static void test_gguf_keys(void **state) {
 static char g_tmp[256];
 
 /* g_tmp/name holds the len bytes at data (or the text) */
-static void put_bytes(const char *name, const char *data, size_t len) {
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, len, f), len);
-    assert_int_equal(fclose(f), 0);
+static void put_text(const char *name, const char *text) {
+    tfs_test_put_file(g_tmp, name, text, strlen(text), NULL, 0);
 }
-
-static void put_text(const char *name, const char *text) { put_bytes(name, text, strlen(text)); }
 
 /* g_tmp/name holds the file of gg or st (one of them NULL) */
 static void put_model(const char *name, const tfs_gg_model *gg, const tfs_st_model *st) {
@@ -1347,7 +1341,7 @@ static void test_set_entries(void **state) {
 
 /* tfs__lint_st_head of g_tmp/name holding the n bytes at data */
 static tfs_status st_head_of(const char *name, const char *data, size_t n, uint8_t **h, size_t *len) {
-    put_bytes(name, data, n);
+    tfs_test_put_file(g_tmp, name, data, n, NULL, 0);
     char path[512];
     snprintf(path, sizeof path, "%s/%s", g_tmp, name);
     return tfs__lint_st_head(path, h, len);

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/files.h"
 #include "lint_internal.h"
 
 /* g_max: at most this many bytes per call (0: no limit); calls number g_eintr_at ..
@@ -61,14 +62,6 @@ static void mode(size_t max, size_t eintr_at, int eintr, size_t end) {
 
 static char g_dir[] = "/tmp/tfs_lint_io_XXXXXX";
 
-static void put(const char *name, const char *data, size_t n, char *path, size_t cap) {
-    snprintf(path, cap, "%s/%s", g_dir, name);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    assert_int_equal(fwrite(data, 1, n, f), n);
-    assert_int_equal(fclose(f), 0);
-}
-
 static const size_t maxes[] = {0, 1, 3, 7};
 
 /* a 40-byte text: read whole through short reads (1, 3, 7 bytes per call) and 0, 1 or 2 interrupted calls
@@ -79,7 +72,7 @@ static void test_slurp(void **state) {
     const size_t n = sizeof text - 1u;
     char path[128], *out = NULL;
     size_t len = 0;
-    put("config.json", text, n, path, sizeof path);
+    tfs_test_put_file(g_dir, "config.json", text, n, path, sizeof path);
     for (size_t m = 0; m < 4; m++)
         for (size_t at = 0; at <= 2; at += 2)
             for (int eintr = 0; eintr <= 2; eintr++) {
@@ -100,7 +93,7 @@ static void test_slurp(void **state) {
     /* the file grows while read (100 bytes appended at the first call): at most max = its size at open, the n
      * bytes it had */
     for (size_t m = 0; m < 4; m++) {
-        put("config.json", text, n, path, sizeof path);
+        tfs_test_put_file(g_dir, "config.json", text, n, path, sizeof path);
         mode(maxes[m], 0, 0, 0);
         g_grow = path;
         tfs_status st = tfs__lint_slurp(path, n, &out, &len, NULL);
@@ -119,7 +112,7 @@ static void test_st_head(void **state) {
     (void)state;
     static const char file[] = "\x10\x00\x00\x00\x00\x00\x00\x00{\"a\":\"bcdefgh\"}  tail";
     char path[128];
-    put("head.safetensors", file, sizeof file - 1u, path, sizeof path);
+    tfs_test_put_file(g_dir, "head.safetensors", file, sizeof file - 1u, path, sizeof path);
     g_whole_first = 1;
     uint8_t *h = NULL;
     size_t len = 0;

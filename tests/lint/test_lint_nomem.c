@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/files.h"
 #include "common/nomem.h"
 #include "lint_internal.h"
 #include "tfs/lint.h"
@@ -148,11 +149,7 @@ static void test_set_entries_nomem(void **state) {
     static const char *const files[2][2] = {
         {"only.safetensors", ""}, {"model.safetensors.index.json", "{\"weight_map\": {\"a\": \"only.safetensors\"}}"}};
     for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", one, files[i][0]);
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(files[i][1], f);
-        assert_int_equal(fclose(f), 0);
+        tfs_test_put_file(one, files[i][0], files[i][1], strlen(files[i][1]), path, sizeof path);
     }
     const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files", one};
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
@@ -265,11 +262,8 @@ static void test_set_zero_null(void **state) {
     (void)state;
     char dir[] = "/tmp/tfs_lint_nomem_XXXXXX", path[128];
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/model.safetensors.index.json", dir);
-    FILE *f = fopen(path, "wb");
-    assert_non_null(f);
-    fputs("{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}", f);
-    assert_int_equal(fclose(f), 0);
+    static const char index[] = "{\"metadata\": {\"total_size\": 0}, \"weight_map\": {}}";
+    tfs_test_put_file(dir, "model.safetensors.index.json", index, sizeof index - 1u, path, sizeof path);
     tfs_lint_report r;
     tfs_lint_report_init(&r);
     tfs_test_nomem_zero_null(1);

@@ -12,16 +12,16 @@ add_test(NAME test_lint
 set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_CODE 77)
 # test_lint_findings: what each corpus/lint finding names (file, tensor, key,
 # numbers), written by hand from the rules; the JSON reader of index.json.
-tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c common/st_model.c common/writes.c LABELS lint)
+tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c common/files.c common/st_model.c common/writes.c LABELS lint)
 target_include_directories(test_lint_findings PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
 # test_lint_nomem: every allocation of the lint entry points failing in turn
-tfs_add_test(test_lint_nomem SOURCES lint/test_lint_nomem.c common/sources.c LABELS lint)
+tfs_add_test(test_lint_nomem SOURCES lint/test_lint_nomem.c common/files.c common/sources.c LABELS lint)
 target_include_directories(test_lint_nomem PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
 # (tfs_test_nomem of tests/CMakeLists.txt, defined after this file is included)
 target_sources(test_lint_nomem PRIVATE ${PROJECT_SOURCE_DIR}/tests/common/nomem.c)
 target_link_options(test_lint_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=aligned_alloc)
 # test_lint_io: lint.c's read loops through a pread (-Wl,--wrap=pread64) that
 # reads short, is interrupted (EINTR) or meets an early end
-tfs_add_test(test_lint_io SOURCES lint/test_lint_io.c LABELS lint)
+tfs_add_test(test_lint_io SOURCES lint/test_lint_io.c common/files.c LABELS lint)
 target_include_directories(test_lint_io PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
 target_link_options(test_lint_io PRIVATE -Wl,--wrap=pread64)
