@@ -1977,40 +1977,36 @@ static void test_gguf_splits(void **state) {
         tfs_lint_report_free(&r);
     }
     /* with lint the GGUF rules run on the split (metadata from part 1): no general.architecture is LT101; with a
-     * part missing the lint is skipped (docs/lint.md), without lint it does not run */
+     * part missing, the second or the first, the lint is skipped (docs/lint.md) and SET002 names it (the part
+     * still there is checked as with any part missing: split.tensors.count 2 is at least its 1 tensor) */
     char first[512];
     snprintf(first, sizeof first, "%s/g-00001-of-00002.gguf", g_tmp);
-    put_part("g-00001-of-00002.gguf", 0, 2, NULL, 0, 2, "a");
-    put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
-    for (int lint = 0; lint <= 1; lint++) {
-        tfs_lint_report_init(&r);
-        assert_int_equal(tfs_set_check(first, 0, lint, NULL, &r), TFS_OK);
-        assert_int_equal(r.n_findings, (size_t)lint);
-        if (lint) {
-            assert_int_equal(r.findings[0].rule, TFS_LT101);
-            assert_int_equal(r.findings[0].part, 0);
-            assert_int_equal(r.findings[0].tensor, -1);
-            assert_int_equal(r.findings[0].kv, -1);
+    static const struct {
+        const char *missing; /* NULL: both parts there */
+        tfs_lint_rule rule;  /* the one finding with lint on */
+        int part;
+    } lv[] = {{NULL, TFS_LT101, 0}, {"g-00002-of-00002.gguf", TFS_SET002, 1}, {"g-00001-of-00002.gguf", TFS_SET002, 0}};
+    for (size_t i = 0; i < sizeof lv / sizeof lv[0]; i++) {
+        put_part("g-00001-of-00002.gguf", 0, 2, NULL, 0, 2, "a");
+        put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
+        if (lv[i].missing) {
+            snprintf(path, sizeof path, "%s/%s", g_tmp, lv[i].missing);
+            assert_int_equal(unlink(path), 0);
         }
+        tfs_lint_report_init(&r);
+        assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, lv[i].rule);
+        assert_int_equal(r.findings[0].part, lv[i].part);
+        assert_int_equal(r.findings[0].tensor, -1);
+        assert_int_equal(r.findings[0].kv, -1);
+        tfs_lint_report_free(&r);
+        if (lv[i].missing) continue;
+        tfs_lint_report_init(&r); /* without lint: no finding */
+        assert_int_equal(tfs_set_check(first, 0, 0, NULL, &r), TFS_OK);
+        assert_int_equal(r.n_findings, 0);
         tfs_lint_report_free(&r);
     }
-    unlink(path);
-    tfs_lint_report_init(&r);
-    assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
-    assert_int_equal(r.n_findings, 1);
-    assert_int_equal(r.findings[0].rule, TFS_SET002);
-    assert_int_equal(r.findings[0].part, 1);
-    tfs_lint_report_free(&r);
-    /* the first part missing: the second still checked as with any part missing (split.tensors.count 2 is at
-     * least its 1 tensor), no lint */
-    put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, 2, "b");
-    assert_int_equal(unlink(first), 0);
-    tfs_lint_report_init(&r);
-    assert_int_equal(tfs_set_check(first, 0, 1, NULL, &r), TFS_OK);
-    assert_int_equal(r.n_findings, 1);
-    assert_int_equal(r.findings[0].rule, TFS_SET002);
-    assert_int_equal(r.findings[0].part, 0);
-    tfs_lint_report_free(&r);
 }
 
 /* the rule table's queries (include/tfs/lint.def, docs/lint.md) */
