@@ -123,12 +123,12 @@ static tfs_status tokenizer(const tfs_header *h, tfs_lint_report *r) {
     return st;
 }
 
-/* blk.N. with N decimal: N, else -1. */
+/* blk.N. with N of 1 to 18 decimal digits (below 10^18: no wrap): N, else -1. */
 static int64_t block_of(const tfs_str *name) {
     if (name->len < 6 || memcmp(name->ptr, "blk.", 4) != 0) return -1;
     uint64_t n = 0;
     size_t i = 4;
-    while (i < name->len && name->ptr[i] >= '0' && name->ptr[i] <= '9' && i < 24)
+    while (i < name->len && name->ptr[i] >= '0' && name->ptr[i] <= '9' && i < 22)
         n = n * 10u + (uint64_t)(name->ptr[i++] - '0');
     if (i == 4 || i >= name->len || name->ptr[i] != '.') return -1;
     return (int64_t)n;

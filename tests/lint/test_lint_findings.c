@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "common/files.h"
+#include "common/sources.h"
 #include "common/st_model.h"
 #include "common/writes.h"
 #include "lint_internal.h"
@@ -793,6 +794,26 @@ static void gg_lint(const gkv *kv, size_t n_kv, const gt *ts, size_t nt, char *g
     snprintf(about, sizeof about, "GGUF: %zu keys, last %s, %zu tensors", n_kv, n_kv ? kv[n_kv - 1].key : "-", nt);
     tfs_lint_report r;
     tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_GGUF, about, NULL, &r);
+    /* the same bytes through a random-access reader (7 bytes a call): its strings are not in memory, the lint reads
+     * them into its own buffers; every finding the same */
+    tfs_test_reader rd;
+    tfs_source src;
+    tfs_test_reader_source(&src, &rd, buf, len, 7);
+    tfs_header *h2 = NULL;
+    tfs_error err;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &h2, &err), TFS_OK);
+    tfs_lint_report r2;
+    tfs_lint_report_init(&r2);
+    assert_int_equal(tfs_lint_header(h2, NULL, &r2), TFS_OK);
+    assert_int_equal(r2.n_findings, r.n_findings);
+    for (size_t i = 0; i < r.n_findings; i++) {
+        assert_int_equal(r2.findings[i].rule, r.findings[i].rule);
+        assert_int_equal(r2.findings[i].tensor, r.findings[i].tensor);
+        assert_int_equal(r2.findings[i].kv, r.findings[i].kv);
+        assert_string_equal(r2.findings[i].text, r.findings[i].text);
+    }
+    tfs_lint_report_free(&r2);
+    tfs_header_free(h2);
     size_t used = 0;
     got[0] = '\0';
     if (first) first[0] = '\0';
@@ -938,6 +959,17 @@ static void test_gguf_keys(void **state) {
         expect_gg(k64, 2, blks, 9, "LT107@k1", NULL);
     }
     {
+        /* N of 1 to 18 digits (docs/lint.md: no value wraps): 18 digits are a block number, 19 are not */
+        const gkv k1[] = {ARCH, U32("llama.block_count", 1)};
+        const gt digits[] = {{"blk.000000000000000001.a", 0},
+                             {"blk.999999999999999999.b", 0},
+                             {"blk.0000000000000000001.c", 0},
+                             {"blk.9999999999999999999.d", 0}};
+        expect_gg(k1, 2, digits, 4, "LT109@t0 LT109@t1", "blk.000000000000000001.a: block 1, but");
+        expect_gg(k1, 2, digits + 1, 1, "LT109@t0", "block 999999999999999999, but");
+        expect_gg(k1, 2, digits + 2, 2, "", NULL);
+    }
+    {
         const gkv kv[] = {ARCH};
         const gt t[] = {{"blk.3.a", 0}, {"blk.7.b", 0}, {"blk.5.c", 0}, {"blk.7.d", 0}};
         expect_gg(kv, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no llama.block_count");
@@ -980,6 +1012,16 @@ static void test_gguf_keys(void **state) {
         tfs_wstr nul = {.ptr = "a\0b", .len = 3};
         const gkv arch_nul[] = {{"general.architecture", tfs_gg_wval_str(&nul)}};
         expect_gg(arch_nul, 1, t, 4, "", NULL);
+        /* one of 300 bytes, longer than the lint's buffer for a name read through a reader (gg_lint's second
+         * pass): cut there, and nothing looked up either */
+        char a300[301], key300[320];
+        memset(a300, 'q', 300);
+        a300[300] = '\0';
+        snprintf(key300, sizeof key300, "%s.block_count", a300);
+        tfs_wstr w300 = tfs_wstr_c(a300);
+        const gkv arch300[] = {{"general.architecture", tfs_gg_wval_str(&w300)},
+                               {key300, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        expect_gg(arch300, 2, t, 4, "", NULL);
     }
     /* general.file_type */
     const gt mixed[] = {{"a", 0}, {"b", 2}, {"c", 0}};

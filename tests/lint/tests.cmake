@@ -12,7 +12,7 @@ add_test(NAME test_lint
 set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_CODE 77)
 # test_lint_findings: what each corpus/lint finding names (file, tensor, key,
 # numbers), written by hand from the rules; the JSON reader of index.json.
-tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c common/files.c common/st_model.c common/writes.c LABELS lint)
+tfs_add_test(test_lint_findings SOURCES lint/test_lint_findings.c common/files.c common/sources.c common/st_model.c common/writes.c LABELS lint)
 target_include_directories(test_lint_findings PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
 # test_lint_nomem: every allocation of the lint entry points failing in turn
 tfs_add_test(test_lint_nomem SOURCES lint/test_lint_nomem.c common/files.c common/sources.c LABELS lint)
