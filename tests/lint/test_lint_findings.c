@@ -32,6 +32,35 @@
 
 #define C TFS_SOURCE_DIR "/corpus/lint/"
 
+/* libtfs's qsort calls land here (-Wl,--wrap=qsort, tests/lint/tests.cmake).  C11 7.22.5 asks the
+ * comparator for a total order of the array (an element compares equal to itself; cmp(a, b) and cmp(b, a)
+ * have opposite signs) and leaves the order of elements that compare equal unspecified.  This qsort checks
+ * the first on every pair of an array of up to 256 elements, then sorts the array reversed: a caller that
+ * relies on the order glibc's merge sort keeps for equal elements (their order before the sort) sees
+ * another one here. */
+void __real_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+static int sign_of(int v) { return (v > 0) - (v < 0); }
+void __wrap_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+    unsigned char *b = base;
+    if (n <= 256u)
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i; j < n; j++)
+                if (sign_of(cmp(b + i * size, b + j * size)) != -sign_of(cmp(b + j * size, b + i * size))) {
+                    print_error("qsort: the comparator is no total order (elements %zu and %zu)\n", i, j);
+                    fail();
+                }
+    unsigned char *t = malloc(size ? size : 1u);
+    assert_non_null(t);
+    for (size_t i = 0, j = n; i + 1u < j; i++, j--) {
+        memcpy(t, b + i * size, size);
+        memcpy(b + i * size, b + (j - 1u) * size, size);
+        memcpy(b + (j - 1u) * size, t, size);
+    }
+    free(t);
+    __real_qsort(base, n, size, cmp);
+}
+
 typedef struct want {
     const char *id;
     int part; /* file index in the report (sets), 0 for one file, -1 the set */
@@ -221,6 +250,9 @@ static void test_json_strings(void **state) {
     /* the last low surrogate DFFF alone (first, after D7FF, before a byte): U+FFFD, as the whole range
      * D800..DFFF; its neighbours D7FF and E000 stay */
     str_is("\"\\udfff\\ud7ff\\udfffx\\ue000\"", "\xef\xbf\xbd\xed\x9f\xbf\xef\xbf\xbd\x78\xee\x80\x80", 13);
+    /* a high surrogate then the last high one DBFF (just below the low range): no pair, two lone ones (Python:
+     * '\ud800\udbff', two code points) */
+    str_is("\"\\ud800\\udbff\"", "\xef\xbf\xbd\xef\xbf\xbd", 6);
     /* a low surrogate then another: two lone ones (only D800..DBFF opens a pair) */
     str_is("\"\\udc00\\udc00\"", "\xef\xbf\xbd\xef\xbf\xbd", 6);
     /* a high surrogate then U+E000 (just past the low range): no pair */
@@ -293,7 +325,7 @@ static void test_json_values(void **state) {
         size_t len;
         const char *num;
     } cut[] = {{"123", 2, "12"}, {"1.55", 3, "1.5"}, {"1e55", 3, "1e5"}, {"-7", 2, "-7"},
-               {"1.5", 1, "1"},  {"1e5", 1, "1"},    {"2E5", 1, "2"}};
+               {"1.5", 1, "1"},  {"1e5", 1, "1"},    {"2E5", 1, "2"},    {"7 x", 1, "7"}};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
         lj_node *n = tfs__lj_parse(cut[i].buf, cut[i].len, NULL, NULL);
         assert_non_null(n);
@@ -337,6 +369,30 @@ static void test_json_values(void **state) {
     bad("nukl", "not JSON");
     bad("falsy", "not JSON");
     bad("fals", "not JSON");
+    /* a literal cut by len, the rest of its word in the bytes after them: those are not read, the literal is
+     * what fails (Python: "Expecting value" at the literal) */
+    static const struct {
+        const char *buf;
+        size_t len;
+    } cut_word[] = {{"[true]", 4}, {" false", 5}, {"[null]", 3}, {"{\"a\":true}", 8}};
+    for (size_t i = 0; i < sizeof cut_word / sizeof cut_word[0]; i++) {
+        why = NULL;
+        assert_null(tfs__lj_parse(cut_word[i].buf, cut_word[i].len, &why, NULL));
+        assert_string_equal(why, "not JSON");
+    }
+    /* and in a heap block of exactly its length: a byte read past it is ASan's */
+    char *tru = malloc(4);
+    assert_non_null(tru);
+    memcpy(tru, " tru", 4);
+    why = NULL;
+    assert_null(tfs__lj_parse(tru, 4, &why, NULL));
+    assert_string_equal(why, "not JSON");
+    free(tru);
+    /* white space after the len bytes is not read either: the value ends the text */
+    lj_node *obj = tfs__lj_parse("{} ", 2, NULL, NULL);
+    assert_non_null(obj);
+    assert_int_equal(obj->type, LJ_OBJ);
+    tfs__lj_free(obj);
     why = NULL;
     assert_null(tfs__lj_parse(NULL, 0, &why, NULL));
     assert_non_null(why);
@@ -440,6 +496,34 @@ static void test_json_u64(void **state) {
     assert_false(tfs__lj_u64(n, &got)); /* a string */
     tfs__lj_free(n);
     assert_false(tfs__lj_u64(NULL, &got));
+}
+
+/* ---- report.c tfs__lint_shape: "[d0, d1, ...]" into cap bytes, cut to cap bytes and always terminated
+ * (lint_internal.h), as snprintf does: nothing written at buf[cap] or after, nothing at all for cap 0 */
+static void shape_is(size_t cap, const uint64_t *shape, uint32_t n, const char *expect) {
+    char buf[64];
+    memset(buf, 'x', sizeof buf);
+    tfs__lint_shape(buf, cap, shape, n);
+    if (expect) assert_memory_equal(buf, expect, strlen(expect) + 1u);
+    for (size_t i = expect ? cap : 0; i < sizeof buf; i++) assert_int_equal(buf[i], 'x');
+}
+
+static void lint_shape_cases(void) {
+    static const uint64_t s3[] = {1, 2, 3}, big[] = {UINT64_MAX, 0};
+    shape_is(64, s3, 3, "[1, 2, 3]");
+    shape_is(10, s3, 3, "[1, 2, 3]"); /* 9 bytes and the NUL: exactly fits */
+    shape_is(9, s3, 3, "[1, 2, 3");   /* no room for the ']' */
+    shape_is(8, s3, 3, "[1, 2, ");
+    shape_is(5, s3, 3, "[1, ");
+    shape_is(4, s3, 3, "[1,");
+    shape_is(3, s3, 3, "[1");
+    shape_is(2, s3, 3, "[");
+    shape_is(1, s3, 3, "");
+    shape_is(0, s3, 3, NULL);
+    shape_is(64, s3, 0, "[]");
+    shape_is(2, s3, 0, "[");
+    shape_is(64, big, 2, "[18446744073709551615, 0]");
+    shape_is(12, big, 2, "[1844674407");
 }
 
 /* ---- MLX rules on files made here with the C writer (tfs_st_write), linted
@@ -2091,6 +2175,7 @@ static void test_rule_table(void **state) {
     assert_int_equal(tfs_lint_at(0), TFS_LT101);
     assert_int_equal(tfs_lint_at(38), TFS_SET104);
     assert_int_equal(tfs_lint_at(39), TFS_LINT_NONE);
+    lint_shape_cases(); /* report.c's other helper */
 }
 
 /* LT303 on the first tensor: an unpadded header (LT301) leaves an F32 tensor 0 at 8 + N, misaligned when
