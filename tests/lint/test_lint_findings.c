@@ -1185,7 +1185,7 @@ static void test_set_limits(void **state) {
             const char *t = r.findings[i].text;
             if (r.findings[i].part >= 0) continue;
             if (r.findings[i].rule == TFS_SET004)
-                assert_non_null(strstr(t, "1 more tensors not in the shard the index names"));
+                assert_string_equal(t, "1 more tensors not in the shard the index names");
             if (r.findings[i].rule == TFS_SET005) assert_string_equal(t, "1 more tensors in two files");
             if (r.findings[i].rule == TFS_SET006)
                 assert_string_equal(t, "1 more tensors with different dtype or shape");
@@ -1378,6 +1378,31 @@ static void test_set_entries(void **state) {
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
     assert_int_equal(n, 0);
+    free(v);
+    /* NULL for out or n: TFS_EARG; sys_errno may be NULL (tfs/lint.h) */
+    assert_int_equal(tfs_set_entries(path, NULL, &n, &e), TFS_EARG);
+    assert_int_equal(tfs_set_entries(path, &v, NULL, &e), TFS_EARG);
+    snprintf(path, sizeof path, "%s/nope", dir);
+    assert_int_equal(tfs_set_entries(path, &v, &n, NULL), TFS_EIO);
+    /* indexes that cannot be read (a folder of that name, a dangling link) are entries all the same ("every
+     * *.safetensors.index.json", tfs/lint.h: tfs_set_check then says why); they name no shard, so the
+     * shard beside them is a lone model file */
+    snprintf(path, sizeof path, "%s/unread", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/unread/a.safetensors.index.json", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/unread/b.safetensors.index.json", dir);
+    assert_int_equal(symlink("no-such-file", path), 0);
+    put_text("entries/unread/s.safetensors", "");
+    snprintf(path, sizeof path, "%s/unread", dir);
+    assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+    assert_int_equal(n, 3);
+    static const char *const unread[] = {"a.safetensors.index.json", "b.safetensors.index.json", "s.safetensors"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(want1, sizeof want1, "%s/%s", path, unread[i]);
+        assert_string_equal(v[i], want1);
+        free(v[i]);
+    }
     free(v);
 }
 
@@ -1929,6 +1954,9 @@ static void test_gguf_splits(void **state) {
     const gkv align[] = {U32("general.alignment", 32)};
     const gkv name[] = {{"general.name", tfs_gg_wval_str(&g_llama)}, ARCH};
     const gkv splitx[] = {{"split", tfs_gg_wval_str(&g_llama)}};
+    tfs_wstr dotval = tfs_wstr_c(".x");
+    const gkv splitx_dot[] = {{"split", tfs_gg_wval_str(&dotval)}}; /* "split" then ".x": still no "split." key */
+    const gkv align_x[] = {U32("general.alignmenx", 32)};           /* 17 bytes, not general.alignment */
     const gkv splitdot[] = {{"split.extra", tfs_gg_wval_str(&g_llama)}};
     const gkv split6[] = {{"split.", tfs_gg_wval_str(&g_llama)}};
     const gkv count_u32[] = {U32("split.count", 2)};
@@ -1953,6 +1981,9 @@ static void test_gguf_splits(void **state) {
         {arch, split6, 1, 1, 1, 2, 2, 2, "", NULL}, /* "split." itself is a split.* key */
         {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3", ": 2 metadata keys besides split.* (first: general.name)"},
         {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
+        {arch, splitx_dot, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
+        {arch, align_x, 1, 1, 1, 2, 2, 2, "SET104@1:k3",
+         ": 1 metadata key besides split.* (first: general.alignmenx);"},
         {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1", "split.count = 3, expected 2 (the file names say -of-00002)"},
         {arch, NULL, 1, 0, 2, 2, 2, 2, "SET102@1:k0", NULL},
         {arch, NULL, 1, 0, 0, 2, 2, 2, "SET102@1:k0",
