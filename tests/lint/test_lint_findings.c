@@ -1757,6 +1757,48 @@ static void test_set_index(void **state) {
     tfs_lint_report_free(&r);
     char shard[600];
     snprintf(shard, sizeof shard, "%s/s1.safetensors", dir);
+    /* a config.json is read up to 16 MiB (docs/lint.md): a --config of 16 MiB (the quantization, then spaces)
+     * gives what the short one gives, one byte more is TFS_EIO; the shard linted alone (tfs_lint_path) and
+     * in its set read the same configs */
+    {
+        const size_t max = 16u * 1024u * 1024u;
+        static const char q[] = "{\"quantization\": {\"group_size\": 64, \"bits\": 4}}";
+        char *big = malloc(max + 1u), qp[600], bp[600];
+        assert_non_null(big);
+        memset(big, ' ', max + 1u);
+        memcpy(big, q, sizeof q - 1u);
+        tfs_test_put_file(dir, "q.json", q, sizeof q - 1u, qp, sizeof qp);
+        tfs_header *hs1 = NULL;
+        tfs_error err;
+        assert_int_equal(tfs_parse_file(shard, TFS_FORMAT_UNKNOWN, 0, &hs1, &err), TFS_OK);
+        tfs_lint_report ref;
+        for (int more = 0; more <= 1; more++) {
+            tfs_test_put_file(dir, "big.json", big, max + (size_t)more, bp, sizeof bp);
+            for (int alone = 0; alone <= 1; alone++) {
+                tfs_lint_report_init(&ref);
+                tfs_lint_report_init(&r);
+                if (alone) {
+                    assert_int_equal(tfs_lint_path(shard, hs1, qp, &ref), TFS_OK);
+                    assert_int_equal(tfs_lint_path(shard, hs1, bp, &r), more ? TFS_EIO : TFS_OK);
+                } else {
+                    assert_int_equal(tfs_set_check(path, 0, 1, qp, &ref), TFS_OK);
+                    assert_int_equal(tfs_set_check(path, 0, 1, bp, &r), more ? TFS_EIO : TFS_OK);
+                }
+                if (!more) {
+                    assert_int_equal(r.n_findings, ref.n_findings);
+                    for (size_t i = 0; i < r.n_findings; i++) {
+                        assert_int_equal(r.findings[i].rule, ref.findings[i].rule);
+                        assert_string_equal(r.findings[i].text, ref.findings[i].text);
+                    }
+                }
+                tfs_lint_report_free(&ref);
+                tfs_lint_report_free(&r);
+            }
+        }
+        tfs_header_free(hs1);
+        free(big);
+        assert_int_equal(unlink(bp), 0);
+    }
     assert_int_equal(unlink(shard), 0);
     assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
     assert_int_equal(r.n_files, 1);
