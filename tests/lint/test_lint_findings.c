@@ -1269,7 +1269,7 @@ static void test_set_limits(void **state) {
             const char *t = r.findings[i].text;
             if (r.findings[i].part >= 0) continue;
             if (r.findings[i].rule == TFS_SET004)
-                assert_non_null(strstr(t, "1 more tensors not in the shard the index names"));
+                assert_string_equal(t, "1 more tensors not in the shard the index names");
             if (r.findings[i].rule == TFS_SET005) assert_string_equal(t, "1 more tensors in two files");
             if (r.findings[i].rule == TFS_SET006)
                 assert_string_equal(t, "1 more tensors with different dtype or shape");
@@ -1462,6 +1462,31 @@ static void test_set_entries(void **state) {
     assert_int_equal(mkdir(path, 0755), 0);
     assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
     assert_int_equal(n, 0);
+    free(v);
+    /* NULL for out or n: TFS_EARG; sys_errno may be NULL (tfs/lint.h) */
+    assert_int_equal(tfs_set_entries(path, NULL, &n, &e), TFS_EARG);
+    assert_int_equal(tfs_set_entries(path, &v, NULL, &e), TFS_EARG);
+    snprintf(path, sizeof path, "%s/nope", dir);
+    assert_int_equal(tfs_set_entries(path, &v, &n, NULL), TFS_EIO);
+    /* indexes that cannot be read (a folder of that name, a dangling link) are entries all the same ("every
+     * *.safetensors.index.json", tfs/lint.h: tfs_set_check then says why); they name no shard, so the
+     * shard beside them is a lone model file */
+    snprintf(path, sizeof path, "%s/unread", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/unread/a.safetensors.index.json", dir);
+    assert_int_equal(mkdir(path, 0755), 0);
+    snprintf(path, sizeof path, "%s/unread/b.safetensors.index.json", dir);
+    assert_int_equal(symlink("no-such-file", path), 0);
+    put_text("entries/unread/s.safetensors", "");
+    snprintf(path, sizeof path, "%s/unread", dir);
+    assert_int_equal(tfs_set_entries(path, &v, &n, &e), TFS_OK);
+    assert_int_equal(n, 3);
+    static const char *const unread[] = {"a.safetensors.index.json", "b.safetensors.index.json", "s.safetensors"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(want1, sizeof want1, "%s/%s", path, unread[i]);
+        assert_string_equal(v[i], want1);
+        free(v[i]);
+    }
     free(v);
 }
 
@@ -1816,6 +1841,48 @@ static void test_set_index(void **state) {
     tfs_lint_report_free(&r);
     char shard[600];
     snprintf(shard, sizeof shard, "%s/s1.safetensors", dir);
+    /* a config.json is read up to 16 MiB (docs/lint.md): a --config of 16 MiB (the quantization, then spaces)
+     * gives what the short one gives, one byte more is TFS_EIO; the shard linted alone (tfs_lint_path) and
+     * in its set read the same configs */
+    {
+        const size_t max = 16u * 1024u * 1024u;
+        static const char q[] = "{\"quantization\": {\"group_size\": 64, \"bits\": 4}}";
+        char *big = malloc(max + 1u), qp[600], bp[600];
+        assert_non_null(big);
+        memset(big, ' ', max + 1u);
+        memcpy(big, q, sizeof q - 1u);
+        tfs_test_put_file(dir, "q.json", q, sizeof q - 1u, qp, sizeof qp);
+        tfs_header *hs1 = NULL;
+        tfs_error err;
+        assert_int_equal(tfs_parse_file(shard, TFS_FORMAT_UNKNOWN, 0, &hs1, &err), TFS_OK);
+        tfs_lint_report ref;
+        for (int more = 0; more <= 1; more++) {
+            tfs_test_put_file(dir, "big.json", big, max + (size_t)more, bp, sizeof bp);
+            for (int alone = 0; alone <= 1; alone++) {
+                tfs_lint_report_init(&ref);
+                tfs_lint_report_init(&r);
+                if (alone) {
+                    assert_int_equal(tfs_lint_path(shard, hs1, qp, &ref), TFS_OK);
+                    assert_int_equal(tfs_lint_path(shard, hs1, bp, &r), more ? TFS_EIO : TFS_OK);
+                } else {
+                    assert_int_equal(tfs_set_check(path, 0, 1, qp, &ref), TFS_OK);
+                    assert_int_equal(tfs_set_check(path, 0, 1, bp, &r), more ? TFS_EIO : TFS_OK);
+                }
+                if (!more) {
+                    assert_int_equal(r.n_findings, ref.n_findings);
+                    for (size_t i = 0; i < r.n_findings; i++) {
+                        assert_int_equal(r.findings[i].rule, ref.findings[i].rule);
+                        assert_string_equal(r.findings[i].text, ref.findings[i].text);
+                    }
+                }
+                tfs_lint_report_free(&ref);
+                tfs_lint_report_free(&r);
+            }
+        }
+        tfs_header_free(hs1);
+        free(big);
+        assert_int_equal(unlink(bp), 0);
+    }
     assert_int_equal(unlink(shard), 0);
     assert_int_equal(tfs_set_check(path, 0, 1, cfgp, &r), TFS_OK);
     assert_int_equal(r.n_files, 1);
@@ -2013,6 +2080,9 @@ static void test_gguf_splits(void **state) {
     const gkv align[] = {U32("general.alignment", 32)};
     const gkv name[] = {{"general.name", tfs_gg_wval_str(&g_llama)}, ARCH};
     const gkv splitx[] = {{"split", tfs_gg_wval_str(&g_llama)}};
+    tfs_wstr dotval = tfs_wstr_c(".x");
+    const gkv splitx_dot[] = {{"split", tfs_gg_wval_str(&dotval)}}; /* "split" then ".x": still no "split." key */
+    const gkv align_x[] = {U32("general.alignmenx", 32)};           /* 17 bytes, not general.alignment */
     const gkv splitdot[] = {{"split.extra", tfs_gg_wval_str(&g_llama)}};
     const gkv split6[] = {{"split.", tfs_gg_wval_str(&g_llama)}};
     const gkv count_u32[] = {U32("split.count", 2)};
@@ -2037,6 +2107,9 @@ static void test_gguf_splits(void **state) {
         {arch, split6, 1, 1, 1, 2, 2, 2, "", NULL}, /* "split." itself is a split.* key */
         {arch, name, 1, 2, 1, 2, 2, 2, "SET104@1:k3", ": 2 metadata keys besides split.* (first: general.name)"},
         {arch, splitx, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
+        {arch, splitx_dot, 1, 1, 1, 2, 2, 2, "SET104@1:k3", ": 1 metadata key besides split.* (first: split);"},
+        {arch, align_x, 1, 1, 1, 2, 2, 2, "SET104@1:k3",
+         ": 1 metadata key besides split.* (first: general.alignmenx);"},
         {arch, NULL, 1, 0, 1, 3, 2, 2, "SET101@1:k1", "split.count = 3, expected 2 (the file names say -of-00002)"},
         {arch, NULL, 1, 0, 2, 2, 2, 2, "SET102@1:k0", NULL},
         {arch, NULL, 1, 0, 0, 2, 2, 2, "SET102@1:k0",

@@ -139,6 +139,25 @@ static void test_lint_sets(void **state) {
         C "sets/SET002-gg-part-missing/model-00001-of-00003.gguf",
     };
     for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) every_allocation(run_set, sets[i], sets[i]);
+    /* a shard whose header padding holds a tab (LT302, read from the header's bytes): their buffer failing is
+     * TFS_ENOMEM, not a lint without them */
+    char dir[] = "/tmp/tfs_lint_pad_XXXXXX", index[128], shard[128];
+    assert_non_null(mkdtemp(dir));
+    static const char text[] = "{\"weight_map\": {\"x\": \"s.safetensors\"}}";
+    tfs_test_put_file(dir, "model.safetensors.index.json", text, sizeof text - 1u, index, sizeof index);
+    snprintf(shard, sizeof shard, "%s/s.safetensors", dir);
+    assert_int_equal(symlink(C "files/LT302-st-padding-tab.safetensors", shard), 0);
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    assert_int_equal(run_set(index, &r), TFS_OK);
+    size_t n302 = 0;
+    for (size_t i = 0; i < r.n_findings; i++) n302 += r.findings[i].rule == TFS_LT302;
+    assert_int_equal(n302, 1);
+    tfs_lint_report_free(&r);
+    every_allocation(run_set, index, index);
+    assert_int_equal(unlink(shard), 0);
+    assert_int_equal(unlink(index), 0);
+    assert_int_equal(rmdir(dir), 0);
 }
 
 static void test_set_entries_nomem(void **state) {
@@ -151,7 +170,11 @@ static void test_set_entries_nomem(void **state) {
     for (int i = 0; i < 2; i++) {
         tfs_test_put_file(one, files[i][0], files[i][1], strlen(files[i][1]), path, sizeof path);
     }
-    const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files", one};
+    /* and a folder with one part of a split, not the first: only that name gives the set's entry */
+    char part[] = "/tmp/tfs_lint_part_XXXXXX", ppath[128];
+    assert_non_null(mkdtemp(part));
+    tfs_test_put_file(part, "m-00002-of-00002.gguf", "", 0, ppath, sizeof ppath);
+    const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files", one, part};
     for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
         char **ref = NULL, **v = NULL;
         size_t n_ref = 0, n = 0;
@@ -184,6 +207,8 @@ static void test_set_entries_nomem(void **state) {
         assert_int_equal(unlink(path), 0);
     }
     assert_int_equal(rmdir(one), 0);
+    assert_int_equal(unlink(ppath), 0);
+    assert_int_equal(rmdir(part), 0);
 }
 
 static void test_json_nomem(void **state) {
