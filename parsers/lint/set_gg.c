@@ -45,10 +45,11 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
     const char *of = strstr(first_path + pl, "-of-");
     int width = of ? (int)(of - (first_path + pl) - 1) : 5;
     tfs_status st = TFS_OK;
-    char *path = malloc(pl + 64u);
+    const size_t path_cap = pl + 64u; /* a part's name is pl + 20 bytes and its NUL */
+    char *path = malloc(path_cap);
     if (!path) return TFS_ENOMEM;
     for (unsigned k = 1; k <= count; k++) {
-        snprintf(path, pl + 64u, "%.*s-%0*u%s", (int)pl, first_path, width, k, of);
+        snprintf(path, path_cap, "%.*s-%0*u%s", (int)pl, first_path, width, k, of);
         if (tfs__lint_add_file(r, path) < 0) {
             free(path);
             return TFS_ENOMEM;
