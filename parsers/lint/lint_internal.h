@@ -106,6 +106,10 @@ tfs_status tfs__lint_st(const tfs_header *h, int part, const uint8_t *head, size
  * NUL after it.  TFS_OK, TFS_EIO (errno in *e), TFS_ENOMEM, TFS_EARG (too
  * big: *e = EFBIG). */
 tfs_status tfs__lint_slurp(const char *path, size_t max, char **out, size_t *len, int *e);
+/* The largest safetensors index file read, in bytes (docs/lint.md): tfs_set_check
+ * cannot check a larger one (TFS_EIO), and tfs_set_entries takes it as naming
+ * no shard.  Real indexes are a few MiB. */
+#define TFS_LINT_INDEX_MAX (256u * 1024u * 1024u)
 /* The first 8 + N bytes of a safetensors file (N from its size field, at
  * most 100,000,000).  TFS_OK or TFS_EIO / TFS_ENOMEM. */
 tfs_status tfs__lint_st_head(const char *path, uint8_t **out, size_t *len);

@@ -116,7 +116,7 @@ static char *dupstr(const char *s) {
 static int index_shards(const char *path, strv *named) {
     char *text = NULL;
     size_t len = 0;
-    tfs_status st = tfs__lint_slurp(path, 256u * 1024u * 1024u, &text, &len, NULL);
+    tfs_status st = tfs__lint_slurp(path, TFS_LINT_INDEX_MAX, &text, &len, NULL);
     if (st == TFS_ENOMEM) return -1; /* an index read as "no names" would list its shards as lone files */
     if (st != TFS_OK) return 0;
     int oom = 0;

@@ -11,8 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INDEX_MAX (256u * 1024u * 1024u)
-
 typedef struct wm_name {
     const char *name;
     size_t len;
@@ -29,7 +27,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     size_t len = 0;
     int e = 0;
     r->format = TFS_FORMAT_SAFETENSORS;
-    tfs_status st = tfs__lint_slurp(index_path, INDEX_MAX, &text, &len, &e);
+    tfs_status st = tfs__lint_slurp(index_path, TFS_LINT_INDEX_MAX, &text, &len, &e);
     if (st == TFS_ENOMEM) return st;
     if (st != TFS_OK) return TFS_EIO;
     r->is_set = 1;
