@@ -41,16 +41,21 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(tfs_parse_buffer(NULL, 5, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EARG);
     assert_null(h);
     assert_int_equal(e.rule, TFS_RULE_NONE);
+    assert_int_equal(e.sys_errno, 0); /* tfs.h: errno for TFS_EIO, else 0 */
     assert_int_equal(tfs_parse_file(NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
     assert_int_equal(tfs_parse_fd(-1, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
+    e.sys_errno = 99;
     assert_int_equal(tfs_parse_buffer((const uint8_t *)"x", 1, (tfs_format)7, 0, NULL, &e), TFS_EARG);
+    assert_int_equal(e.sys_errno, 0);
     /* a reader: none, or one without its read function */
     h = (tfs_header *)&e;
     assert_int_equal(tfs_parse_source(NULL, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EARG);
     assert_null(h);
     assert_int_equal(e.index, -1);
+    assert_int_equal(e.sys_errno, 0);
     tfs_source no_read = {.read = NULL, .size = 24};
     assert_int_equal(tfs_parse_source(&no_read, NULL, TFS_FORMAT_GGUF, 0, NULL, &e), TFS_EARG);
+    assert_int_equal(e.sys_errno, 0);
     /* err may be NULL (tfs.h) on every return, a refusal included */
     assert_int_equal(tfs_parse_source(NULL, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, NULL), TFS_EARG);
     assert_int_equal(tfs_parse_buffer(NULL, 5, TFS_FORMAT_UNKNOWN, 0, NULL, NULL), TFS_EARG);
@@ -342,6 +347,94 @@ static void test_reread_after_the_file_shrank(void **state) {
     tfs_header_free(h);
 }
 
+/* A reader over memory that fails its first `fail_first` calls with
+ * `fail_errno` and notes a read that starts before the end of the one before
+ * it (a seek back, which a forward-only reader cannot serve; this one serves
+ * it, so only the note tells). */
+typedef struct probe_reader {
+    const uint8_t *p;
+    size_t n;
+    int calls, fail_first, fail_errno, went_back;
+    uint64_t next;
+} probe_reader;
+
+static int probe_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    probe_reader *r = ctx;
+    *got = 0;
+    if (++r->calls <= r->fail_first) return r->fail_errno;
+    if (off < r->next) r->went_back = 1;
+    size_t k = off >= r->n ? 0 : (size_t)(r->n - off) < len ? (size_t)(r->n - off) : len;
+    if (k) memcpy(buf, r->p + off, k);
+    r->next = off + k;
+    *got = k;
+    return 0;
+}
+
+/* The reader's first read (the magic, format left to detection) fails and
+ * later ones would succeed: the parse reports that failure, TFS_EIO with the
+ * reader's errno (tfs.h), and does not go on as if the read had not been
+ * asked for. */
+static void test_first_read_fails(void **state) {
+    (void)state;
+    uint8_t gguf[24];
+    header_bytes(NULL, gguf, sizeof gguf);
+    probe_reader r = {.p = gguf, .n = sizeof gguf, .fail_first = 1, .fail_errno = ENXIO};
+    tfs_source src = {.read = probe_read, .ctx = &r, .size = sizeof gguf};
+    tfs_header *h = (tfs_header *)&r;
+    tfs_error e;
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EIO);
+    assert_null(h);
+    assert_int_equal(e.sys_errno, ENXIO);
+    assert_int_equal(e.rule, TFS_RULE_NONE);
+    assert_int_equal(r.calls, 1); /* nothing read after the failure */
+    /* the same bytes from a reader that does not fail: a valid GGUF */
+    r = (probe_reader){.p = gguf, .n = sizeof gguf};
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+    expect_ok_record(&e, h);
+}
+
+/* tfs.h tfs_source: forward = 1 is a reader that can only go forward, its
+ * size known or not, and an unknown size implies forward whatever `forward`
+ * says.  Either way the parser never reads back, and a string value longer
+ * than 256 bytes (not kept) cannot be read again: TFS_EIO from the accessor,
+ * never a read before the end of the previous one. */
+static void test_forward_only_readers(void **state) {
+    (void)state;
+    char x[1000];
+    memset(x, 'x', sizeof x);
+    tfs_wstr xs = tfs_wstr_n(x, sizeof x);
+    tfs_gg_wkv kv = {tfs_wstr_c("k"), tfs_gg_wval_str(&xs)};
+    tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    const uint8_t *bytes = tfs_wbuf_at(&w, 0, w.size);
+    const struct {
+        uint64_t size;
+        int forward;
+    } cases[] = {{w.size, 1}, {TFS_SIZE_UNKNOWN, 0}, {TFS_SIZE_UNKNOWN, 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        probe_reader r = {.p = bytes, .n = w.size};
+        tfs_source src = {.read = probe_read, .ctx = &r, .size = cases[i].size, .forward = cases[i].forward};
+        tfs_header *h = NULL;
+        tfs_error e;
+        assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
+        assert_int_equal(h->format, TFS_FORMAT_GGUF);
+        assert_int_equal(h->file_size, w.size);
+        assert_int_equal(h->n_kv, 1);
+        assert_int_equal(h->kv[0].value_offset, 37); /* its 8-byte length, then the 1000 bytes */
+        tfs_value v;                                 /* the length, a scalar: always there */
+        assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v), TFS_OK);
+        assert_int_equal(v.u64, 1000);
+        char buf[1000];
+        tfs_str s;
+        assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, buf, sizeof buf), TFS_EIO);
+        assert_int_equal(r.went_back, 0);
+        tfs_header_free(h);
+    }
+    tfs_wbuf_free(&w);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_arguments),
@@ -354,6 +447,8 @@ int main(void) {
         cmocka_unit_test(test_fd_header_owns_a_duplicate),
         cmocka_unit_test(test_reread_after_the_file_shrank),
         cmocka_unit_test(test_detect_three_bytes_of_magic),
+        cmocka_unit_test(test_first_read_fails),
+        cmocka_unit_test(test_forward_only_readers),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
