@@ -20,15 +20,11 @@ tfs_status tfs__dispatch(tfs_src *src, const char *path, tfs_format format, unsi
     tfs_error local = {.index = -1};
     if (!err) err = &local; /* the parsers (and TFS_PARTIAL) always have a record to fill */
     if (format == TFS_FORMAT_UNKNOWN) {
+        /* a file shorter than 4 bytes is detected by its path alone (tfs_detect_format): its bytes are not read
+         * here, so detection and a forced format give the same answer for it */
         const uint8_t *p = tfs__src_get(src, 0, 4);
-        size_t n = 4;
-        if (!p) {
-            if (tfs_src_failed(src)) return tfs__fail_src(err, src);
-            n = (size_t)src->file_size; /* shorter than 4 bytes: size now known */
-            p = n ? tfs__src_get(src, 0, n) : NULL;
-            if (!p && tfs_src_failed(src)) return tfs__fail_src(err, src);
-        }
-        format = tfs_detect_format(p, p ? n : 0, path);
+        if (!p && tfs_src_failed(src)) return tfs__fail_src(err, src);
+        format = tfs_detect_format(p, p ? 4u : 0u, path);
     }
     tfs_status st;
     switch (format) {
