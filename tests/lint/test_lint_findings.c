@@ -109,10 +109,10 @@ static const lcase cases[] = {
     {"files/LT208-mlx-orphan-scales.safetensors",
      0,
      {{"LT208", 0, 1, -1, "model.norm.scales: no U32 model.norm.weight beside it (it is not packed)"}}},
-    {"files/LT209-mlx-group-48.safetensors",
+    {"files/LT209-mlx-group-128.safetensors",
      0,
      {{"LT209", 0, 0, -1,
-       L ".weight: shape [64, 8]: group size 48 does not divide the unpacked row of 64 values (4 bits)"}}},
+       L ".weight: shape [64, 8]: group size 128 does not divide the unpacked row of 64 values (4 bits)"}}},
     {"files/LT210-mlx-inferred.safetensors", 0, {{"LT210", 0, -1, -1, "bits and group size inferred"}}},
     /* ---- safetensors conventions */
     {"files/st-pt.safetensors", 0, {{0}}},
@@ -544,7 +544,28 @@ static void test_mlx_params(void **state) {
         assert_int_equal(refused, strstr(got, "LT201") != NULL);
     }
     expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "", NULL);
-    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 0, \"bits\": 4}}", "LT201@0", "group size is 0");
+    /* affine group sizes: MLX's table allows 32, 64, 128 only (mx.quantize refuses any other), through config.json,
+     * __metadata__ keys and a __metadata__ quantization entry; a weight of 16 lanes (128 values at 4 bits) with
+     * scales 128 / group per row, 4 when the group is refused */
+    static const uint64_t groups[] = {16, 31, 32, 33, 48, 63, 64, 65, 96, 127, 128, 129, 256, 1, 0, 4294967328u};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        uint64_t g = groups[i];
+        int allowed = g == 32 || g == 64 || g == 128;
+        const tt lg[] = {QW(16),
+                         {"q.scales", TFS_ST_F16, 2, {4, allowed ? 128 / g : 4}},
+                         {"q.biases", TFS_ST_F16, 2, {4, allowed ? 128 / g : 4}}};
+        char why[128], gs[24], js[96];
+        snprintf(why, sizeof why, "q: bits 4, group size %llu, mode affine: group size is not 32, 64 or 128",
+                 (unsigned long long)g);
+        snprintf(gs, sizeof gs, "%llu", (unsigned long long)g);
+        snprintf(js, sizeof js, "{\"group_size\": %llu, \"bits\": 4}", (unsigned long long)g);
+        snprintf(cfg, sizeof cfg, "{\"quantization\": %s}", js);
+        const char *const kg[] = {"quantization.group_size", gs, "quantization.bits", "4", NULL};
+        const char *const kq[] = {"quantization", js, NULL};
+        expect_mlx(lg, 3, NULL, cfg, allowed ? "" : "LT201@0", allowed ? NULL : why);
+        expect_mlx(lg, 3, kg, NULL, allowed ? "" : "LT201@0", allowed ? NULL : why);
+        expect_mlx(lg, 3, kq, NULL, allowed ? "" : "LT201@0", allowed ? NULL : why);
+    }
     /* group size without bits: mlx-lm reads quantization["bits"] (a KeyError), so MLX refuses it: LT201, not inferred */
     expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32}}", "LT201@0",
                "group size 32, mode affine: bits is not 2, 3, 4, 5, 6 or 8");
@@ -597,7 +618,7 @@ static void test_mlx_params(void **state) {
     static const char *const k4[] = {"quantization.group_size", "32", "quantization.bits", "4x", NULL};
     expect_mlx(layer, 3, k4, NULL, "LT201@0", "bits 0,");
     static const char *const k5[] = {"quantization.group_size", "", "quantization.bits", "4", NULL};
-    expect_mlx(layer, 3, k5, NULL, "LT201@0", "group size is 0");
+    expect_mlx(layer, 3, k5, NULL, "LT201@0", "group size 0, mode affine: group size is not 32, 64 or 128");
     static const char *const k6[] = {"quantization.group_size", "64", "quantization.bits", "4", NULL};
     expect_mlx(layer, 3, k6, NULL, "LT205@1 LT206@2", "shape [4, 2], expected [4, 1]");
     static const char *const k7[] = {"quantization", "{\"group_size\": 64, \"bits\": 4}", NULL};
