@@ -658,6 +658,11 @@ static void test_mlx_params(void **state) {
     expect_mlx(layer, 3, NULL, "{\"quantization\": 4}", "LT210@-1", NULL); /* not an object: as none (inferred) */
     expect_mlx(layer, 3, k6, "{\"quantization\": 4}", "LT205@1 LT206@2", "expected [4, 1]"); /* then __metadata__ */
     expect_mlx(layer, 3, NULL, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
+    /* a config.json without a quantization object: the __metadata__ quantization entry is read (group 64) */
+    expect_mlx(layer, 3, k7, "{\"quantization\": 4}", "LT205@1 LT206@2", "expected [4, 1]");
+    expect_mlx(layer, 3, k7, "{}", "LT205@1 LT206@2", "expected [4, 1]");
+    /* a config.json that is not JSON: LT201, and the __metadata__ quantization entry is not read (inferred) */
+    expect_mlx(layer, 3, k7, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
     const tt lone[] = {QW(8)};
     expect_mlx(lone, 1, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "LT202@0",
                "q.weight: U32 packed weight without q.scales");
