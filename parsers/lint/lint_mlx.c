@@ -88,7 +88,7 @@ static const char *params_problem(const qparams *p) {
     case Q_AFFINE:
         if (!(p->bits == 2 || p->bits == 3 || p->bits == 4 || p->bits == 5 || p->bits == 6 || p->bits == 8))
             return "bits is not 2, 3, 4, 5, 6 or 8";
-        if (p->group == 0) return "group size is 0";
+        if (!(p->group == 32 || p->group == 64 || p->group == 128)) return "group size is not 32, 64 or 128";
         return NULL;
     case Q_MXFP4: return p->bits == 4 && p->group == 32 ? NULL : "mxfp4 needs bits 4 and group size 32";
     case Q_NVFP4: return p->bits == 4 && p->group == 16 ? NULL : "nvfp4 needs bits 4 and group size 16";

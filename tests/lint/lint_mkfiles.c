@@ -150,8 +150,8 @@ static void mlx_files(void) {
         {"model.norm.scales", TFS_ST_F16, 1, {2}},
     };
     mlx_file("LT208-mlx-orphan-scales", "LT208", ".scales beside an F16 weight (not packed)", orphan, 2, q_meta);
-    static const char *const g48[] = {"format", "mlx", "quantization", "{\"group_size\": 48, \"bits\": 4}", NULL};
-    mlx_file("LT209-mlx-group-48", "LT209", "group size 48 does not divide the row of 64 values", ok, 3, g48);
+    static const char *const g128[] = {"format", "mlx", "quantization", "{\"group_size\": 128, \"bits\": 4}", NULL};
+    mlx_file("LT209-mlx-group-128", "LT209", "group size 128 does not divide the row of 64 values", ok, 3, g128);
     static const char *const bare[] = {"format", "mlx", NULL};
     mlx_file("LT210-mlx-inferred", "LT210", "no quantization given: bits and group size inferred", ok, 4, bare);
 }

@@ -138,10 +138,10 @@ static const lcase cases[] = {
     {"files/LT208-mlx-orphan-scales.safetensors",
      0,
      {{"LT208", 0, 1, -1, "model.norm.scales: no U32 model.norm.weight beside it (it is not packed)"}}},
-    {"files/LT209-mlx-group-48.safetensors",
+    {"files/LT209-mlx-group-128.safetensors",
      0,
      {{"LT209", 0, 0, -1,
-       L ".weight: shape [64, 8]: group size 48 does not divide the unpacked row of 64 values (4 bits)"}}},
+       L ".weight: shape [64, 8]: group size 128 does not divide the unpacked row of 64 values (4 bits)"}}},
     {"files/LT210-mlx-inferred.safetensors", 0, {{"LT210", 0, -1, -1, "bits and group size inferred"}}},
     /* ---- safetensors conventions */
     {"files/st-pt.safetensors", 0, {{0}}},
@@ -549,16 +549,25 @@ static tfs_header *lint_bytes(const uint8_t *p, size_t n, tfs_format format, con
     return h;
 }
 
+/* A safetensors file written by hand: 8 + N bytes of size and header (the
+ * JSON text, then spaces up to a multiple of 8), then data_len zero bytes;
+ * for headers the C writer does not write (escapes it has no need of, other
+ * padding).  The caller frees it. */
+static uint8_t *st_raw(const char *json, size_t data_len, size_t *len) {
+    size_t n = strlen(json), padded = (n + 7u) / 8u * 8u;
+    uint8_t *b = calloc(1, 8u + padded + data_len);
+    assert_non_null(b);
+    for (int i = 0; i < 8; i++) b[i] = (uint8_t)((uint64_t)padded >> (8 * i));
+    memcpy(b + 8, json, n);
+    memset(b + 8 + n, ' ', padded - n);
+    *len = 8u + padded + data_len;
+    return b;
+}
+
 /* The MLX findings (scope MLX) as "ID@tensor ID@tensor ..." in the order found;
  * the text of the first one in first (may be NULL). */
-static void mlx_lint(const tt *ts, size_t n, const char *const *meta, const char *config, char *got, size_t cap,
-                     char *first, size_t first_cap) {
-    tfs_st_wentry e[8];
-    tfs_st_wmeta m[8];
-    assert_true(n <= 8);
-    tfs_st_model model = tfs_test_st_model(ts, n, meta, e, m);
-    size_t len = 0;
-    uint8_t *buf = tfs_test_write_flat(NULL, NULL, &model, &len);
+static void mlx_lint_bytes(const uint8_t *buf, size_t len, const char *config, char *got, size_t cap, char *first,
+                           size_t first_cap) {
     tfs_lint_options o = {.config_json = config, .config_len = config ? strlen(config) : 0};
     tfs_lint_report r;
     tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "MLX safetensors", &o, &r);
@@ -575,6 +584,17 @@ static void mlx_lint(const tt *ts, size_t n, const char *const *meta, const char
     }
     tfs_lint_report_free(&r);
     tfs_header_free(h);
+}
+
+static void mlx_lint(const tt *ts, size_t n, const char *const *meta, const char *config, char *got, size_t cap,
+                     char *first, size_t first_cap) {
+    tfs_st_wentry e[8];
+    tfs_st_wmeta m[8];
+    assert_true(n <= 8);
+    tfs_st_model model = tfs_test_st_model(ts, n, meta, e, m);
+    size_t len = 0;
+    uint8_t *buf = tfs_test_write_flat(NULL, NULL, &model, &len);
+    mlx_lint_bytes(buf, len, config, got, cap, first, first_cap);
     free(buf);
 }
 
@@ -608,7 +628,31 @@ static void test_mlx_params(void **state) {
         assert_int_equal(refused, strstr(got, "LT201") != NULL);
     }
     expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "", NULL);
-    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 0, \"bits\": 4}}", "LT201@0", "group size is 0");
+    /* affine group sizes: MLX's table allows 32, 64, 128 only (mx.quantize refuses any other), through config.json,
+     * __metadata__ keys and a __metadata__ quantization entry; a weight of 16 lanes (128 values at 4 bits) with
+     * scales 128 / group per row, 4 when the group is refused */
+    static const uint64_t groups[] = {16, 31, 32, 33, 48, 63, 64, 65, 96, 127, 128, 129, 256, 1, 0, 4294967328u};
+    for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        uint64_t g = groups[i];
+        int allowed = g == 32 || g == 64 || g == 128;
+        const tt lg[] = {QW(16),
+                         {"q.scales", TFS_ST_F16, 2, {4, allowed ? 128 / g : 4}},
+                         {"q.biases", TFS_ST_F16, 2, {4, allowed ? 128 / g : 4}}};
+        char why[128], gs[24], js[96];
+        snprintf(why, sizeof why, "q: bits 4, group size %llu, mode affine: group size is not 32, 64 or 128",
+                 (unsigned long long)g);
+        snprintf(gs, sizeof gs, "%llu", (unsigned long long)g);
+        snprintf(js, sizeof js, "{\"group_size\": %llu, \"bits\": 4}", (unsigned long long)g);
+        snprintf(cfg, sizeof cfg, "{\"quantization\": %s}", js);
+        const char *const kg[] = {"quantization.group_size", gs, "quantization.bits", "4", NULL};
+        const char *const kq[] = {"quantization", js, NULL};
+        expect_mlx(lg, 3, NULL, cfg, allowed ? "" : "LT201@0", allowed ? NULL : why);
+        expect_mlx(lg, 3, kg, NULL, allowed ? "" : "LT201@0", allowed ? NULL : why);
+        expect_mlx(lg, 3, kq, NULL, allowed ? "" : "LT201@0", allowed ? NULL : why);
+    }
+    /* group size without bits: mlx-lm reads quantization["bits"] (a KeyError), so MLX refuses it: LT201, not inferred */
+    expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32}}", "LT201@0",
+               "group size 32, mode affine: bits is not 2, 3, 4, 5, 6 or 8");
     expect_mlx(layer, 3, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4, \"mode\": \"affine\"}}", "", NULL);
     /* the fp modes: no biases, U8 scales; exactly their (bits, group) */
     const tt fp[] = {QW(8), {"q.scales", TFS_ST_U8, 2, {4, 2}}};
@@ -658,11 +702,29 @@ static void test_mlx_params(void **state) {
     static const char *const k4[] = {"quantization.group_size", "32", "quantization.bits", "4x", NULL};
     expect_mlx(layer, 3, k4, NULL, "LT201@0", "bits 0,");
     static const char *const k5[] = {"quantization.group_size", "", "quantization.bits", "4", NULL};
-    expect_mlx(layer, 3, k5, NULL, "LT201@0", "group size is 0");
+    expect_mlx(layer, 3, k5, NULL, "LT201@0", "group size 0, mode affine: group size is not 32, 64 or 128");
     static const char *const k6[] = {"quantization.group_size", "64", "quantization.bits", "4", NULL};
     expect_mlx(layer, 3, k6, NULL, "LT205@1 LT206@2", "shape [4, 2], expected [4, 1]");
     static const char *const k7[] = {"quantization", "{\"group_size\": 64, \"bits\": 4}", NULL};
     expect_mlx(layer, 3, k7, NULL, "LT205@1 LT206@2", "shape [4, 2], expected [4, 1]");
+    /* a __metadata__ quantization that is JSON but not an object: as none, the keys are read (as config.json's) */
+    static const char *const kn[] = {
+        "quantization", "4", "quantization.group_size", "64", "quantization.bits", "4", NULL};
+    expect_mlx(layer, 3, kn, NULL, "LT205@1 LT206@2", "shape [4, 2], expected [4, 1]");
+    {
+        /* the keys' strings with escapes (decoded "64" and "4", stored one after the other): each its own digits */
+        size_t len = 0;
+        uint8_t *buf = st_raw("{\"__metadata__\":{\"quantization.group_size\":\"6\\u0034\",\"quantization.bits\":"
+                              "\"\\u0034\"},\"q.weight\":{\"dtype\":\"U32\",\"shape\":[4,8],\"data_offsets\":[0,128]},"
+                              "\"q.scales\":{\"dtype\":\"F16\",\"shape\":[4,2],\"data_offsets\":[128,144]},"
+                              "\"q.biases\":{\"dtype\":\"F16\",\"shape\":[4,2],\"data_offsets\":[144,160]}}",
+                              160, &len);
+        char first[1024];
+        mlx_lint_bytes(buf, len, NULL, got, sizeof got, first, sizeof first);
+        assert_string_equal(got, "LT205@1 LT206@2");
+        assert_non_null(strstr(first, "q.scales: shape [4, 2], expected [4, 1]"));
+        free(buf);
+    }
     static const char *const k8[] = {"quantization", "{\"group_size\": 64,", NULL};
     expect_mlx(layer, 3, k8, NULL, "LT201@-1 LT210@-1", "__metadata__ quantization is not a JSON object");
     /* config.json: quantization_config, per-module overrides, not JSON, not an object */
@@ -680,6 +742,11 @@ static void test_mlx_params(void **state) {
     expect_mlx(layer, 3, NULL, "{\"quantization\": 4}", "LT210@-1", NULL); /* not an object: as none (inferred) */
     expect_mlx(layer, 3, k6, "{\"quantization\": 4}", "LT205@1 LT206@2", "expected [4, 1]"); /* then __metadata__ */
     expect_mlx(layer, 3, NULL, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
+    /* a config.json without a quantization object: the __metadata__ quantization entry is read (group 64) */
+    expect_mlx(layer, 3, k7, "{\"quantization\": 4}", "LT205@1 LT206@2", "expected [4, 1]");
+    expect_mlx(layer, 3, k7, "{}", "LT205@1 LT206@2", "expected [4, 1]");
+    /* a config.json that is not JSON: LT201, and the __metadata__ quantization entry is not read (inferred) */
+    expect_mlx(layer, 3, k7, "{\"quantization\": ", "LT201@-1 LT210@-1", "config.json is not JSON");
     const tt lone[] = {QW(8)};
     expect_mlx(lone, 1, NULL, "{\"quantization\": {\"group_size\": 32, \"bits\": 4}}", "LT202@0",
                "q.weight: U32 packed weight without q.scales");
@@ -1532,6 +1599,22 @@ static void test_file_helpers(void **state) {
     assert_int_equal(e, EFBIG);
     assert_null(out);
     assert_int_equal(len, 0);
+    assert_int_equal(tfs__lint_slurp(path, 9, &out, &len, NULL), TFS_EARG); /* e may be NULL here too */
+    assert_null(out);
+    assert_int_equal(len, 0);
+    {
+        /* with standard input closed the file is opened as descriptor 0: read like any other */
+        int saved = dup(0);
+        assert_true(saved > 0);
+        assert_int_equal(close(0), 0);
+        tfs_status ss = tfs__lint_slurp(path, 10, &out, &len, &e);
+        assert_int_equal(dup2(saved, 0), 0);
+        assert_int_equal(close(saved), 0);
+        assert_int_equal(ss, TFS_OK);
+        assert_int_equal(len, 10);
+        assert_memory_equal(out, "0123456789", 11);
+        free(out);
+    }
     assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, &e), TFS_EIO);
     assert_int_equal(tfs__lint_slurp(g_tmp, 10, &out, &len, NULL), TFS_EIO); /* e may be NULL */
     assert_int_equal(e, EISDIR);
@@ -1701,6 +1784,15 @@ static void test_lint_path_config(void **state) {
     assert_int_equal(r.n_findings, 0);
     snprintf(cfg, sizeof cfg, "%s/none.json", g_tmp);
     assert_int_equal(tfs_lint_path(path, h, cfg, &r), TFS_EIO);
+    tfs_lint_report_free(&r);
+    /* the file itself cannot be read (tfs/lint.h: TFS_EIO), with config.json beside it or --config: nothing linted */
+    char gone[700];
+    snprintf(gone, sizeof gone, "%s/gone.safetensors", dir);
+    snprintf(cfg, sizeof cfg, "%s/q32.json", g_tmp);
+    tfs_lint_report_init(&r);
+    assert_int_equal(tfs_lint_path(gone, h, NULL, &r), TFS_EIO);
+    assert_int_equal(tfs_lint_path(gone, h, cfg, &r), TFS_EIO);
+    assert_int_equal(r.n_findings, 0);
     tfs_lint_report_free(&r);
     tfs_header_free(h);
 }
@@ -2351,6 +2443,78 @@ static void test_st_first_misaligned(void **state) {
     }
 }
 
+/* the padding after the JSON (LT302) and the alignment of 64-bit, empty and sub-16-bit tensors (LT303) */
+static void test_st_padding_alignment(void **state) {
+    (void)state;
+    tfs_lint_report r;
+    {
+        /* "{}" then a tab, a space, a newline (JSON whitespace, accepted) and spaces: one LT302, for the first */
+        size_t len = 0;
+        uint8_t *buf = st_raw("{}\t \n   ", 0, &len);
+        assert_int_equal(len, 16);
+        tfs_lint_options o = {.head = buf, .head_len = len};
+        tfs_header *h = NULL;
+        tfs_error err;
+        assert_int_equal(tfs_parse_buffer(buf, len, TFS_FORMAT_SAFETENSORS, 0, &h, &err), TFS_OK);
+        tfs_lint_report_init(&r);
+        assert_int_equal(tfs_lint_header(h, &o, &r), TFS_OK);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, TFS_LT302);
+        assert_non_null(strstr(r.findings[0].text, "byte 0x09 at offset 10 in the padding"));
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    /* F64 after 8 and 16 U8 bytes (the header padded to 8): aligned to its 8 bytes, no LT303 */
+    for (uint64_t k = 1; k <= 2; k++) {
+        const tt u8f64[2] = {{"a", TFS_ST_U8, 1, {8 * k}}, {"b", TFS_ST_F64, 1, {1}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(u8f64, 2, NULL, e, NULL);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "u8 then f64", NULL, &r);
+        assert_int_equal(h->data_offset % 8, 0);
+        assert_int_equal(h->tensors[1].file_offset, h->data_offset + 8 * k);
+        assert_int_equal(r.n_findings, 0);
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    /* F64 after one U8 byte: LT303, "not a multiple of 8" */
+    {
+        const tt u8f64[2] = {{"a", TFS_ST_U8, 1, {1}}, {"b", TFS_ST_F64, 1, {1}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(u8f64, 2, NULL, e, NULL);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "u8 then f64, odd", NULL, &r);
+        assert_int_equal(r.n_findings, 1);
+        assert_int_equal(r.findings[0].rule, TFS_LT303);
+        assert_int_equal(r.findings[0].tensor, 1);
+        assert_non_null(strstr(r.findings[0].text, "b: F64 data at file offset"));
+        assert_non_null(strstr(r.findings[0].text, "not a multiple of 8 (1 tensor misaligned)"));
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+    /* after one U8 byte: an empty F32 (no data to view) and an F4 pair (one byte, no element size to align to) */
+    static const uint32_t after[] = {TFS_ST_F32, TFS_ST_F4};
+    static const uint64_t count[] = {0, 2};
+    for (size_t i = 0; i < 2; i++) {
+        const tt u8x[2] = {{"a", TFS_ST_U8, 1, {1}}, {"b", after[i], 1, {count[i]}}};
+        tfs_st_wentry e[2];
+        tfs_st_model m = tfs_test_st_model(u8x, 2, NULL, e, NULL);
+        size_t len = 0;
+        uint8_t *buf = tfs_test_write_flat(NULL, NULL, &m, &len);
+        tfs_header *h = lint_bytes(buf, len, TFS_FORMAT_SAFETENSORS, "u8 then empty f32 / f4", NULL, &r);
+        assert_int_equal(h->tensors[1].file_offset % 2, 1);
+        assert_int_equal(r.n_findings, 0);
+        tfs_lint_report_free(&r);
+        tfs_header_free(h);
+        free(buf);
+    }
+}
+
 static void check_case(const lcase *c) {
     char path[1024];
     snprintf(path, sizeof path, "%s%s", C, c->path);
@@ -2401,16 +2565,27 @@ int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_corpus_findings), cmocka_unit_test(test_json_strings),
-        cmocka_unit_test(test_json_values),     cmocka_unit_test(test_json_containers),
-        cmocka_unit_test(test_json_u64),        cmocka_unit_test(test_mlx_params),
-        cmocka_unit_test(test_mlx_shapes),      cmocka_unit_test(test_mlx_inferred),
-        cmocka_unit_test(test_gguf_keys),       cmocka_unit_test(test_set_limits),
-        cmocka_unit_test(test_set_index),       cmocka_unit_test(test_set_shard_paths),
-        cmocka_unit_test(test_shard_names),     cmocka_unit_test(test_gguf_splits),
-        cmocka_unit_test(test_split_names),     cmocka_unit_test(test_set_entries),
-        cmocka_unit_test(test_rule_table),      cmocka_unit_test(test_st_first_misaligned),
-        cmocka_unit_test(test_file_helpers),    cmocka_unit_test(test_lint_path_config),
+        cmocka_unit_test(test_corpus_findings),
+        cmocka_unit_test(test_json_strings),
+        cmocka_unit_test(test_json_values),
+        cmocka_unit_test(test_json_containers),
+        cmocka_unit_test(test_json_u64),
+        cmocka_unit_test(test_mlx_params),
+        cmocka_unit_test(test_mlx_shapes),
+        cmocka_unit_test(test_mlx_inferred),
+        cmocka_unit_test(test_gguf_keys),
+        cmocka_unit_test(test_set_limits),
+        cmocka_unit_test(test_set_index),
+        cmocka_unit_test(test_set_shard_paths),
+        cmocka_unit_test(test_shard_names),
+        cmocka_unit_test(test_gguf_splits),
+        cmocka_unit_test(test_split_names),
+        cmocka_unit_test(test_set_entries),
+        cmocka_unit_test(test_rule_table),
+        cmocka_unit_test(test_st_first_misaligned),
+        cmocka_unit_test(test_file_helpers),
+        cmocka_unit_test(test_lint_path_config),
+        cmocka_unit_test(test_st_padding_alignment),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
