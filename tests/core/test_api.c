@@ -305,6 +305,9 @@ static void test_detect_three_bytes_of_magic(void **state) {
     assert_int_equal(e.offset, 0);
     assert_int_equal(tfs_parse_buffer(gguf, 4, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_INVALID);
     assert_int_equal(tfs_rule_format(e.rule), TFS_FORMAT_GGUF);
+    /* the public call too: a prefix of 3 bytes is not the magic, whatever follows it in memory */
+    assert_int_equal(tfs_detect_format(gguf, 3, NULL), TFS_FORMAT_SAFETENSORS);
+    assert_int_equal(tfs_detect_format(gguf, 4, NULL), TFS_FORMAT_GGUF);
     /* by extension when the magic is not there: a name that is only the extension too */
     assert_int_equal(tfs_detect_format(NULL, 0, ".gguf"), TFS_FORMAT_GGUF);
     assert_int_equal(tfs_detect_format(NULL, 0, "gguf"), TFS_FORMAT_SAFETENSORS);
