@@ -125,6 +125,18 @@ static void release(tfs_header *h, gb *b) {
     gb_free(b);
 }
 
+/* v, element i of kv from a cursor, is what tfs_kv_get gives, every field
+ * (tfs.h: "as tfs_kv_get"), also f64 of an integer or string element */
+static void assert_as_get(const tfs_header *h, const tfs_kv *kv, uint64_t i, const tfs_value *v) {
+    tfs_value g;
+    assert_int_equal(tfs_kv_get(h, kv, i, &g), TFS_OK);
+    assert_int_equal(g.type, v->type);
+    assert_int_equal(g.u64, v->u64);
+    assert_int_equal(g.i64, v->i64);
+    assert_memory_equal(&g.f64, &v->f64, sizeof g.f64);
+    assert_int_equal(g.offset, v->offset);
+}
+
 /* one read per block: cap bytes, or what is left of the array */
 static void test_one_read_per_block(void **state) {
     fixture *f = *state;
@@ -143,6 +155,11 @@ static void test_one_read_per_block(void **state) {
             assert_int_equal(v.u64, (uint32_t)(i * 2654435761u));
             assert_int_equal(v.offset, f->l.u32s.value + 4u * i);
             assert_int_equal(cur.i, i + 1);
+            if (i % 97 == 0) { /* tfs_kv_get reads too: after the count */
+                size_t calls = f->c.calls;
+                assert_as_get(h, &h->kv[0], i, &v);
+                f->c.calls = calls;
+            }
         }
         assert_int_equal(tfs_kv_next(&cur, &v, NULL), TFS_ERANGE);
         assert_int_equal(f->c.calls, (4u * N_U32 + cap - 1) / cap);
@@ -186,6 +203,7 @@ static void check_strings(const tfs_header *h, const layout *l, uint8_t *blk, si
         assert_int_equal(v.u64, str_len(i));
         assert_int_equal(v.i64, (int64_t)str_len(i));
         assert_int_equal(v.offset, l->str_off[i]);
+        assert_as_get(h, &h->kv[1], i, &v);
         if (!want_s) continue;
         size_t n = in_place || str_len(i) <= cap ? str_len(i) : cap;
         assert_int_equal(s.len, n);
