@@ -73,7 +73,8 @@ typedef enum tfs_status {
 } tfs_status;
 
 TFS_API const char *tfs_status_name(tfs_status st); /* "ok", "invalid", "io_error", "out_of_memory",
-                                                       "bad_argument", ... (static; the spelling of
+                                                       "bad_argument", "type_mismatch", "out_of_range";
+                                                       "?" for another value (static; the spelling of
                                                        the CLI's verdicts) */
 
 /* Error record, filled by every parse function (on TFS_OK: zeroed, with
@@ -84,7 +85,9 @@ typedef struct tfs_error {
                             violation was detected (bytes) */
     int64_t index;       /* index of the KV pair or tensor concerned (in file
                             order), -1 when not about one */
-    const char *message; /* static message (tfs_rule_message, or an I/O text) */
+    const char *message; /* static message: tfs_rule_message(rule), or for TFS_EIO
+                            "I/O error", TFS_ENOMEM "out of memory", TFS_EARG
+                            "bad argument" */
     int sys_errno;       /* errno for TFS_EIO, else 0 */
 } tfs_error;
 

@@ -41,7 +41,8 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(tfs_parse_buffer(NULL, 5, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EARG);
     assert_null(h);
     assert_int_equal(e.rule, TFS_RULE_NONE);
-    assert_int_equal(e.sys_errno, 0); /* tfs.h: errno for TFS_EIO, else 0 */
+    assert_int_equal(e.sys_errno, 0);               /* tfs.h: errno for TFS_EIO, else 0 */
+    assert_string_equal(e.message, "bad argument"); /* tfs.h: the I/O texts */
     assert_int_equal(tfs_parse_file(NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
     assert_int_equal(tfs_parse_fd(-1, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
     e.sys_errno = 99;
@@ -81,6 +82,7 @@ static void test_not_regular_files(void **state) {
     assert_int_equal(tfs_parse_file(missing, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EIO);
     assert_int_equal(e.sys_errno, ENOENT);
     assert_int_equal(e.rule, TFS_RULE_NONE);
+    assert_string_equal(e.message, "I/O error");
 }
 
 /* The same 16 bytes ("GGUX" + 12 bytes): a .gguf name reports the bad magic

@@ -107,6 +107,31 @@ static void test_strict_utf8_categories(void **state) {
     }
 }
 
+/* tfs.h's spellings: every status (the CLI's verdicts), every format, "?" / "unknown" for other values; the
+ * i-th rule is TFS_RULE_NONE from tfs_rule_count() on */
+static void test_status_and_format_names(void **state) {
+    (void)state;
+    static const struct {
+        tfs_status st;
+        const char *name;
+    } s[] = {{TFS_OK, "ok"},
+             {TFS_INVALID, "invalid"},
+             {TFS_EIO, "io_error"},
+             {TFS_ENOMEM, "out_of_memory"},
+             {TFS_EARG, "bad_argument"},
+             {TFS_ETYPE, "type_mismatch"},
+             {TFS_ERANGE, "out_of_range"}};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) assert_string_equal(tfs_status_name(s[i].st), s[i].name);
+    assert_string_equal(tfs_status_name((tfs_status)7), "?");
+    assert_string_equal(tfs_format_name(TFS_FORMAT_SAFETENSORS), "safetensors");
+    assert_string_equal(tfs_format_name(TFS_FORMAT_GGUF), "gguf");
+    assert_string_equal(tfs_format_name(TFS_FORMAT_UNKNOWN), "unknown");
+    assert_string_equal(tfs_format_name((tfs_format)9), "unknown");
+    assert_int_not_equal(tfs_rule_at(tfs_rule_count() - 1u), TFS_RULE_NONE);
+    assert_int_equal(tfs_rule_at(tfs_rule_count()), TFS_RULE_NONE);
+    assert_int_equal(tfs_rule_at(SIZE_MAX), TFS_RULE_NONE);
+}
+
 static void test_type_tables(void **state) {
     (void)state;
     assert_int_equal(TFS_ST_DTYPE_COUNT, 22);
@@ -144,6 +169,7 @@ int main(void) {
         cmocka_unit_test(test_ids_match_codes),
         cmocka_unit_test(test_lookup_examples),
         cmocka_unit_test(test_strict_utf8_categories),
+        cmocka_unit_test(test_status_and_format_names),
         cmocka_unit_test(test_type_tables),
         cmocka_unit_test(test_detect),
     };
