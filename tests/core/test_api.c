@@ -420,6 +420,41 @@ static void test_reread_after_the_file_shrank(void **state) {
     tfs_header_free(h);
 }
 
+/* The file behind a header is changed after the parse: a string array's
+ * element 0 now declares 2^56 + 3 bytes, far past the end of the file.
+ * Looking up element 1 walks past element 0 and so past the end: TFS_EIO
+ * (tfs.h: bytes that were not checked, TFS_EIO if they run past its end),
+ * not an element found by reading the length as 3. */
+static void test_reread_after_a_length_grew(void **state) {
+    (void)state;
+    tfs_wstr strs[3] = {tfs_wstr_c("abc"), tfs_wstr_c("de"), tfs_wstr_c("f")};
+    tfs_gg_wkv kv = {tfs_wstr_c("strs"), tfs_gg_wval_str_array(strs, 3)};
+    tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    char p[256];
+    snprintf(p, sizeof p, "%s/grows.gguf", g_dir);
+    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_header *h = NULL;
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, NULL), TFS_OK);
+    tfs_value v0, v1;
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v0), TFS_OK);
+    assert_int_equal(v0.u64, 3);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v1), TFS_OK);
+    assert_int_equal(v1.u64, 2);
+    assert_int_equal(v1.offset, v0.offset + 3u + 8u);
+    int fd = open(p, O_WRONLY);
+    assert_true(fd >= 0);
+    const uint8_t top = 1; /* the length field's last (most significant) byte */
+    assert_int_equal(pwrite(fd, &top, 1, (off_t)(v0.offset - 1u)), 1);
+    close(fd);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v1), TFS_EIO);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 2, &v1), TFS_EIO);
+    tfs_header_free(h);
+}
+
 /* A reader over memory that fails its first `fail_first` calls with
  * `fail_errno` and notes a read that starts before the end of the one before
  * it (a seek back, which a forward-only reader cannot serve; this one serves
@@ -522,6 +557,7 @@ int main(void) {
         cmocka_unit_test(test_fd_header_owns_a_duplicate),
         cmocka_unit_test(test_fd_without_a_duplicate),
         cmocka_unit_test(test_reread_after_the_file_shrank),
+        cmocka_unit_test(test_reread_after_a_length_grew),
         cmocka_unit_test(test_detect_three_bytes_of_magic),
         cmocka_unit_test(test_first_read_fails),
         cmocka_unit_test(test_forward_only_readers),
