@@ -79,8 +79,9 @@ void tfs_test_assert_cursor_values(const tfs_header *ref, const tfs_header *h, i
             tfs_value u, v, g;
             tfs_str s = {0}, t = {0};
             assert_int_equal(tfs_kv_next(&ca, &u, &s), TFS_OK);
-            /* the cursor gives what tfs_kv_get gives, every field (tfs.h:
-             * "as tfs_kv_get"; f64 also for the integer and string types) */
+            /* the cursor gives what tfs_kv_get gives (tfs.h: "as tfs_kv_get"),
+             * every field: a string element's i64 is its length, the f64 of
+             * a value that is not a float is the same on both paths */
             assert_int_equal(tfs_kv_get(ref, x, k, &g), TFS_OK);
             assert_int_equal(g.type, u.type);
             assert_int_equal(g.u64, u.u64);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -293,6 +294,75 @@ static void test_fd_header_owns_a_duplicate(void **state) {
     assert_int_equal(open_fds(), before);
 }
 
+/* The header's own descriptor could not be made (tfs_parse_fd: the
+ * duplicate fails with EMFILE, the caller's descriptor being the highest one
+ * the limit allows): the parse still succeeds, values that are in the view
+ * (scalars, strings of up to 256 bytes) read as usual, and every value that
+ * must be read again from the file gives TFS_EIO (tfs.h: reading the source
+ * again failed), never a call through a missing reader. */
+static void test_fd_without_a_duplicate(void **state) {
+    (void)state;
+    char x[1000];
+    memset(x, 'x', sizeof x);
+    tfs_wstr xs = tfs_wstr_n(x, sizeof x), strs[3] = {tfs_wstr_c("ab"), tfs_wstr_n(x, 300), tfs_wstr_c("cde")};
+    uint32_t nums[3] = {7, 8, 9};
+    tfs_gg_wkv kvs[4] = {{tfs_wstr_c("u"), tfs_gg_wval_scalar(TFS_GG_U32, 42)},
+                         {tfs_wstr_c("long"), tfs_gg_wval_str(&xs)},
+                         {tfs_wstr_c("strs"), tfs_gg_wval_str_array(strs, 3)},
+                         {tfs_wstr_c("nums"), tfs_gg_wval_array(TFS_GG_U32, 3, nums, sizeof nums)}};
+    tfs_gg_model m = {.version = 3, .kv = kvs, .n_kv = 4};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    char p[256];
+    snprintf(p, sizeof p, "%s/nodup.gguf", g_dir);
+    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
+    tfs_wbuf_free(&w);
+    int fd = open(p, O_RDONLY);
+    assert_true(fd >= 0);
+    for (int k = 0; k < fd; k++) assert_true(fcntl(k, F_GETFD) != -1); /* fd + 1 is the lowest free one */
+    struct rlimit lim, low;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &lim), 0);
+    low = lim;
+    low.rlim_cur = (rlim_t)fd + 1u;
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    tfs_header *h = NULL;
+    tfs_error e;
+    tfs_status st = tfs_parse_fd(fd, p, TFS_FORMAT_GGUF, 0, &h, &e);
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    close(fd);
+    assert_int_equal(st, TFS_OK);
+    assert_int_equal(h->n_kv, 4);
+    uint32_t u = 0;
+    assert_int_equal(tfs_kv_get_u32(h, &h->kv[0], 0, &u), TFS_OK);
+    assert_int_equal(u, 42);
+    tfs_value v;
+    assert_int_equal(tfs_kv_get(h, &h->kv[1], 0, &v), TFS_OK); /* the length is in the view */
+    assert_int_equal(v.u64, 1000);
+    char buf[64];
+    tfs_str s;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[1], 0, &s, buf, sizeof buf), TFS_EIO);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[1], 0, &s, NULL, 0), TFS_EIO);
+    for (uint64_t i = 0; i < 3; i++) { /* array elements are read from the file */
+        assert_int_equal(tfs_kv_get(h, &h->kv[2], i, &v), TFS_EIO);
+        assert_int_equal(tfs_kv_get_u32(h, &h->kv[3], i, &u), TFS_EIO);
+    }
+    tfs_header_free(h);
+    /* the same file with a descriptor of its own: every value reads */
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[1], 0, &s, buf, sizeof buf), TFS_OK);
+    assert_int_equal(s.len, sizeof buf);
+    assert_memory_equal(s.ptr, x, sizeof buf);
+    assert_int_equal(tfs_kv_get(h, &h->kv[2], 1, &v), TFS_OK);
+    assert_int_equal(v.u64, 300);
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[2], 2, &s, buf, sizeof buf), TFS_OK);
+    assert_int_equal(s.len, 3);
+    assert_memory_equal(s.ptr, "cde", 3);
+    assert_int_equal(tfs_kv_get_u32(h, &h->kv[3], 2, &u), TFS_OK);
+    assert_int_equal(u, 9);
+    tfs_header_free(h);
+}
+
 /* Detection by magic needs its 4 bytes: the 3-byte buffer "GGU" is not
  * GGUF, even when the caller's memory goes on with 'F' (tfs_detect_format:
  * len >= 4), so it is a safetensors file too short for its 8-byte header
@@ -349,6 +419,41 @@ static void test_reread_after_the_file_shrank(void **state) {
     assert_int_equal(truncate(p, 55), 0); /* 10 of the 1000 bytes are left */
     errno = EINTR;
     assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, buf, sizeof buf), TFS_EIO);
+    tfs_header_free(h);
+}
+
+/* The file behind a header is changed after the parse: a string array's
+ * element 0 now declares 2^56 + 3 bytes, far past the end of the file.
+ * Looking up element 1 walks past element 0 and so past the end: TFS_EIO
+ * (tfs.h: bytes that were not checked, TFS_EIO if they run past its end),
+ * not an element found by reading the length as 3. */
+static void test_reread_after_a_length_grew(void **state) {
+    (void)state;
+    tfs_wstr strs[3] = {tfs_wstr_c("abc"), tfs_wstr_c("de"), tfs_wstr_c("f")};
+    tfs_gg_wkv kv = {tfs_wstr_c("strs"), tfs_gg_wval_str_array(strs, 3)};
+    tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    char p[256];
+    snprintf(p, sizeof p, "%s/grows.gguf", g_dir);
+    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
+    tfs_wbuf_free(&w);
+    tfs_header *h = NULL;
+    assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, NULL), TFS_OK);
+    tfs_value v0, v1;
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 0, &v0), TFS_OK);
+    assert_int_equal(v0.u64, 3);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v1), TFS_OK);
+    assert_int_equal(v1.u64, 2);
+    assert_int_equal(v1.offset, v0.offset + 3u + 8u);
+    int fd = open(p, O_WRONLY);
+    assert_true(fd >= 0);
+    const uint8_t top = 1; /* the length field's last (most significant) byte */
+    assert_int_equal(pwrite(fd, &top, 1, (off_t)(v0.offset - 1u)), 1);
+    close(fd);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v1), TFS_EIO);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 2, &v1), TFS_EIO);
     tfs_header_free(h);
 }
 
@@ -434,6 +539,8 @@ static void test_forward_only_readers(void **state) {
         char buf[1000];
         tfs_str s;
         assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, buf, sizeof buf), TFS_EIO);
+        /* nor with no room asked for (cap 0): the bytes are not there to give */
+        assert_int_equal(tfs_kv_get_string(h, &h->kv[0], 0, &s, NULL, 0), TFS_EIO);
         assert_int_equal(r.went_back, 0);
         tfs_header_free(h);
     }
@@ -450,7 +557,9 @@ int main(void) {
         cmocka_unit_test(test_error_record_on_ok),
         cmocka_unit_test(test_stream_detection_by_magic),
         cmocka_unit_test(test_fd_header_owns_a_duplicate),
+        cmocka_unit_test(test_fd_without_a_duplicate),
         cmocka_unit_test(test_reread_after_the_file_shrank),
+        cmocka_unit_test(test_reread_after_a_length_grew),
         cmocka_unit_test(test_detect_three_bytes_of_magic),
         cmocka_unit_test(test_first_read_fails),
         cmocka_unit_test(test_forward_only_readers),

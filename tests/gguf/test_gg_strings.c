@@ -296,6 +296,68 @@ static void test_valid_stream_keeps_string_scalars_up_to_256(void **state) {
     }
 }
 
+/* A stream keeps an array's elements whole, an empty one at the end too:
+ * its string (0 bytes, just past the last kept byte) is in memory like the
+ * others, so every element reads from the view, with no buffer given. */
+static void test_valid_stream_kept_empty_last_element(void **state) {
+    (void)state;
+    static const char *const strs[] = {"ab", "", "cde", ""};
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "strs", TFS_GG_STRING, 4);
+    size_t at[4];
+    for (size_t i = 0; i < 4; i++) at[i] = gb_str(&b, strs[i]);
+    tfs_header *g = NULL;
+    tfs_source src;
+    tfs_test_stream st;
+    tfs_test_stream_source(&src, &st, b.p, b.len);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
+    for (size_t i = 0; i < 4; i++) {
+        tfs_value v;
+        assert_int_equal(tfs_kv_get(g, &g->kv[0], i, &v), TFS_OK);
+        assert_int_equal(v.offset, at[i] + 8u);
+        assert_int_equal(v.u64, strlen(strs[i]));
+        tfs_str t = {NULL, 99};
+        assert_int_equal(tfs_kv_get_string(g, &g->kv[0], i, &t, NULL, 0), TFS_OK);
+        assert_int_equal(t.len, strlen(strs[i]));
+        if (t.len) assert_memory_equal(t.ptr, strs[i], t.len);
+    }
+    tfs_header_free(g);
+    gb_free(&b);
+}
+
+/* String elements looked up through a random-access reader that gives one
+ * byte per read (tfs.h: *got < len is fine): a length field is gathered
+ * from 8 reads, every element found at the offset the writer put it. */
+static void test_valid_string_lookup_one_byte_reads(void **state) {
+    (void)state;
+    char s[32];
+    gb b = {0};
+    gb_header(&b, 3, 0, 1);
+    gb_kv_arr(&b, "strs", TFS_GG_STRING, 70); /* marks at 0 and 64 */
+    size_t at[70];
+    for (size_t i = 0; i < 70; i++) at[i] = gb_strn(&b, s, elem(s, sizeof s, i));
+    tfs_header *g = NULL;
+    tfs_source src;
+    tfs_test_reader r;
+    tfs_test_reader_source(&src, &r, b.p, b.len, 1);
+    assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
+    for (size_t i = 0; i < 70; i++) {
+        size_t len = elem(s, sizeof s, i);
+        tfs_value v;
+        assert_int_equal(tfs_kv_get(g, &g->kv[0], i, &v), TFS_OK);
+        assert_int_equal(v.offset, at[i] + 8u);
+        assert_int_equal(v.u64, len);
+        char buf[32];
+        tfs_str t;
+        assert_int_equal(tfs_kv_get_string(g, &g->kv[0], i, &t, buf, sizeof buf), TFS_OK);
+        assert_int_equal(t.len, len);
+        if (len) assert_memory_equal(t.ptr, s, len);
+    }
+    tfs_header_free(g);
+    gb_free(&b);
+}
+
 /* A key of 65,530 bytes (kept whole: <= TFS_KEY_KEEP) one byte short of the
  * end, in a file longer than a stream's first window: the stream learns its
  * size only while copying the key (read.c tfs__gg_string_keep's loop):
@@ -460,6 +522,8 @@ int main(void) {
         cmocka_unit_test(test_valid_stream_keeps_exactly_total),
         cmocka_unit_test(test_valid_stream_keeps_not_one_byte_past_total),
         cmocka_unit_test(test_valid_stream_keeps_string_scalars_up_to_256),
+        cmocka_unit_test(test_valid_stream_kept_empty_last_element),
+        cmocka_unit_test(test_valid_string_lookup_one_byte_reads),
         cmocka_unit_test(test_valid_string_lookup_every_element),
         cmocka_unit_test(test_valid_string_lookup_past_4096_marks),
     };
