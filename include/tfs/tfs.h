@@ -371,7 +371,8 @@ TFS_API tfs_status tfs_kv_get_bool(const tfs_header *h, const tfs_kv *kv, uint64
  * integer types in u64 (unsigned, zero-extended) or i64 (signed,
  * sign-extended), f32/f64 in f64, bool in u64 as the stored byte (0 false,
  * anything else true: tfs_kv_get_bool gives 0/1), strings: u64 = length in
- * bytes and `offset` = file offset of the first string byte. */
+ * bytes and `offset` = file offset of the first string byte.  f64 is 0 for
+ * every type but f32 and f64. */
 typedef struct tfs_value {
     uint32_t type;
     uint64_t u64;

@@ -607,6 +607,7 @@ static void test_valid_every_scalar_type(void **state) {
             assert_int_equal(v.type, t);
             assert_int_equal(v.offset, at[t].value);
             assert_int_equal(v.u64, raw); /* bool: the stored byte (tfs_kv_get_bool: != 0) */
+            if (t != TFS_GG_F32 && t != TFS_GG_F64) assert_true(v.f64 == 0.0); /* tfs.h: f64 only for floats */
             assert_gg_typed(h, kv, 0, raw);
         }
         assert_int_equal(tfs_kv_get(h, kv, 1, &(tfs_value){0}), TFS_ERANGE);
@@ -664,8 +665,10 @@ static void test_valid_array_of_every_type(void **state) {
                 for (size_t k = 0; k < size; k++)
                     raw |= (uint64_t)(t == TFS_GG_BOOL ? (e * size + k) % 2 : e * size + k) << (8 * k);
                 tfs_value v;
+                v.f64 = 1.0; /* filled by the call */
                 assert_int_equal(tfs_kv_get(h, kv, e, &v), TFS_OK);
                 assert_int_equal(v.offset, at[t].value + e * size);
+                if (t != TFS_GG_F32 && t != TFS_GG_F64) assert_true(v.f64 == 0.0); /* tfs.h: f64 only for floats */
                 assert_gg_typed(h, kv, e, raw);
             }
         }
