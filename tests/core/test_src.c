@@ -23,6 +23,8 @@
 
 #include "internal.h"
 
+#include "common/nomem.h"
+
 enum { FILE_N = 5 * TFS_WINDOW + 1234 };
 static uint8_t g_file[FILE_N];
 
@@ -408,13 +410,121 @@ static void test_prefix(void **state) {
     tfs__src_close(&s);
 }
 
+/* a request inside the window, up to its last byte, is served from it: no
+ * read (src.c: only a request outside the window moves it) */
+static void test_window_end_no_read(void **state) {
+    (void)state;
+    rd r;
+    tfs_src s = fresh(&r, FILE_N, FILE_N, 0);
+    expect_bytes(&s, 0, 8); /* one read of a window: [0, TFS_WINDOW) */
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.bytes, TFS_WINDOW);
+    expect_bytes(&s, TFS_WINDOW - 8, 8);
+    expect_bytes(&s, 0, TFS_WINDOW);
+    assert_int_equal(r.calls, 1);
+    assert_int_equal(r.bytes, TFS_WINDOW);
+    assert_int_equal(s.win_off, 0);
+    tfs__src_close(&s);
+}
+
+/* a window that already has room for a move allocates nothing: the move
+ * works even when every allocation would fail */
+static void test_window_room_no_alloc(void **state) {
+    (void)state;
+    rd r;
+    tfs_src s = fresh(&r, FILE_N, FILE_N, 0);
+    expect_bytes(&s, 0, 8); /* a window of TFS_WINDOW bytes */
+    tfs_test_nomem_arm(0);
+    const uint8_t *p = tfs__src_get(&s, 2 * TFS_WINDOW, 8); /* the same size again */
+    long allocs = tfs_test_nomem_disarm();
+    assert_non_null(p);
+    assert_memory_equal(p, g_file + 2 * TFS_WINDOW, 8);
+    assert_int_equal(allocs, 0);
+    expect_bytes(&s, 5, 3 * TFS_WINDOW); /* grows to 3 windows */
+    tfs_test_nomem_arm(0);
+    p = tfs__src_get(&s, 4 * TFS_WINDOW, 8); /* a smaller move: the room is there */
+    allocs = tfs_test_nomem_disarm();
+    assert_non_null(p);
+    assert_memory_equal(p, g_file + 4 * TFS_WINDOW, 8);
+    assert_int_equal(allocs, 0);
+    assert_false(tfs_src_failed(&s));
+    tfs__src_close(&s);
+}
+
+/* a stream asked to go back: ESPIPE, nothing read, and the window is left as
+ * it was: the bytes it holds are still served, without a read */
+static void test_stream_back_keeps_window(void **state) {
+    (void)state;
+    rd r;
+    tfs_src s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
+    expect_bytes(&s, 0, 24);
+    expect_bytes(&s, TFS_WINDOW - 2, 8); /* window [TFS_WINDOW - 2, 2 * TFS_WINDOW - 2) */
+    size_t calls = r.calls, bytes = r.bytes;
+    assert_int_equal(bytes, 2 * TFS_WINDOW - 2);
+    assert_null(tfs__src_get(&s, 10, 4));
+    assert_int_equal(s.io_errno, ESPIPE);
+    assert_int_equal(r.calls, calls);
+    s.io_errno = 0;
+    expect_bytes(&s, TFS_WINDOW, 100);
+    expect_bytes(&s, 2 * TFS_WINDOW - 10, 8);
+    assert_int_equal(r.calls, calls);
+    assert_int_equal(r.bytes, bytes);
+    assert_false(tfs_src_failed(&s));
+    assert_false(r.bad);
+    tfs__src_close(&s);
+}
+
+/* learn_size on a stream whose earlier read failed: it reads to the end
+ * (the size is known) but reports the failure */
+static void test_learn_size_after_failure(void **state) {
+    (void)state;
+    rd r;
+    tfs_src s = fresh(&r, FILE_N, TFS_SIZE_UNKNOWN, 1);
+    expect_bytes(&s, 2 * TFS_WINDOW, 8);
+    assert_null(tfs__src_get(&s, 0, 4));
+    assert_int_equal(s.io_errno, ESPIPE);
+    assert_false(tfs__src_learn_size(&s));
+    assert_true(s.size_known);
+    assert_int_equal(s.file_size, FILE_N);
+    assert_int_equal(s.io_errno, ESPIPE);
+    assert_false(r.bad);
+    tfs__src_close(&s);
+}
+
+/* copies of one byte, and a last piece of one byte */
+static void test_copy_one_byte(void **state) {
+    (void)state;
+    static uint8_t d[TFS_WINDOW + 1];
+    rd r;
+    tfs_src s = fresh(&r, FILE_N, FILE_N, 0);
+    d[0] = (uint8_t)~g_file[5];
+    assert_true(tfs__src_copy(&s, 5, 1, d));
+    assert_int_equal(d[0], g_file[5]);
+    for (size_t i = 0; i < sizeof d; i++) d[i] = (uint8_t)~g_file[7 + i];
+    assert_true(tfs__src_copy(&s, 7, TFS_WINDOW + 1, d));
+    assert_memory_equal(d, g_file + 7, TFS_WINDOW + 1);
+    assert_false(tfs__src_copy(&s, FILE_N, 1, d));
+    assert_true(tfs__src_copy(&s, FILE_N - 1, 1, d));
+    assert_int_equal(d[0], g_file[FILE_N - 1]);
+    assert_false(tfs_src_failed(&s));
+    tfs__src_close(&s);
+}
+
 int main(void) {
     init_file();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_buffer_mode),   cmocka_unit_test(test_sequential_scan_reads_each_byte_once),
-        cmocka_unit_test(test_random_access), cmocka_unit_test(test_copy),
-        cmocka_unit_test(test_stream),        cmocka_unit_test(test_failures),
+        cmocka_unit_test(test_buffer_mode),
+        cmocka_unit_test(test_sequential_scan_reads_each_byte_once),
+        cmocka_unit_test(test_random_access),
+        cmocka_unit_test(test_copy),
+        cmocka_unit_test(test_stream),
+        cmocka_unit_test(test_failures),
         cmocka_unit_test(test_prefix),
+        cmocka_unit_test(test_window_end_no_read),
+        cmocka_unit_test(test_window_room_no_alloc),
+        cmocka_unit_test(test_stream_back_keeps_window),
+        cmocka_unit_test(test_learn_size_after_failure),
+        cmocka_unit_test(test_copy_one_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
