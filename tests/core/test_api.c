@@ -454,6 +454,13 @@ static void test_reread_after_a_length_grew(void **state) {
     close(fd);
     assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v1), TFS_EIO);
     assert_int_equal(tfs_kv_get(h, &h->kv[0], 2, &v1), TFS_EIO);
+    /* a length of 2^63 + 3: the next element would start past INT64_MAX, where no file has bytes: TFS_EIO too */
+    fd = open(p, O_WRONLY);
+    assert_true(fd >= 0);
+    const uint8_t high = 0x80;
+    assert_int_equal(pwrite(fd, &high, 1, (off_t)(v0.offset - 1u)), 1);
+    close(fd);
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], 1, &v1), TFS_EIO);
     tfs_header_free(h);
 }
 
