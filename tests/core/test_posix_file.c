@@ -96,10 +96,36 @@ static void test_interrupted_reads_retried(void **state) {
     g_eintr = 0;
 }
 
+/* the header's own descriptor is closed by tfs_header_free, whatever its number: with standard input closed the
+ * duplicate tfs_parse_fd makes is descriptor 0 */
+static void test_descriptor_zero_closed(void **state) {
+    (void)state;
+    int saved = dup(0);
+    assert_true(saved >= 0);
+    assert_int_equal(close(0), 0);
+    int fd = open(g_path, O_RDONLY | O_CLOEXEC);
+    assert_int_equal(fd, 0); /* the lowest free descriptor: move it up, so 0 is free again */
+    int hi = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    assert_true(hi >= 10);
+    assert_int_equal(close(fd), 0);
+    g_calls = 0;
+    g_eintr = 0;
+    tfs_header *h = NULL;
+    assert_int_equal(tfs_parse_fd(hi, g_path, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    assert_int_equal(close(hi), 0);
+    assert_true(fcntl(0, F_GETFD) >= 0); /* the header's duplicate */
+    tfs_header_free(h);
+    assert_int_equal(fcntl(0, F_GETFD), -1); /* closed with the header */
+    assert_int_equal(errno, EBADF);
+    assert_int_equal(dup2(saved, 0), 0);
+    assert_int_equal(close(saved), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unreadable_descriptor),
         cmocka_unit_test(test_interrupted_reads_retried),
+        cmocka_unit_test(test_descriptor_zero_closed),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
