@@ -32,15 +32,26 @@ ssize_t __wrap_pread64(int fd, void *buf, size_t len, int64_t off) {
     return __real_pread64(fd, buf, len, off);
 }
 
+/* h is m.gguf's header: "k" = 7, and "a"'s element 2 = 7 read again through the header's descriptor */
+static void assert_values(const tfs_header *h) {
+    uint32_t v = 0;
+    assert_int_equal(tfs_kv_get_u32(h, tfs_find_kv(h, "k"), 0, &v), TFS_OK);
+    assert_int_equal(v, 7);
+    assert_int_equal(tfs_kv_get_u32(h, tfs_find_kv(h, "a"), 2, &v), TFS_OK);
+    assert_int_equal(v, 7);
+}
+
 static char g_dir[] = "/tmp/tfs_posix_file_XXXXXX";
 static char g_path[128];
 
-/* a valid GGUF (v3, one u32 KV "k" = 7, no tensors) from the writer, as g_dir/m.gguf */
+/* a valid GGUF (v3, a u32 KV "k" = 7 and a u32 array "a" = 5, 6, 7, no tensors) from the writer, as g_dir/m.gguf */
 static int setup(void **state) {
     (void)state;
     if (!mkdtemp(g_dir)) return -1;
-    tfs_gg_wkv kv[1] = {{tfs_wstr_c("k"), tfs_gg_wval_scalar(TFS_GG_U32, 7)}};
-    tfs_gg_model m = {.version = 3, .kv = kv, .n_kv = 1};
+    static const uint32_t arr[3] = {5, 6, 7};
+    tfs_gg_wkv kv[2] = {{tfs_wstr_c("k"), tfs_gg_wval_scalar(TFS_GG_U32, 7)},
+                        {tfs_wstr_c("a"), tfs_gg_wval_array(TFS_GG_U32, 3, arr, sizeof arr)}};
+    tfs_gg_model m = {.version = 3, .kv = kv, .n_kv = 2};
     tfs_wbuf w;
     tfs_wbuf_init(&w);
     if (tfs_gg_write(&m, &w) != TFS_OK) return -1;
@@ -87,10 +98,8 @@ static void test_interrupted_reads_retried(void **state) {
         assert_int_equal(tfs_parse_file(g_path, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
         assert_true(g_calls > n[i]);
         assert_int_equal(h->format, TFS_FORMAT_GGUF);
-        assert_int_equal(h->n_kv, 1);
-        uint32_t v = 0;
-        assert_int_equal(tfs_kv_get_u32(h, tfs_find_kv(h, "k"), 0, &v), TFS_OK);
-        assert_int_equal(v, 7);
+        assert_int_equal(h->n_kv, 2);
+        assert_values(h);
         tfs_header_free(h);
     }
     g_eintr = 0;
@@ -114,11 +123,42 @@ static void test_descriptor_zero_closed(void **state) {
     assert_int_equal(tfs_parse_fd(hi, g_path, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
     assert_int_equal(close(hi), 0);
     assert_true(fcntl(0, F_GETFD) >= 0); /* the header's duplicate */
+    assert_values(h);                    /* read through descriptor 0 */
     tfs_header_free(h);
     assert_int_equal(fcntl(0, F_GETFD), -1); /* closed with the header */
     assert_int_equal(errno, EBADF);
+    /* descriptor 0 as the caller's descriptor, and as the one tfs_parse_file opens: a descriptor like any other */
+    fd = open(g_path, O_RDONLY | O_CLOEXEC);
+    assert_int_equal(fd, 0);
+    assert_int_equal(tfs_parse_fd(0, g_path, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    assert_values(h);
+    tfs_header_free(h);
+    assert_int_equal(close(0), 0);
+    assert_int_equal(tfs_parse_file(g_path, TFS_FORMAT_UNKNOWN, 0, &h, NULL), TFS_OK);
+    assert_values(h);
+    tfs_header_free(h);
     assert_int_equal(dup2(saved, 0), 0);
     assert_int_equal(close(saved), 0);
+}
+
+/* bad arguments are TFS_EARG with sys_errno 0; a descriptor that is not open fails its fstat: TFS_EIO, EBADF (tfs.h:
+ * sys_errno is the errno of TFS_EIO, else 0) */
+static void test_bad_descriptors(void **state) {
+    (void)state;
+    tfs_error e;
+    e.sys_errno = 99;
+    assert_int_equal(tfs_parse_fd(-1, NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
+    assert_int_equal(e.sys_errno, 0);
+    e.sys_errno = 99;
+    assert_int_equal(tfs_parse_file(NULL, TFS_FORMAT_UNKNOWN, 0, NULL, &e), TFS_EARG);
+    assert_int_equal(e.sys_errno, 0);
+    int unused = dup(1);
+    assert_true(unused >= 0);
+    assert_int_equal(close(unused), 0); /* a number no descriptor has now */
+    tfs_header *h = (tfs_header *)&e;
+    assert_int_equal(tfs_parse_fd(unused, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_EIO);
+    assert_null(h);
+    assert_int_equal(e.sys_errno, EBADF);
 }
 
 int main(void) {
@@ -126,6 +166,7 @@ int main(void) {
         cmocka_unit_test(test_unreadable_descriptor),
         cmocka_unit_test(test_interrupted_reads_retried),
         cmocka_unit_test(test_descriptor_zero_closed),
+        cmocka_unit_test(test_bad_descriptors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
