@@ -1,8 +1,9 @@
-/* write_flat.c: see writes.h. */
+/* writes.c: see writes.h. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
@@ -19,6 +20,25 @@ uint8_t *tfs_test_write_flat(tfs_wbuf *w, const tfs_gg_model *gg, const tfs_st_m
     if (!w) tfs_wbuf_free(&own);
     return p;
 }
+
+#ifndef TFS_NO_POSIX
+void tfs_test_put_model(const char *dir, const char *name, const tfs_gg_model *gg, const tfs_st_model *st, char *path,
+                        size_t cap) {
+    assert_true((gg == NULL) != (st == NULL));
+    char own[1024];
+    if (!path) {
+        path = own;
+        cap = sizeof own;
+    }
+    int n = snprintf(path, cap, "%s/%s", dir, name);
+    assert_true(n > 0 && (size_t)n < cap);
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(gg ? tfs_gg_write(gg, &w) : tfs_st_write(st, &w), TFS_OK);
+    assert_int_equal(tfs_wbuf_write_file(&w, path, NULL), TFS_OK);
+    tfs_wbuf_free(&w);
+}
+#endif
 
 void tfs_test_assert_shifted(tfs_wbuf *w, const tfs_gg_model *gg, const tfs_st_model *st, const uint8_t *plain,
                              size_t n) {

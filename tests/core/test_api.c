@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "common/files.h"
+#include "common/writes.h"
 #include "common/sources.h"
 #include "tfs/rules.h"
 #include "tfs/tfs.h"
@@ -104,6 +105,19 @@ static void header_bytes(const char *magic, uint8_t *out, size_t n) {
 static void empty_gguf(const char *name, uint8_t gguf[24], char *path, size_t cap) {
     header_bytes(NULL, gguf, 24);
     tfs_test_put_file(g_dir, name, gguf, 24, path, cap);
+}
+
+/* GGUF v3, no tensors, one KV: key "k", a string of 1000 'x' (more than the
+ * 256 bytes a file or stream parse keeps, so it is read again on access);
+ * the model points into static storage */
+static tfs_gg_model long_string_model(void) {
+    static char x[1000];
+    static tfs_wstr xs;
+    static tfs_gg_wkv kv;
+    memset(x, 'x', sizeof x);
+    xs = tfs_wstr_n(x, sizeof x);
+    kv = (tfs_gg_wkv){tfs_wstr_c("k"), tfs_gg_wval_str(&xs)};
+    return (tfs_gg_model){.version = 3, .kv = &kv, .n_kv = 1};
 }
 
 static void test_detection_by_magic_then_extension(void **state) {
@@ -311,13 +325,8 @@ static void test_fd_without_a_duplicate(void **state) {
                          {tfs_wstr_c("strs"), tfs_gg_wval_str_array(strs, 3)},
                          {tfs_wstr_c("nums"), tfs_gg_wval_array(TFS_GG_U32, 3, nums, sizeof nums)}};
     tfs_gg_model m = {.version = 3, .kv = kvs, .n_kv = 4};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
     char p[256];
-    snprintf(p, sizeof p, "%s/nodup.gguf", g_dir);
-    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
-    tfs_wbuf_free(&w);
+    tfs_test_put_model(g_dir, "nodup.gguf", &m, NULL, p, sizeof p);
     int fd = open(p, O_RDONLY);
     assert_true(fd >= 0);
     for (int k = 0; k < fd; k++) assert_true(fcntl(k, F_GETFD) != -1); /* fd + 1 is the lowest free one */
@@ -393,20 +402,9 @@ static void test_detect_three_bytes_of_magic(void **state) {
  * read must fail with TFS_EIO (tfs.h: the read failed). */
 static void test_reread_after_the_file_shrank(void **state) {
     (void)state;
-    /* GGUF v3, no tensors, one KV: key "k", a 1000-byte string (more than
-     * the 256 bytes a file parse keeps, so it is read again on access) */
-    char x[1000];
-    memset(x, 'x', sizeof x);
-    tfs_wstr xs = tfs_wstr_n(x, sizeof x);
-    tfs_gg_wkv kv = {tfs_wstr_c("k"), tfs_gg_wval_str(&xs)};
-    tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
+    const tfs_gg_model m = long_string_model(); /* read again on access */
     char p[256];
-    snprintf(p, sizeof p, "%s/shrinks.gguf", g_dir);
-    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
-    tfs_wbuf_free(&w);
+    tfs_test_put_model(g_dir, "shrinks.gguf", &m, NULL, p, sizeof p);
     tfs_header *h = NULL;
     tfs_error e;
     assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, &e), TFS_OK);
@@ -432,13 +430,8 @@ static void test_reread_after_a_length_grew(void **state) {
     tfs_wstr strs[3] = {tfs_wstr_c("abc"), tfs_wstr_c("de"), tfs_wstr_c("f")};
     tfs_gg_wkv kv = {tfs_wstr_c("strs"), tfs_gg_wval_str_array(strs, 3)};
     tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
     char p[256];
-    snprintf(p, sizeof p, "%s/grows.gguf", g_dir);
-    assert_int_equal(tfs_wbuf_write_file(&w, p, NULL), TFS_OK);
-    tfs_wbuf_free(&w);
+    tfs_test_put_model(g_dir, "grows.gguf", &m, NULL, p, sizeof p);
     tfs_header *h = NULL;
     assert_int_equal(tfs_parse_file(p, TFS_FORMAT_GGUF, 0, &h, NULL), TFS_OK);
     tfs_value v0, v1;
@@ -517,27 +510,21 @@ static void test_first_read_fails(void **state) {
  * never a read before the end of the previous one. */
 static void test_forward_only_readers(void **state) {
     (void)state;
-    char x[1000];
-    memset(x, 'x', sizeof x);
-    tfs_wstr xs = tfs_wstr_n(x, sizeof x);
-    tfs_gg_wkv kv = {tfs_wstr_c("k"), tfs_gg_wval_str(&xs)};
-    tfs_gg_model m = {.version = 3, .kv = &kv, .n_kv = 1};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(tfs_gg_write(&m, &w), TFS_OK);
-    const uint8_t *bytes = tfs_wbuf_at(&w, 0, w.size);
+    const tfs_gg_model m = long_string_model();
+    size_t n = 0;
+    uint8_t *bytes = tfs_test_write_flat(NULL, &m, NULL, &n);
     const struct {
         uint64_t size;
         int forward;
-    } cases[] = {{w.size, 1}, {TFS_SIZE_UNKNOWN, 0}, {TFS_SIZE_UNKNOWN, 1}};
+    } cases[] = {{n, 1}, {TFS_SIZE_UNKNOWN, 0}, {TFS_SIZE_UNKNOWN, 1}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        probe_reader r = {.p = bytes, .n = w.size};
+        probe_reader r = {.p = bytes, .n = n};
         tfs_source src = {.read = probe_read, .ctx = &r, .size = cases[i].size, .forward = cases[i].forward};
         tfs_header *h = NULL;
         tfs_error e;
         assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_UNKNOWN, 0, &h, &e), TFS_OK);
         assert_int_equal(h->format, TFS_FORMAT_GGUF);
-        assert_int_equal(h->file_size, w.size);
+        assert_int_equal(h->file_size, n);
         assert_int_equal(h->n_kv, 1);
         assert_int_equal(h->kv[0].value_offset, 37); /* its 8-byte length, then the 1000 bytes */
         tfs_value v;                                 /* the length, a scalar: always there */
@@ -551,7 +538,7 @@ static void test_forward_only_readers(void **state) {
         assert_int_equal(r.went_back, 0);
         tfs_header_free(h);
     }
-    tfs_wbuf_free(&w);
+    free(bytes);
 }
 
 int main(void) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "common/writes.h"
 #include "tfs/tfs.h"
 #include "tfs/write.h"
 
@@ -52,14 +53,8 @@ static int setup(void **state) {
     tfs_gg_wkv kv[2] = {{tfs_wstr_c("k"), tfs_gg_wval_scalar(TFS_GG_U32, 7)},
                         {tfs_wstr_c("a"), tfs_gg_wval_array(TFS_GG_U32, 3, arr, sizeof arr)}};
     tfs_gg_model m = {.version = 3, .kv = kv, .n_kv = 2};
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    if (tfs_gg_write(&m, &w) != TFS_OK) return -1;
-    snprintf(g_path, sizeof g_path, "%s/m.gguf", g_dir);
-    int e = 0;
-    tfs_status st = tfs_wbuf_write_file(&w, g_path, &e);
-    tfs_wbuf_free(&w);
-    return st == TFS_OK ? 0 : -1;
+    tfs_test_put_model(g_dir, "m.gguf", &m, NULL, g_path, sizeof g_path); /* a failure fails the group setup */
+    return 0;
 }
 
 static int teardown(void **state) {

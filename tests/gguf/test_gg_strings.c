@@ -93,6 +93,23 @@ static size_t elem(char *s, size_t cap, size_t i) {
     return (size_t)n;
 }
 
+/* element i of h's KV 0, a string array the writer put at `at` (its length
+ * field): tfs_kv_get gives its offset and length, tfs_kv_get_string its
+ * bytes, elem(i) of them */
+static void expect_element(const tfs_header *h, size_t i, size_t at) {
+    char s[32];
+    size_t len = elem(s, sizeof s, i);
+    tfs_value v;
+    assert_int_equal(tfs_kv_get(h, &h->kv[0], i, &v), TFS_OK);
+    assert_int_equal(v.offset, at + 8u);
+    assert_int_equal(v.u64, len);
+    char buf[32];
+    tfs_str t;
+    assert_int_equal(tfs_kv_get_string(h, &h->kv[0], i, &t, buf, sizeof buf), TFS_OK);
+    assert_int_equal(t.len, len);
+    if (len) assert_memory_equal(t.ptr, s, len);
+}
+
 /* n string elements; every element read back with tfs_kv_get_string and
  * tfs_kv_get from the buffer view and the file view, at the offsets the
  * writer put them (marks every 64th element; 128th past 4096 marks). */
@@ -113,16 +130,7 @@ static void check_lookup(size_t n, const size_t *probe, size_t n_probe) {
         assert_int_equal(h->kv[0].count, n);
         for (size_t j = 0; j < (probe ? n_probe : n); j++) {
             size_t i = probe ? probe[j] : j;
-            size_t len = elem(s, sizeof s, i);
-            tfs_value v;
-            assert_int_equal(tfs_kv_get(h, &h->kv[0], i, &v), TFS_OK);
-            assert_int_equal(v.offset, at[i] + 8u);
-            assert_int_equal(v.u64, len);
-            char buf[32];
-            tfs_str t;
-            assert_int_equal(tfs_kv_get_string(h, &h->kv[0], i, &t, buf, sizeof buf), TFS_OK);
-            assert_int_equal(t.len, len);
-            if (len) assert_memory_equal(t.ptr, s, len);
+            expect_element(h, i, at[i]);
         }
         tfs_header_free(h);
     }
@@ -342,18 +350,7 @@ static void test_valid_string_lookup_one_byte_reads(void **state) {
     tfs_test_reader r;
     tfs_test_reader_source(&src, &r, b.p, b.len, 1);
     assert_int_equal(tfs_parse_source(&src, NULL, TFS_FORMAT_GGUF, 0, &g, NULL), TFS_OK);
-    for (size_t i = 0; i < 70; i++) {
-        size_t len = elem(s, sizeof s, i);
-        tfs_value v;
-        assert_int_equal(tfs_kv_get(g, &g->kv[0], i, &v), TFS_OK);
-        assert_int_equal(v.offset, at[i] + 8u);
-        assert_int_equal(v.u64, len);
-        char buf[32];
-        tfs_str t;
-        assert_int_equal(tfs_kv_get_string(g, &g->kv[0], i, &t, buf, sizeof buf), TFS_OK);
-        assert_int_equal(t.len, len);
-        if (len) assert_memory_equal(t.ptr, s, len);
-    }
+    for (size_t i = 0; i < 70; i++) expect_element(g, i, at[i]);
     tfs_header_free(g);
     gb_free(&b);
 }

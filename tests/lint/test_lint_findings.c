@@ -549,19 +549,12 @@ static tfs_header *lint_bytes(const uint8_t *p, size_t n, tfs_format format, con
     return h;
 }
 
-/* A safetensors file written by hand: 8 + N bytes of size and header (the
- * JSON text, then spaces up to a multiple of 8), then data_len zero bytes;
- * for headers the C writer does not write (escapes it has no need of, other
- * padding).  The caller frees it. */
+/* A safetensors file of the header text `json` verbatim (the writer's raw_json
+ * knob: escapes and whitespace the generated JSON never has), padded with
+ * spaces to a multiple of 8, then data_len zero bytes.  The caller frees it. */
 static uint8_t *st_raw(const char *json, size_t data_len, size_t *len) {
-    size_t n = strlen(json), padded = (n + 7u) / 8u * 8u;
-    uint8_t *b = calloc(1, 8u + padded + data_len);
-    assert_non_null(b);
-    for (int i = 0; i < 8; i++) b[i] = (uint8_t)((uint64_t)padded >> (8 * i));
-    memcpy(b + 8, json, n);
-    memset(b + 8 + n, ' ', padded - n);
-    *len = 8u + padded + data_len;
-    return b;
+    tfs_st_model m = {.raw_json = json, .raw_json_len = strlen(json), .data_len_set = 1, .data_len = data_len};
+    return tfs_test_write_flat(NULL, NULL, &m, len);
 }
 
 /* The MLX findings (scope MLX) as "ID@tensor ID@tensor ..." in the order found;
@@ -1003,6 +996,24 @@ static tfs_wstr g_llama, g_toks[6];
 #define ARCH \
     { "general.architecture", tfs_gg_wval_str(&g_llama) }
 
+/* general.architecture = n bytes of 'q' (n <= 300), then "<that name>.block_count" as a u64 2: the two KVs, in
+ * a's storage */
+typedef struct arch_kvs {
+    char name[301], key[320];
+    tfs_wstr w;
+    gkv kv[2];
+} arch_kvs;
+static const gkv *arch_of(arch_kvs *a, size_t n) {
+    assert_true(n < sizeof a->name);
+    memset(a->name, 'q', n);
+    a->name[n] = '\0';
+    snprintf(a->key, sizeof a->key, "%s.block_count", a->name);
+    a->w = tfs_wstr_c(a->name);
+    a->kv[0] = (gkv){"general.architecture", tfs_gg_wval_str(&a->w)};
+    a->kv[1] = (gkv){a->key, tfs_gg_wval_scalar(TFS_GG_U64, 2)};
+    return a->kv;
+}
+
 static void test_gguf_keys(void **state) {
     (void)state;
     g_llama = tfs_wstr_c("llama");
@@ -1144,23 +1155,12 @@ static void test_gguf_keys(void **state) {
         tfs_wstr a1 = tfs_wstr_c("a");
         const gkv one[] = {{"general.architecture", tfs_gg_wval_str(&a1)}};
         expect_gg(one, 1, t, 4, "LT110@t1", "tensors up to blk.7. but no a.block_count (u32)");
-        char a127[128], key[160];
-        memset(a127, 'q', 127);
-        a127[127] = '\0';
-        snprintf(key, sizeof key, "%s.block_count", a127);
-        tfs_wstr w127 = tfs_wstr_c(a127);
-        const gkv long_arch[] = {{"general.architecture", tfs_gg_wval_str(&w127)},
-                                 {key, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        arch_kvs a127, a128, a300;
+        const gkv *long_arch = arch_of(&a127, 127);
         expect_gg(long_arch, 2, t, 4, "LT107@k1", "u64, expected u32");
         /* one of 128 bytes, and one with a NUL in it: no hyper-parameter is looked up (docs/lint.md), so neither
          * its u64 block_count (LT107) nor the blk.N. tensors without one (LT110) is reported */
-        char a128[129], key128[160];
-        memset(a128, 'q', 128);
-        a128[128] = '\0';
-        snprintf(key128, sizeof key128, "%s.block_count", a128);
-        tfs_wstr w128 = tfs_wstr_c(a128);
-        const gkv arch128[] = {{"general.architecture", tfs_gg_wval_str(&w128)},
-                               {key128, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
+        const gkv *arch128 = arch_of(&a128, 128);
         expect_gg(arch128, 2, t, 4, "", NULL);
         expect_gg(arch128, 1, t, 4, "", NULL);
         expect_gg(long_arch, 1, t, 4, "LT110@t1", "but no qqq"); /* 127 bytes: LT110 as for "a" */
@@ -1169,14 +1169,7 @@ static void test_gguf_keys(void **state) {
         expect_gg(arch_nul, 1, t, 4, "", NULL);
         /* one of 300 bytes, longer than the lint's buffer for a name read through a reader (gg_lint's second
          * pass): cut there, and nothing looked up either */
-        char a300[301], key300[320];
-        memset(a300, 'q', 300);
-        a300[300] = '\0';
-        snprintf(key300, sizeof key300, "%s.block_count", a300);
-        tfs_wstr w300 = tfs_wstr_c(a300);
-        const gkv arch300[] = {{"general.architecture", tfs_gg_wval_str(&w300)},
-                               {key300, tfs_gg_wval_scalar(TFS_GG_U64, 2)}};
-        expect_gg(arch300, 2, t, 4, "", NULL);
+        expect_gg(arch_of(&a300, 300), 2, t, 4, "", NULL);
     }
     /* general.file_type */
     const gt mixed[] = {{"a", 0}, {"b", 2}, {"c", 0}};
@@ -1241,14 +1234,7 @@ static void put_text(const char *name, const char *text) {
 
 /* g_tmp/name holds the file of gg or st (one of them NULL) */
 static void put_model(const char *name, const tfs_gg_model *gg, const tfs_st_model *st) {
-    tfs_wbuf w;
-    tfs_wbuf_init(&w);
-    assert_int_equal(gg ? tfs_gg_write(gg, &w) : tfs_st_write(st, &w), TFS_OK);
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_tmp, name);
-    int e = 0;
-    assert_int_equal(tfs_wbuf_write_file(&w, path, &e), TFS_OK);
-    tfs_wbuf_free(&w);
+    tfs_test_put_model(g_tmp, name, gg, st, NULL, 0);
 }
 
 /* a shard of n F16 [2] tensors (4 bytes each) named prefix00.. (dtype F32: 8 bytes) */
