@@ -41,9 +41,19 @@ trap 'rm -f "$tmp"' EXIT
     echo '```'
     echo "<!-- bench_md.sh: end -->"
 } > "$tmp.section"
-/usr/bin/python3 - "$out" "$tmp.section" <<'PY'
-import os, sys
-out, sec = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
+/usr/bin/python3 - "$out" "$tmp.section" "$root" "$@" <<'PY'
+import os, re, sys
+out, sec, root, args = sys.argv[1], open(sys.argv[2], encoding="utf-8").read(), sys.argv[3], sys.argv[4:]
+# nothing of this machine in a committed file: the reader paths passed on the
+# command line become placeholders, the project's own paths relative ones,
+# temporary files $TMPDIR
+for opt, name in (("--st-oracle", "ST_ORACLE"), ("--ggml-lib", "GGML_LIB")):
+    for i, a in enumerate(args[:-1]):
+        if a == opt and args[i + 1]:
+            sec = sec.replace(args[i + 1], "$" + name)
+sec = sec.replace(os.path.dirname(root) + "/shared/", "../shared/")
+sec = sec.replace(root + "/../shared/", "../shared/").replace(root + "/", "")
+sec = re.sub(r"/tmp/tmp\.[A-Za-z0-9]+", "$TMPDIR", sec)
 old = open(out, encoding="utf-8").read() if os.path.exists(out) else "# Benchmarks\n"
 b, e = "<!-- bench_md.sh: begin -->", "<!-- bench_md.sh: end -->"
 if b in old and e in old:

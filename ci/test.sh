@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ci/test.sh: the full test run (CI runs it through .ci/run).
+# ci/test.sh: the full test run (CI runs it through .ci/run, after ci/setup-and-run.sh).
 #   1. installs the missing Debian packages (ci/deps.sh);
 #   2. installs ggml's GGUF reader from npm into build/npm and passes its
 #      libggml-base.so to CMake as TFS_GGML_LIB (the ggml differential tests of

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef TFS_GG_REAL_DIR
-#define TFS_GG_REAL_DIR "/work/shared/real"
+#ifndef TFS_GG_REAL_DIR /* set by tests/gguf/tests.cmake */
+#error "TFS_GG_REAL_DIR: the folder of the real files (../shared/real beside the project)"
 #endif
 
 static void test_GG501_bool_scalar_2(void **state) {
