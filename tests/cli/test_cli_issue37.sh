@@ -117,7 +117,7 @@ else ko "tfs mint without arguments: exit $rc: $(cat "$tmp/err")"; fi
 "$tfs" mint --tfs /bin/true --out "$tmp/m" > /dev/null 2> "$tmp/err"; rc=$?
 if [ "$rc" -eq 2 ] && grep -q "unknown option '--tfs'" "$tmp/err"; then ok; else ko "tfs mint --tfs: exit $rc: $(cat "$tmp/err")"; fi
 if command -v "${TFS_PYTHON3:-python3}" > /dev/null 2>&1; then
-    TFS_MINT_LIB=$tmp/no-such-libtfs.so "$tfs" mint --strategies 0 --max-candidates 2 --byte-tests 20 --budget 60 \
+    TFS_MINT_LIB=$tmp/no-such-libtfs.so "$tfs" mint --strategies 0 --max-candidates 1 --byte-tests 1 --budget 60 \
         --out "$tmp/m" "$src/corpus/real/gguf/ratchet-dummy.gguf" > /dev/null 2> "$tmp/err"; rc=$?
     n=$(grep -c "one \`tfs check\` process per check" "$tmp/err")
     if [ "$rc" -eq 0 ] && [ "$n" -eq 1 ] && grep -q "no-such-libtfs.so not found" "$tmp/err"; then ok

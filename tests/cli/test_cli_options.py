@@ -7,8 +7,9 @@ The accepted set is found by asking the binary: each candidate option of a
 command (every option-shaped string literal of its parser's sources, SOURCES,
 generators/mint.py's add_argument, and every option its --help, its text in
 tools/tfs/tfs.1 and its completion in tools/tfs/tfs.bash name) is given to
-`tfs COMMAND OPTION --zz-probe`; the option is refused when the error names
-it as unknown ("unknown option 'X'", "unknown argument 'X'", argparse's
+`tfs COMMAND OPTION --zz-probe --zz-probe2` (an option that takes a value
+takes the first; the parser stops at the next, so nothing runs); the option
+is refused when the error names it as unknown ("unknown option 'X'", "unknown argument 'X'", argparse's
 "unrecognized arguments: X"), accepted otherwise (the parser went on to the
 next word, or took --zz-probe as its value).  Then, per command:
   - each accepted option is named by `tfs COMMAND --help`, and by its usage
@@ -163,9 +164,11 @@ def candidates(cmd):
 with tempfile.TemporaryDirectory() as tmp:
 
     def accepted(cmd, opt):
-        args = [cmd, opt, "--zz-probe"]
-        if cmd == "mint":  # its one required option first; nothing runs: --zz-probe is refused
-            args = [cmd, "--out", os.path.join(tmp, "mint-out"), opt, "--zz-probe"]
+        # an option that takes a value takes --zz-probe, and --zz-probe2 is
+        # refused: nothing runs either way
+        args = [cmd, opt, "--zz-probe", "--zz-probe2"]
+        if cmd == "mint":  # its one required option first
+            args = [cmd, "--out", os.path.join(tmp, "mint-out")] + args[1:]
         rc, _, err = run(args, tmp)
         for line in err.splitlines():
             if re.search(r"unknown .*'%s'" % re.escape(opt), line):
