@@ -120,15 +120,20 @@ static int ids_adapter(const char *cmd, const char *path, char *out, size_t cap)
  * first one o holds, or NULL.  (--shell is what a lint adapter does anyway:
  * it runs by /bin/sh.) */
 static const char *unused_option(const cf_options *o) {
-    if (o->jobs != 1) return "--jobs";
-    if (o->timeout != 10) return "--timeout";
+    cf_options d; /* the defaults: no argument parsed */
+    cf_parse_options(0, NULL, 0, &d);
+    if (o->jobs != d.jobs) return "--jobs";
+    if (o->timeout != d.timeout) return "--timeout";
     if (o->format) return "--format";
-    if (o->profile >= 0 && !(o->adapter && o->profile == CF_PROF_DEFAULT)) return "--profile";
+    if (o->profile >= 0 && !(o->adapter && o->profile == CF_PROF_DEFAULT))
+        return "--profile, --strict or --header-only";
     if (o->n_rules || o->n_expects || o->n_ids || o->n_tags) return "--rule, --expect, --id or --tag";
     if (o->expected_failures || o->write_expected_failures) return "--expected-failures";
     if (o->tap || o->junit || o->json) return "--tap, --junit or --json";
     if (o->list) return "--list";
     if (o->want_content) return "--content";
+    if (o->category_map) return "--category-map";
+    if (o->output_cap != d.output_cap) return "--output-cap";
     if (o->n_fixtures > 1) return "a second --fixtures";
     return NULL;
 }
