@@ -66,11 +66,18 @@ class Classifier:
         # loaded in a child first: a sanitizer-built library aborts a process
         # that loads it without its runtime
         probe = [sys.executable, "-c", "import ctypes,sys; ctypes.CDLL(sys.argv[1])", lib or ""]
+        why = "no shared library given" if not lib else "%s not found" % lib
         try:
-            if lib and os.path.exists(lib) and subprocess.run(probe, capture_output=True).returncode == 0:
-                L = ctypes.CDLL(lib)
+            if lib and os.path.exists(lib):
+                why = "%s cannot be loaded" % lib
+                if subprocess.run(probe, capture_output=True).returncode == 0:
+                    L = ctypes.CDLL(lib)
         except OSError:  # another word size (an m32 build): tfs check instead
             L = None
+        if not L:
+            # said once: the fallback is correct but much slower
+            sys.stderr.write("tfs mint: %s (libtfs: in process); classifying with one `tfs check` process "
+                             "per check instead (slower)\n" % why)
         if L:
             L.tfs_parse_buffer.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_uint,
                                            ctypes.c_void_p, ctypes.POINTER(TfsError)]
@@ -754,7 +761,7 @@ class Mint:
 
 
 def main():
-    ap = argparse.ArgumentParser(prog="tfs mint", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="tfs mint", description=__doc__.split("\n\n")[0], allow_abbrev=False)
     ap.add_argument("--out", required=True)
     ap.add_argument("--rule", action="append", default=[])
     ap.add_argument("--profile", default="default", choices=PROFILES)
@@ -766,10 +773,13 @@ def main():
     ap.add_argument("--byte-tests", type=int, default=4000)
     ap.add_argument("--strategies", type=int, default=2)
     ap.add_argument("--format", choices=("gguf", "safetensors"))
-    ap.add_argument("--tfs", required=True)
-    ap.add_argument("--lib")
+    # given by `tfs mint` itself (mint_cmd.c), not by its user
+    ap.add_argument("--tfs", help=argparse.SUPPRESS)
+    ap.add_argument("--lib", help=argparse.SUPPRESS)
     ap.add_argument("seeds", nargs="*")
     a = ap.parse_args()
+    if not a.tfs:
+        ap.error("run by `tfs mint`, which names the tfs program (--tfs)")
     m = Mint(a)
     try:
         return m.run()

@@ -5,10 +5,16 @@
 
 #include "cli.h"
 
+const char check_usage_line[] = "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] "
+                                "[-r] [-q]\n"
+                                "                 [--lint [--config PATH]] FILE|DIR...\n";
+const char dump_usage_line[] = "usage: tfs dump [--json [--content-only]] [--full] [--keys GLOB] [--tensors GLOB]\n"
+                               "                [--no-tensors] [--sort file|offset|size|name] [--tree] [--strict]\n"
+                               "                [--header-only] [--format safetensors|gguf] FILE\n";
+
 void check_usage(FILE *f) {
-    fprintf(f, "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q]\n"
-               "                 [--lint [--config PATH]] FILE|DIR...\n"
-               "\n"
+    fputs(check_usage_line, f);
+    fprintf(f, "\n"
                "Checks each FILE (header only; tensor data is never read) and prints its\n"
                "verdict: format, version, header size, counts, type histogram, parameter\n"
                "count and metadata summary, or the rule id, category, byte offset and\n"
@@ -27,7 +33,8 @@ void check_usage(FILE *f) {
                "metadata.total_size, split.no / split.count / split.tensors.count\n"
                "(rules SETnnn, docs/lint.md).\n"
                "\n"
-               "FILE may be - for standard input.  A pipe is read forward only, in bounded\n"
+               "FILE may be - for standard input; a pipe, FIFO or character device named as\n"
+               "FILE (/dev/stdin, <(cmd)) is read the same way, forward only, in bounded\n"
                "memory, with the same verdicts: GGUF with --header-only stops at the data\n"
                "section; otherwise the stream is read to its end to learn its size (the\n"
                "data rules need it).  A regular file on standard input is read as a file.\n"
@@ -43,14 +50,16 @@ void check_usage(FILE *f) {
                "  --lint            also the lint rules (LTnnn): MLX quantized weights, GGUF\n"
                "                    conventions, safetensors padding and alignment; errors\n"
                "                    and warnings never change the verdict, but a lint error\n"
-               "                    makes the exit status 1\n"
+               "                    makes the exit status 1; the summary says how many valid\n"
+               "                    files have lint errors or warnings\n"
                "  --config PATH     MLX config.json for --lint (default: the config.json\n"
                "                    beside the file)\n"
                "  -r, --recursive   a directory FILE: check every model file under it, found\n"
                "                    by content or extension; other files are skipped and\n"
                "                    counted; exit 1 when none is found (a progress line on a\n"
                "                    terminal; with --json a last record {\"summary\": {...}})\n"
-               "  -q, --quiet       print only the files that are not valid, and the summary\n"
+               "  -q, --quiet       print only the files that are not valid or have lint\n"
+               "                    findings (a set: only its problems), and the summary\n"
                "  -h, --help        this help\n"
                "\n"
                "exit status: 0 all files valid, 1 a file or set is invalid, not a model\n"
@@ -137,12 +146,7 @@ int check_parse_args(int argc, char **argv, int first, check_opts *o) {
         fprintf(stderr, "tfs %s: no FILE given\n", cmd);
         rc = -1;
     }
-    if (rc == -1)
-        fprintf(stderr,
-                strcmp(cmd, "dump") == 0
-                    ? "usage: tfs dump [--json] [--full] [--strict] [--header-only] [--format safetensors|gguf] FILE\n"
-                    : "usage: tfs check [--json] [--strict] [--header-only] [--format safetensors|gguf] [-r] [-q] "
-                      "[--lint [--config PATH]] FILE|DIR...\n");
+    if (rc == -1) fputs(strcmp(cmd, "dump") == 0 ? dump_usage_line : check_usage_line, stderr);
     if (rc == 0) {
         o->first_file = argc - nfiles;
         for (int k = 0; k < nfiles; k++) argv[o->first_file + k] = files[k];

@@ -30,7 +30,8 @@ static int fd_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) 
 }
 
 /* violation_detail of the file at path, reopened as a random-access byte
- * source; standard input or a file that cannot be reopened: no source. */
+ * source; standard input, a stream or a file that cannot be reopened: no
+ * source. */
 static void detail_of(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n) {
     struct stat st;
     int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -110,7 +111,8 @@ static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
 /* --lint on a valid file: its findings into *lr (r->lint); 0, or -1 when the
  * lint could not run (r->lint_error says why). */
 static int lint_one(const char *path, const check_opts *o, check_result *r, tfs_lint_report *lr) {
-    tfs_status st = strcmp(path, "-") == 0 ? tfs_lint_header(r->h, NULL, lr) : tfs_lint_path(path, r->h, o->config, lr);
+    /* a stream cannot be read again: the header's findings only */
+    tfs_status st = input_streamed() ? tfs_lint_header(r->h, NULL, lr) : tfs_lint_path(path, r->h, o->config, lr);
     if (st == TFS_OK) {
         r->lint = lr;
         return 0;
@@ -123,8 +125,10 @@ static int lint_one(const char *path, const check_opts *o, check_result *r, tfs_
 
 typedef struct counts {
     size_t valid, invalid, not_model, error;
-    size_t skipped;     /* walked files that are not model files (not reported) */
-    size_t bad_folders; /* walked folders that could not be read (reported) */
+    size_t lint_errors;   /* of the valid: with a lint error (--lint; exit status 1) */
+    size_t lint_warnings; /* of the valid: with lint warnings only */
+    size_t skipped;       /* walked files that are not model files (not reported) */
+    size_t bad_folders;   /* walked folders that could not be read (reported) */
 } counts;
 
 static void progress(size_t i, size_t n, const char *path) {
@@ -140,6 +144,15 @@ static void progress(size_t i, size_t n, const char *path) {
         fput_safe(stderr, path, len);
     }
     fflush(stderr);
+}
+
+/* --lint: the JSON summary's "lint_errors" and "lint_warnings" (the valid
+ * files with a lint error, with lint warnings only), each followed by a
+ * comma, into buf; "" without --lint. */
+static const char *lint_counts(const check_opts *o, const counts *c, char *buf, size_t n) {
+    if (!o->lint) return "";
+    snprintf(buf, n, "\"lint_errors\":%zu,\"lint_warnings\":%zu,", c->lint_errors, c->lint_warnings);
+    return buf;
 }
 
 static const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
@@ -168,17 +181,24 @@ int cmd_check(int argc, char **argv, int first) {
                               : tfs_set_kind_of(files.v[i].path);
         if (sk == TFS_SET_INDEX || sk == TFS_SET_SPLIT) {
             if (show_progress) fputs("\r\033[K", stderr);
-            switch (set_check_print(files.v[i].path, &o)) {
-            case V_VALID: c.valid++; break;
+            size_t set_lint_errors = 0, set_lint_warnings = 0;
+            switch (set_check_print(files.v[i].path, &o, &set_lint_errors, &set_lint_warnings)) {
+            case V_VALID:
+                c.valid++;
+                c.lint_errors += o.lint && set_lint_errors > 0;
+                c.lint_warnings += o.lint && set_lint_errors == 0 && set_lint_warnings > 0;
+                break;
             case V_PARSER_ERROR: c.invalid++; break;
             default: c.error++; break;
             }
             continue;
         }
+        check_opts fo = o;
+        fo.no_special = files.v[i].walked; /* a FIFO a walk found must not block it */
         if (files.v[i].err)
             io_result(files.v[i].path, files.v[i].err, &o, &r);
         else
-            check_one(files.v[i].path, &o, &r, &h);
+            check_one(files.v[i].path, &fo, &r, &h);
         tfs_lint_report lr;
         tfs_lint_report_init(&lr);
         int lint_failed = o.lint && r.verdict == V_VALID && lint_one(files.v[i].path, &o, &r, &lr) != 0;
@@ -187,14 +207,15 @@ int cmd_check(int argc, char **argv, int first) {
             c.skipped++;
             continue;
         }
-        if (!o.quiet || r.verdict != V_VALID) { /* -q: problems only */
+        /* -q: problems only: a file that is not valid, or has lint findings */
+        if (!o.quiet || r.verdict != V_VALID || lint_failed || (r.lint && r.lint->n_findings > 0)) {
             if (o.json)
                 print_json(stdout, &r);
             else
                 print_human(stdout, &r);
         }
         tfs_header_free(h);
-        size_t lint_errors = lr.n_errors;
+        size_t lint_errors = lr.n_errors, lint_warnings = lr.n_warnings;
         tfs_lint_report_free(&lr);
         if (files.v[i].is_dir) { /* reported, but not a file */
             c.bad_folders++;
@@ -204,10 +225,10 @@ int cmd_check(int argc, char **argv, int first) {
             c.error++;
             continue;
         }
-        if (r.verdict == V_VALID && lint_errors > 0) {
-            c.invalid++; /* the verdict stays valid; the exit status tells */
-            continue;
-        }
+        if (r.verdict == V_VALID && lint_errors > 0)
+            c.lint_errors++; /* the verdict stays valid; the exit status tells */
+        else if (r.verdict == V_VALID && lint_warnings > 0)
+            c.lint_warnings++;
         switch (r.verdict) {
         case V_VALID: c.valid++; break;
         case V_PARSER_ERROR: c.invalid++; break;
@@ -217,13 +238,20 @@ int cmd_check(int argc, char **argv, int first) {
     }
     if (show_progress) fflush(stderr);
     size_t n = files.n - c.skipped - c.bad_folders;
+    char lintbuf[96];
     walk_free(&files);
     if (o.json && o.recursive)
-        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu,"
+        printf("{\"summary\":{\"files\":%zu,\"valid\":%zu,%s\"invalid\":%zu,\"not_a_model\":%zu,\"errors\":%zu,"
                "\"skipped\":%zu,\"unreadable_folders\":%zu}}\n",
-               n, c.valid, c.invalid, c.not_model, c.error, c.skipped, c.bad_folders);
+               n, c.valid, lint_counts(&o, &c, lintbuf, sizeof lintbuf), c.invalid, c.not_model, c.error, c.skipped,
+               c.bad_folders);
     else if (!o.json && (n > 1 || o.recursive)) {
-        printf("%zu %s: %zu valid, %zu invalid, ", n, plural(n, "file", "files"), c.valid, c.invalid);
+        printf("%zu %s: %zu valid", n, plural(n, "file", "files"), c.valid);
+        if (c.lint_errors && c.lint_warnings)
+            printf(" (%zu with lint errors, %zu with lint warnings)", c.lint_errors, c.lint_warnings);
+        else if (c.lint_errors || c.lint_warnings)
+            printf(" (%zu with lint %s)", c.lint_errors + c.lint_warnings, c.lint_errors ? "errors" : "warnings");
+        printf(", %zu invalid, ", c.invalid);
         if (c.not_model) printf("%zu not %s, ", c.not_model, plural(c.not_model, "a model file", "model files"));
         printf("%zu %s", c.error, plural(c.error, "error", "errors"));
         if (c.skipped)
@@ -235,6 +263,8 @@ int cmd_check(int argc, char **argv, int first) {
     if (o.recursive && n == 0) /* a walk that checked nothing is no success */
         fprintf(stderr, "tfs check: no model file found (%zu %s skipped: not model files by content)\n", c.skipped,
                 plural(c.skipped, "file", "files"));
-    int status = c.error || c.bad_folders ? 2 : c.invalid || c.not_model || (o.recursive && n == 0) ? 1 : 0;
+    int status = c.error || c.bad_folders                                               ? 2
+                 : c.invalid || c.not_model || c.lint_errors || (o.recursive && n == 0) ? 1
+                                                                                        : 0;
     return stdout_done("check", status);
 }

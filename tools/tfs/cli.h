@@ -43,6 +43,7 @@ typedef struct check_opts {
     int first_file;     /* index in argv of the first FILE */
     int lint;           /* --lint: the LT rules (include/tfs/lint.h) */
     const char *config; /* --config PATH: MLX config.json, or NULL */
+    int no_special;     /* refuse a FIFO or device unread (a file found by a walk), else read it as a stream */
 } check_opts;
 
 /* Parse argv[first..argc) of `tfs check`.  Options and files may be mixed;
@@ -51,6 +52,10 @@ typedef struct check_opts {
  * -1 on a usage error (message already printed to stderr). */
 int check_parse_args(int argc, char **argv, int first, check_opts *opts);
 void check_usage(FILE *f);
+/* The usage lines of `tfs check` and `tfs dump` (every option), for their
+ * --help and their usage errors. */
+extern const char check_usage_line[];
+extern const char dump_usage_line[];
 
 /* Outcome of checking one file. */
 typedef enum check_verdict {
@@ -116,7 +121,7 @@ int cmd_dump(int argc, char **argv, int first);
 tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_header **h, tfs_error *err,
                      const char **not_model, const char **hint);
 /* Did the last parse_one read its file as a stream (forward only: a pipe,
- * a terminal, a /proc file)?  1 or 0. */
+ * a FIFO, a terminal or another character device, a /proc file)?  1 or 0. */
 int input_streamed(void);
 
 /* ---- sniff.c ---- */
@@ -285,10 +290,13 @@ int lint_conform(int argc, char **argv, int first);
 
 /* ---- set_check.c ---- */
 /* Check the set `path` names (tfs_set_kind_of: an index or a first split)
- * and print it (human or JSON).  Returns the verdict: V_VALID (no error
- * finding, every file valid), V_PARSER_ERROR, V_IO_ERROR (the index or
- * --config cannot be read), V_INTERNAL. */
-check_verdict set_check_print(const char *path, const check_opts *o);
+ * and print it (human or JSON; with o->quiet only a set with a problem, and
+ * of its files only those that are not valid).  Returns the verdict: V_VALID
+ * (no SET error, every file valid), V_PARSER_ERROR, V_IO_ERROR (the index
+ * or --config cannot be read), V_INTERNAL.  On V_VALID and V_PARSER_ERROR,
+ * *lint_errors and *lint_warnings are the set's error and warning findings
+ * (else left as they were). */
+check_verdict set_check_print(const char *path, const check_opts *o, size_t *lint_errors, size_t *lint_warnings);
 
 /* ---- out_human.c / out_json.c ---- */
 void print_human(FILE *out, const check_result *r);

@@ -11,9 +11,8 @@
 #include "cli.h"
 
 static void dump_usage(FILE *f) {
-    fprintf(f, "usage: tfs dump [--json [--content-only]] [--full] [--strict] [--header-only] [--format "
-               "safetensors|gguf] FILE\n"
-               "\n"
+    fputs(dump_usage_line, f);
+    fprintf(f, "\n"
                "Shows what FILE holds: header fields, every KV pair or __metadata__ entry\n"
                "with its type and value (long arrays: their length and first elements),\n"
                "every tensor in numbered columns (type, shape, elements, bytes, offset in\n"

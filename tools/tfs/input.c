@@ -1,6 +1,6 @@
 /* input.c: one FILE ("-" = standard input) to a parse: the byte source
- * (a file by positioned reads; a pipe, a terminal or a /proc file forward
- * only), the first bytes for the not-a-model test (sniff.c), then the
+ * (a file by positioned reads; a pipe, a FIFO, a character device or a
+ * /proc file forward only), the first bytes for the not-a-model test (sniff.c), then the
  * library. */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,16 +85,25 @@ static tfs_status parse_stream(int fd, const char *path, const check_opts *o, un
     return tfs_parse_source(&src, path, f, flags, h, err);
 }
 
-/* An open descriptor: a regular file by positioned reads, anything else as
- * a stream (only standard input gets here with a non-regular file). */
+/* An open descriptor: a regular file by positioned reads; a pipe, a FIFO or
+ * a character device (standard input, /dev/stdin, `<(cmd)`) as a stream; a
+ * directory, or any file that is not regular when o->no_special (a file a
+ * walk found: it must not block the batch), refused without a read
+ * (tfs.h). */
 static tfs_status parse_open(int fd, const char *path, const check_opts *o, unsigned flags, tfs_header **h,
                              tfs_error *err, const char **not_model, const char **hint) {
     struct stat st;
     if (fstat(fd, &st) != 0) return io_fail(err, errno);
     if (!S_ISREG(st.st_mode)) {
-        if (path) /* a named FIFO, device, directory: refused without a read (tfs.h) */
-            return tfs_parse_fd(fd, path, o->format, flags, h, err);
-        return parse_stream(fd, NULL, o, flags, h, err, not_model, hint);
+        int streamable = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
+        if (path && (!streamable || o->no_special)) return tfs_parse_fd(fd, path, o->format, flags, h, err);
+        if (path) {
+            /* opened without blocking (a FIFO without a writer); now read as
+             * `-` is: a read waits for the writer's bytes */
+            int fl = fcntl(fd, F_GETFL);
+            if (fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) return io_fail(err, errno);
+        }
+        return parse_stream(fd, path, o, flags, h, err, not_model, hint);
     }
     uint8_t pre[PREFIX_MAX];
     size_t n = 0;
@@ -136,8 +145,8 @@ tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_
     if (strcmp(path, "-") == 0) {
         st = parse_open(STDIN_FILENO, NULL, o, flags, h, err, not_model, &hint_local);
     } else {
-        /* O_NONBLOCK: a FIFO must not block the batch; tfs_parse_fd refuses
-         * anything that is not a regular file (EISDIR / EINVAL) without reading. */
+        /* O_NONBLOCK: opening a FIFO without a writer must not block;
+         * parse_open reads it as a stream, or refuses it unread */
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
         if (fd < 0) return io_fail(err, errno);
         st = parse_open(fd, path, o, flags, h, err, not_model, &hint_local);

@@ -19,6 +19,7 @@
 #ifdef TFS_HAVE_CONFORM
 #include <sys/wait.h>
 
+#include "conform.h"
 #include "manifest.h"
 
 #define IDS_MAX 1024u
@@ -115,25 +116,54 @@ static int ids_adapter(const char *cmd, const char *path, char *out, size_t cap)
     return 0;
 }
 
+/* The options of the format runner that a lint run has no use for: the
+ * first one o holds, or NULL.  (--shell is what a lint adapter does anyway:
+ * it runs by /bin/sh.) */
+static const char *unused_option(const cf_options *o) {
+    cf_options d; /* the defaults: no argument parsed */
+    cf_parse_options(0, NULL, 0, &d);
+    if (o->jobs != d.jobs) return "--jobs";
+    if (o->timeout != d.timeout) return "--timeout";
+    if (o->format) return "--format";
+    if (o->profile >= 0 && !(o->adapter && o->profile == CF_PROF_DEFAULT))
+        return "--profile, --strict or --header-only";
+    if (o->n_rules || o->n_expects || o->n_ids || o->n_tags) return "--rule, --expect, --id or --tag";
+    if (o->expected_failures || o->write_expected_failures) return "--expected-failures";
+    if (o->tap || o->junit || o->json) return "--tap, --junit or --json";
+    if (o->list) return "--list";
+    if (o->want_content) return "--content";
+    if (o->category_map) return "--category-map";
+    if (o->output_cap != d.output_cap) return "--output-cap";
+    if (o->n_fixtures > 1) return "a second --fixtures";
+    return NULL;
+}
+
 int lint_conform(int argc, char **argv, int first) {
-    const char *dir = "corpus/lint", *adapter = NULL;
-    int quiet = 0;
-    for (int i = first; i < argc; i++) {
-        if (strcmp(argv[i], "--lint") == 0) continue;
-        if (strcmp(argv[i], "--fixtures") == 0 && i + 1 < argc)
-            dir = argv[++i];
-        else if (strcmp(argv[i], "--adapter") == 0 && i + 1 < argc)
-            adapter = argv[++i];
-        else if (strcmp(argv[i], "--quiet") == 0)
-            quiet = 1;
-        else {
-            fprintf(stderr,
-                    "tfs conform --lint: unknown option '%s'\n"
-                    "usage: tfs conform --lint [--fixtures DIR] [--adapter 'CMD {file}'] [--quiet]\n",
-                    argv[i]);
-            return 2;
-        }
+    /* one parser for `tfs conform` with and without --lint (the runner's),
+     * on the arguments without --lint */
+    char **av = calloc((size_t)argc + 1, sizeof *av);
+    if (!av) {
+        fprintf(stderr, "tfs conform --lint: out of memory\n");
+        return 2;
     }
+    int ac = 0;
+    for (int i = 0; i < argc; i++)
+        if (i < first || strcmp(argv[i], "--lint") != 0) av[ac++] = argv[i];
+    cf_options o;
+    int prc = cf_parse_options(ac, av, first, &o);
+    free(av);
+    if (prc == 1) return stdout_done("conform", 0); /* --help */
+    if (prc != 0) return 2;
+    const char *unused = unused_option(&o);
+    if (unused) {
+        fprintf(stderr,
+                "tfs conform --lint: %s does not apply to the lint cases\n"
+                "usage: tfs conform --lint [--fixtures DIR] [--adapter 'CMD {file}'] [-q|--quiet]\n",
+                unused);
+        return 2;
+    }
+    const char *dir = o.n_fixtures ? o.fixtures[0] : "corpus/lint", *adapter = o.adapter;
+    int quiet = o.quiet != 0;
     char path[4096], err[512];
     snprintf(path, sizeof path, "%s/LINT.tsv", dir);
     cf_tsv t;

@@ -24,7 +24,7 @@
 static void usage(FILE *f) {
     fprintf(f, "usage: tfs mint --out DIR [--rule ID]... [--profile P] [--budget SECONDS] [--seed N]\n"
                "                [--against 'CMD {file}'] [--timeout SECONDS] [--max-candidates N]\n"
-               "                [--strategies N] [--format gguf|safetensors] [SEED...]\n"
+               "                [--strategies N] [--byte-tests N] [--format gguf|safetensors] [SEED...]\n"
                "\n"
                "Mints fixtures: files drawn by the per-rule strategies, and mutants of the SEED\n"
                "model files (files, or folders walked for .gguf / .safetensors) made by every\n"
@@ -55,16 +55,30 @@ static void usage(FILE *f) {
                "                      us, minimise while the disagreement stays, group by its class\n"
                "  --timeout SECONDS   per adapter run (default 10)\n"
                "A progress line on a terminal; a summary on standard output.  Needs python3\n"
-               "(found on PATH, or $TFS_PYTHON3) and generators/mint.py ($TFS_MINT_SCRIPT).\n"
+               "(found on PATH, or $TFS_PYTHON3) and generators/mint.py ($TFS_MINT_SCRIPT);\n"
+               "classifies in process with this build's libtfs.so ($TFS_MINT_LIB), else (said\n"
+               "once on stderr) with one `tfs check` process per check.\n"
                "exit 0 done, 2 usage or I/O error\n");
 }
 
 int cmd_mint(int argc, char **argv, int first) {
-    for (int i = first; i < argc; i++)
+    if (argc == first) { /* nothing asked: the usage, not the script's */
+        usage(stderr);
+        return 2;
+    }
+    for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) break;
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
             usage(stdout);
             return stdout_done("mint", 0);
         }
+        /* what this command passes to the script itself */
+        if (strcmp(argv[i], "--tfs") == 0 || strncmp(argv[i], "--tfs=", 6) == 0 || strcmp(argv[i], "--lib") == 0 ||
+            strncmp(argv[i], "--lib=", 6) == 0) {
+            fprintf(stderr, "tfs mint: unknown option '%s' (tfs mint --help)\n", argv[i]);
+            return 2;
+        }
+    }
     const char *script = getenv("TFS_MINT_SCRIPT");
     if (!script || !*script) script = TFS_MINT_SCRIPT;
     const char *lib = getenv("TFS_MINT_LIB");
@@ -94,7 +108,7 @@ int cmd_mint(int argc, char **argv, int first) {
     av[k++] = (char *)script;
     av[k++] = "--tfs";
     av[k++] = self;
-    if (*lib && access(lib, R_OK) == 0) {
+    if (*lib) { /* the script says once when it cannot load it */
         av[k++] = "--lib";
         av[k++] = (char *)lib;
     }

@@ -19,7 +19,8 @@ static const char *file_verdict(const tfs_lint_file *f) {
     }
 }
 
-static void human(FILE *out, const char *path, const tfs_lint_report *r, check_verdict v, unsigned flags) {
+/* quiet (-q): the set's files that are not valid only */
+static void human(FILE *out, const char *path, const tfs_lint_report *r, check_verdict v, unsigned flags, int quiet) {
     fput_safe(out, path, strlen(path));
     fprintf(out, ": %s", v == V_VALID ? "valid" : "invalid");
     if (flags) fprintf(out, " (%s)", profile_name(flags));
@@ -28,6 +29,7 @@ static void human(FILE *out, const char *path, const tfs_lint_report *r, check_v
             r->n_tensors, r->tensor_bytes);
     for (size_t i = 0; i < r->n_files; i++) {
         const tfs_lint_file *f = &r->files[i];
+        if (quiet && f->status == TFS_OK) continue;
         fputs("  file        ", out);
         fput_safe(out, f->path, strlen(f->path));
         fprintf(out, ": %s", file_verdict(f));
@@ -70,7 +72,7 @@ static void json(FILE *out, const char *path, const tfs_lint_report *r, check_ve
     fputs("}\n", out);
 }
 
-check_verdict set_check_print(const char *path, const check_opts *o) {
+check_verdict set_check_print(const char *path, const check_opts *o, size_t *lint_errors, size_t *lint_warnings) {
     tfs_lint_report r;
     tfs_lint_report_init(&r);
     errno = 0;
@@ -82,12 +84,15 @@ check_verdict set_check_print(const char *path, const check_opts *o) {
             bad |= r.findings[i].severity == TFS_LINT_ERROR && strncmp(tfs_lint_id(r.findings[i].rule), "SET", 3) == 0;
         for (size_t i = 0; i < r.n_files; i++) bad |= r.files[i].status != TFS_OK;
         v = bad ? V_PARSER_ERROR : V_VALID;
-        if (o->json)
+        if (o->quiet && v == V_VALID && r.n_findings == 0) /* -q: nothing to say */
+            ;
+        else if (o->json)
             json(stdout, path, &r, v, o->flags);
         else
-            human(stdout, path, &r, v, o->flags);
+            human(stdout, path, &r, v, o->flags, o->quiet);
         /* lint errors (LT) leave the set's verdict alone; --lint makes them count for the exit status */
-        if (v == V_VALID && o->lint && r.n_errors > 0) v = V_PARSER_ERROR;
+        *lint_errors = r.n_errors;
+        *lint_warnings = r.n_warnings;
     } else {
         const char *why = st == TFS_EIO
                               ? (o->config ? "the index or --config cannot be read" : "the index cannot be read")
