@@ -69,7 +69,8 @@ mutant no longer exists (id gone or diff hash changed) is an error (exit 2).
   --lint        with --corpus-only, the lint fixtures too (`tfs conform --lint`
                 over corpus/lint)
   --as-limits L address-space limits in MiB that judge survivors and
-                equivalence lines (default 32,64; "" none)
+                equivalence lines (default 32,64,96,128: the smallest one under
+                which a test passes unmutated judges with it; "" none)
   --equivalent F  the equivalence list (default maint/mutants/equivalent.tsv)
   --only RX     only the mutants whose id or diff matches the regular expression RX
   --tests RX    only the ctest tests whose name matches RX (default: all above)
@@ -481,7 +482,7 @@ def main():
     ap.add_argument("--tests")
     ap.add_argument("--corpus-only", action="store_true")
     ap.add_argument("--lint", action="store_true")
-    ap.add_argument("--as-limits", default="32,64")
+    ap.add_argument("--as-limits", default="32,64,96,128")
     ap.add_argument("--equivalent")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
