@@ -75,6 +75,8 @@ mutant no longer exists (id gone or diff hash changed) is an error (exit 2).
   --only RX     only the mutants whose id or diff matches the regular expression RX
   --tests RX    only the ctest tests whose name matches RX (default: all above)
   --list        print the mutants and exit
+  --readers     print the 13 verdict-reader files (the default files without
+                the two writers) and exit
 Exit 0 done (no survivor on a changed line with --quick), 1 such a survivor
 or an equivalence line refuted, 2 usage, build or baseline failure, or an
 equivalence line of a file in the run whose mutant no longer exists.
@@ -484,6 +486,7 @@ def main():
     ap.add_argument("--lint", action="store_true")
     ap.add_argument("--as-limits", default="32,64,96,128")
     ap.add_argument("--equivalent")
+    ap.add_argument("--readers", action="store_true")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
     try:
@@ -493,6 +496,9 @@ def main():
         return 2
     if a.help:
         print(__doc__)
+        return 0
+    if a.readers:
+        print(" ".join(VERDICT_READERS))
         return 0
     if a.corpus_only and a.tests:
         print("mutants: --corpus-only chooses the tests itself; not with --tests", file=sys.stderr)

@@ -121,6 +121,10 @@ r = subprocess.run([sys.executable, RUN, "--corpus-only", "--tests", "x", "--lis
 check(r.returncode == 2, "run.py: --corpus-only with --tests is exit 2")
 r = subprocess.run([sys.executable, RUN, "--lint", "--list"], cwd=ROOT, capture_output=True)
 check(r.returncode == 2, "run.py: --lint without --corpus-only is exit 2")
+r = subprocess.run([sys.executable, RUN, "--readers"], cwd=ROOT, capture_output=True, text=True)
+rd = r.stdout.split()
+check(r.returncode == 0 and len(rd) == 13 and "parsers/core/utf8.c" in rd and not any(f.endswith("/write.c") for f in rd)
+      and all(os.path.isfile(os.path.join(ROOT, f)) for f in rd), f"--readers: the 13 verdict-reader files ({len(rd)})")
 # the shipped list has no stale line for the files that decide verdicts
 allsrc = {f: open(os.path.join(ROOT, f)).read() for f in run.VERDICT_FILES}
 cur = {m["id"]: cmut.diff_hash(allsrc[f], m) for f in allsrc for m in cmut.mutants(f, allsrc[f])}
