@@ -364,31 +364,39 @@ class Runner:
                 break
         return res
 
+    def build_mutant(self, d, path, src, m):
+        """compile mutant m of path (text src) into d/m.o with the file's own command (-Werror dropped) and
+        make d/libtfs.a with it in place of the file's object; the archive's path, or None when the mutant
+        does not compile"""
+        cwd, words = self.b.compile[path]
+        mfile = os.path.join(d, os.path.basename(path))
+        with open(mfile, "w") as f:
+            f.write(cmut.apply(src, m))
+        absrc = os.path.join(ROOT, path)
+        w = [x for x in words if x != "-Werror"]
+        obj_old = None
+        out = []
+        i = 0
+        while i < len(w):
+            if w[i] == "-o":
+                obj_old = os.path.normpath(os.path.join(cwd, w[i + 1]))
+                out += ["-o", os.path.join(d, "m.o")]
+                i += 2
+                continue
+            out.append(mfile if os.path.normpath(os.path.join(cwd, w[i])) == absrc else w[i])
+            i += 1
+        out[1:1] = ["-iquote", os.path.dirname(absrc)]
+        r = subprocess.run(out, cwd=cwd, capture_output=True, timeout=300)
+        if r.returncode != 0:
+            return None
+        return self.make_archive(d, (obj_old, os.path.join(d, "m.o")))
+
     def mutant(self, path, src, m, limits):
         d = tempfile.mkdtemp(prefix="m-", dir=self.work)
         try:
-            cwd, words = self.b.compile[path]
-            mfile = os.path.join(d, os.path.basename(path))
-            with open(mfile, "w") as f:
-                f.write(cmut.apply(src, m))
-            absrc = os.path.join(ROOT, path)
-            w = [x for x in words if x != "-Werror"]
-            obj_old = None
-            out = []
-            i = 0
-            while i < len(w):
-                if w[i] == "-o":
-                    obj_old = os.path.normpath(os.path.join(cwd, w[i + 1]))
-                    out += ["-o", os.path.join(d, "m.o")]
-                    i += 2
-                    continue
-                out.append(mfile if os.path.normpath(os.path.join(cwd, w[i])) == absrc else w[i])
-                i += 1
-            out[1:1] = ["-iquote", os.path.dirname(absrc)]
-            r = subprocess.run(out, cwd=cwd, capture_output=True, timeout=300)
-            if r.returncode != 0:
+            a = self.build_mutant(d, path, src, m)
+            if a is None:
                 return {"status": "did-not-compile"}
-            a = self.make_archive(d, (obj_old, os.path.join(d, "m.o")))
             res = self.run_tests(d, a, limits)
             last = res[-1] if res else None
             if last and last[1] == "link":

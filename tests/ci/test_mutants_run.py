@@ -131,6 +131,23 @@ cur = {m["id"]: cmut.diff_hash(allsrc[f], m) for f in allsrc for m in cmut.mutan
 check(run.stale_equivalent(run.load_equivalent(), set(run.VERDICT_FILES), cur) == [],
       "maint/mutants/equivalent.tsv: every line of a verdict file names a live mutant")
 
+# ---- mint_mutant.py's search parts
+import mint_mutant  # noqa: E402
+keep = lambda b: b.count(b"x") >= 2 and b.startswith(b"H")  # noqa: E731
+small = mint_mutant.minimise(b"Habcxdefxghi", keep, 400)
+check(small == b"Hxx", f"minimise: the smallest input that keeps the property ({small!r})")
+# halves (2 tries, both fail), then thirds: the 4th try of those drops "ghi", the 6th try overall
+few = mint_mutant.minimise(b"Habcxdefxghi", keep, 6)
+check(few == b"Habcxdefx", f"minimise: stops after max_tests, the property kept ({few!r})")
+ours = {"default": ("valid", None, "c1"), "strict": ("parser_error", "ST501", None)}
+check(mint_mutant.first_difference(ours, dict(ours), "safetensors") is None, "first_difference: none")
+check(mint_mutant.first_difference(ours, dict(ours, default=("valid", None, "c2")), "safetensors") == "default",
+      "first_difference: other content of an accepted file")
+check(mint_mutant.first_difference(ours, dict(ours, strict=("parser_error", "ST110", None)), "safetensors") ==
+      "strict", "first_difference: another rule in the strict profile")
+check(mint_mutant.formats_of("parsers/gguf/kv.c") == ["gguf"] and len(mint_mutant.formats_of("parsers/core/utf8.c")) == 2,
+      "formats_of: a GGUF file's mutant searches GGUF seeds, core's both")
+
 # ---- the address-space limit
 alloc = [sys.executable, "-c", "import sys; x = bytearray(int(sys.argv[1]) << 20)"]
 r_small = subprocess.run(run.as_limited(alloc + ["1"], 256), capture_output=True)
