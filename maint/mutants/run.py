@@ -565,6 +565,7 @@ def main():
         print(f"{len(todo)} mutants")
         return 0
 
+    commit = head_commit()  # the tree judged: taken before the run, which may last hours
     b = Build(a.build_dir)
     sb = Build(a.san_build_dir) if a.san_build_dir else None
     if a.lint:
@@ -734,7 +735,7 @@ def main():
     took = time.monotonic() - t_start
     order = {(f, m["id"]): i for i, (f, m) in enumerate(todo)}
     results.sort(key=lambda x: order[(x["file"], x["id"])])
-    report(results, outdir, took, a, files, [t["name"] for t in tests], ctx)
+    report(results, outdir, took, a, files, [t["name"] for t in tests], ctx, commit)
     if any(x.get("refutes_equivalence") for x in results):
         return 1
     if a.quick and any(x["status"] == "survived" and x["changed_line"] for x in results):
@@ -789,17 +790,22 @@ def reuse(results):
             "refuted": sum(1 for x in results if x.get("refutes_equivalence") and not x.get("cached"))}
 
 
-def report(results, outdir, took, a, files, tests, ctx=""):
+def head_commit():
+    """HEAD's short hash, "+uncommitted" when tracked files differ from it"""
+    rev = git("rev-parse", "--short", "HEAD").stdout.strip()
+    dirty = bool(git("status", "--porcelain", "--untracked-files=no").stdout.strip())
+    return rev + ("+uncommitted" if dirty else "")
+
+
+def report(results, outdir, took, a, files, tests, ctx="", commit=None):
     by_file, by_family = {}, {}
     for x in results:
         by_file.setdefault(x["file"], []).append(x)
         by_family.setdefault(x["family"], []).append(x)
     sampled = a.sample > 1 or any(x["status"] == "not-run" for x in results)
     total = tally(results, sampled)
-    head_rev = git("rev-parse", "--short", "HEAD").stdout.strip()
-    dirty = bool(git("status", "--porcelain", "--untracked-files=no").stdout.strip())
     ru = reuse(results)
-    doc = {"command": rel_command(sys.argv), "commit": head_rev + ("+uncommitted" if dirty else ""),
+    doc = {"command": rel_command(sys.argv), "commit": commit or head_commit(),
            "context": ctx, "seconds": round(took), "sample_every": a.sample, "shuffle": a.shuffle,
            "corpus_only": a.corpus_only, "lint": a.lint, "files": files, "tests": tests, "reused": ru,
            "total": total, "per_file": {k: tally(v, sampled) for k, v in by_file.items()},
