@@ -615,25 +615,31 @@ def main():
         if bl is None:
             return 2
         tests, limits = bl
+        san = {}  # the sanitizer judge, set up at the first survivor (its baseline takes minutes)
+        san_lock = threading.Lock()
         if not tests:
             print("mutants: no test passes the baseline; nothing can judge a mutant", file=sys.stderr)
             return 2
         print(f"{len(todo)} mutants of {len(files)} file(s)", file=sys.stderr)
         kills = {}
         r = Runner(b, work, tests, kills=kills)
-        # the address-space judges: at each limit, the tests that pass under it and under no smaller one
-        # (a test that runs under 32 MiB and passes there judges there; 64 MiB adds the ones that need more)
-        rl_judges = []
-        used = set()
-        for mib in as_limits:
-            rbl = baseline(b, {}, f"rlimit-{mib}MiB", mib, [t for t in tests if t["name"] not in used])
-            if rbl is None:
-                return 2
-            if rbl[0]:
-                used.update(t["name"] for t in rbl[0])
-                rl_judges.append((mib, Runner(b, work, rbl[0], as_mib=mib), rbl[1]))
-        san = {}  # the sanitizer judge, set up at the first survivor (its baseline takes minutes)
-        san_lock = threading.Lock()
+        rl = {}  # the address-space judges, set up at the first survivor or equivalence line
+
+        def rl_runners():
+            """[(MiB, runner, limits)]: at each limit, the tests that pass under it and under no smaller one
+            (a test that passes under 32 MiB judges there; 64 MiB adds the ones that need more)"""
+            with san_lock:
+                if "j" not in rl:
+                    judges, used = [], set()
+                    for mib in as_limits:
+                        rbl = baseline(b, {}, f"rlimit-{mib}MiB", mib, [t for t in tests if t["name"] not in used])
+                        if rbl is None:
+                            raise SystemExit(2)
+                        if rbl[0]:
+                            used.update(t["name"] for t in rbl[0])
+                            judges.append((mib, Runner(b, work, rbl[0], as_mib=mib), rbl[1]))
+                    rl["j"] = judges
+                return rl["j"]
 
         def san_runner():
             with san_lock:
@@ -644,8 +650,7 @@ def main():
                     san["r"], san["limits"] = Runner(sb, work, sbl[0], SAN_ENV), sbl[1]
                 return san["r"], san["limits"]
 
-        mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb),
-                "rl_tests": [[mib, sorted(t["name"] for t in rr.tests)] for mib, rr, _ in rl_judges]}
+        mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb)}
         t_ctx = time.monotonic()
         ctx = context_hash([("dev", tests)] + ([("asan-ubsan", select_tests(sb.tests, sb.targets, a.tests,
                                                                             a.corpus_only, a.quick))] if sb else []),
@@ -695,7 +700,7 @@ def main():
                         rec.update(status="killed", by="asan-ubsan:" + sj["by"], stage="sanitizer")
                     else:
                         rec["sanitizer"] = sj["status"]
-                for mib, rr, rlimits in rl_judges:
+                for mib, rr, rlimits in (rl_runners() if rec["status"] == "survived" else []):
                     if rec["status"] != "survived":
                         break
                     rj = rr.mutant(f, srcs[f], m, rlimits)
@@ -705,7 +710,7 @@ def main():
                     if rec["status"] == "survived":
                         rec.update(status="equivalent", argument=eq[m["id"]][1],
                                    rejudged=(["asan-ubsan"] if sb else []) + [f"rlimit-{x}MiB" for x, _, _ in
-                                                                               rl_judges])
+                                                                               rl_runners()])
                     else:
                         rec["refutes_equivalence"] = True
                 rec["seconds"] = round(time.monotonic() - t0, 1)
@@ -811,7 +816,7 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
            "total": total, "per_file": {k: tally(v, sampled) for k, v in by_file.items()},
            "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
     json.dump(doc, open(os.path.join(outdir, "mutants.json"), "w"), indent=1)
-    judges = ("the corpus alone (" + ", ".join(tests) + ")") if a.corpus_only else f"{len(tests)} ctest tests"
+    judges = ("the corpus alone (" + ", ".join(tests) + ")") if a.corpus_only else f"{len(tests)} ctest test(s)"
     L = ["# Mutation report", "", f"Commit {doc['commit']}, judged by {judges}"
          + (", survivors again under ASan + UBSan" if a.san_build_dir else "")
          + (f", survivors and equivalence lines under address-space limits ({a.as_limits} MiB)" if a.as_limits
