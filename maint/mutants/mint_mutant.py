@@ -29,8 +29,10 @@ corpus/<format>/ (then maint/gen_expected.py for a valid one).
   --oracle CMD    the confirming reader, {file} replaced by the path; without
                   it nothing is confirmed and the line's provenance says so
   --max-tests N   most classifications of the minimiser (default 400)
+A corpus fixture that already shows the difference in a profile its manifest
+line names stops the search: the corpus kills that mutant (exit 3).
 Exit 0 a fixture written, 1 none found within the budget (or none the oracle
-confirms), 2 usage or build error.
+confirms), 2 usage or build error, 3 the corpus already shows the mutant.
 """
 import argparse
 import hashlib
@@ -112,6 +114,21 @@ def minimise(data, keep, max_tests):
     return data
 
 
+def corpus_modes():
+    """{absolute fixture path: {(id, mode)}} of corpus/*/MANIFEST.tsv: the profiles tfs conform compares
+    each fixture in"""
+    out = {}
+    for fmt in ("safetensors", "gguf"):
+        mp = os.path.join(ROOT, "corpus", fmt, "MANIFEST.tsv")
+        if not os.path.exists(mp):
+            continue
+        for ln in open(mp, encoding="utf-8").read().splitlines()[1:]:
+            c = ln.split("\t")
+            if len(c) >= 9:
+                out.setdefault(os.path.join(ROOT, "corpus", fmt, c[1]), set()).add((c[0], c[8]))
+    return out
+
+
 def seed_files(args, fmts):
     out = []
     for a in args or [os.path.join(ROOT, "corpus", f) for f in fmts]:
@@ -186,6 +203,7 @@ def main():
                     yield s, open(cand + ".mut", "rb").read(), f"tfs mutate --seed {k}"
                 k += 1
 
+        modes = corpus_modes()
         tried = 0
         for seed_path, data, how in candidates():
             if time.monotonic() - t0 > a.budget:
@@ -198,6 +216,13 @@ def main():
             prof = first_difference(ours, theirs, fmt)
             if not prof:
                 continue
+            if how == "seed":
+                lines = modes.get(os.path.abspath(seed_path), ())
+                shown = sorted(i for i, mode in lines if ours.get(mode) != theirs.get(mode))
+                if shown:
+                    print(f"mint_mutant: the corpus already shows {a.mutant}: fixture {shown[0]} "
+                          f"(ours {ours[prof][:2]}, mutant {theirs[prof][:2]} [{prof}]); nothing minted")
+                    return 3
 
             def keep(bts, fmt=fmt, ours=ours, prof=prof):
                 open(cp, "wb").write(bts)
