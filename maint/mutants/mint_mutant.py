@@ -19,8 +19,9 @@ protocol: exit 0 accepts, 1 rejects; for safetensors st-oracle, for GGUF the
 ggml adapter): the oracle must accept exactly when our default profile does,
 else the candidate is dropped and the search goes on.  The result is written to
 DIR as a fixture file and a MANIFEST.tsv line in the corpus's columns (mode:
-the first profile that shows the difference), ready to be appended to
-corpus/<format>/ (then maint/gen_expected.py for a valid one).
+the first profile that shows the difference) with expected/<id>.json for a
+valid one (what maint/gen_expected.py writes): a `tfs mint --out` folder, which
+generators/contribute.py adds to corpus/minted.
 
   --out DIR       where the fixture and its MANIFEST.tsv line go (created)
   --build-dir     a configured and built tree (default build/dev)
@@ -257,6 +258,12 @@ def main():
                               j.get("category") or "-", prof, desc,
                               f"minted by maint/mutants/mint_mutant.py from {how} of "
                               f"{os.path.relpath(seed_path, ROOT)}; {oracle}"])
+            if expect == "valid":  # the expected content, as maint/gen_expected.py writes it
+                os.makedirs(os.path.join(a.out, "expected"), exist_ok=True)
+                with open(os.path.join(a.out, "expected", fid + ".json"), "wb") as f:
+                    f.write(subprocess.run([tfs, "dump", "--json", "--content-only", "--format", fmt] +
+                                           dict(PROFILES[fmt])[prof] + [cp], capture_output=True,
+                                           check=True).stdout)
             mp = os.path.join(a.out, "MANIFEST.tsv")
             new = not os.path.exists(mp)
             with open(mp, "a") as f:
