@@ -169,6 +169,7 @@ typedef struct tfs_gg_wvalue {
 TFS_API tfs_gg_wvalue tfs_gg_wval_scalar(uint32_t type, uint64_t bits);
 TFS_API tfs_gg_wvalue tfs_gg_wval_f32(float v);
 TFS_API tfs_gg_wvalue tfs_gg_wval_f64(double v);
+/* One string: count 1, strs = s, n_strs 1 (0 when s is NULL). */
 TFS_API tfs_gg_wvalue tfs_gg_wval_str(const tfs_wstr *s);
 /* Array of fixed-size elements: `raw` holds them as stored (raw_len bytes);
  * count is written as given. */

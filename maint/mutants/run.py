@@ -3,6 +3,7 @@
 
   maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
                        [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
+                       [--corpus-only [--lint]] [--as-limits MIB,...] [--san-build-dir DIR]
 
 Every mutant of maint/mutants/cmut.py in the given C files (default: the
 files that decide verdicts: parsers/gguf/*.c, parsers/safetensors/*.c and
@@ -22,9 +23,17 @@ mutant.  With --san-build-dir, a survivor is judged once more in that ASan +
 UBSan tree (same stages, ASAN_OPTIONS/UBSAN_OPTIONS of the asan-ubsan test
 preset): CI's asan-ubsan stage would fail on a memory-safety slip that no
 verdict shows, so a sanitizer report kills it (by "asan-ubsan:TEST").
+A survivor is then judged under each address-space limit of --as-limits
+(setrlimit RLIMIT_AS in the dev tree, the tests whose unmutated baseline
+passes under that limit): a slip that only makes a parse reserve far more
+memory is killed there (by "rlimit-32MiB:TEST").
 Outcomes: killed, survived,
 timeout (a test ran past its limit: counted as detected), did-not-compile,
 equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
+An equivalence line is never taken on trust: its mutant is judged by the
+sanitizer tree and under the address-space limits on every run that uses it
+(a kill refutes the line: exit 1), and a line of a file in the run whose
+mutant no longer exists (id gone or diff hash changed) is an error (exit 2).
 
   FILE...       C files of parsers/ (paths from the source root)
   --build-dir   a configured and built tree (default build/dev); only read
@@ -46,13 +55,31 @@ equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
   --ops LIST    operators (ror,lcr,aor,crp,cond,stmt; default all)
   --out DIR     where mutants.md and mutants.json go (default DIR/mutants)
   --no-cache    ignore the cache (DIR/mutants/cache.json: outcomes keyed by the
-                file's sha256 and the mutant id; survivors are never cached,
-                so a new test is always tried on them)
+                mutated object (the file's sha256, its compile commands, the
+                mutant id) and the context: the hashes of the test programs
+                and scripts the selected tests run, of the fixtures (corpus/
+                manifests and files), of tests/ and generators/, and the test
+                selection and judges; survivors are never cached, so a new
+                test is always tried on them).  The report counts the verdicts
+                reused from the cache and from equivalent.tsv.
+  --corpus-only judge by the corpus alone: the in-process `tfs conform` in
+                every profile (ctest test_conform_inprocess*: each fixture
+                through the buffer, file and forward-only stream byte paths,
+                conformance/runner/bytepaths.h); not with --tests
+  --lint        with --corpus-only, the lint fixtures too (`tfs conform --lint`
+                over corpus/lint)
+  --as-limits L address-space limits in MiB that judge survivors and
+                equivalence lines (default 32,64,96,128: the smallest one under
+                which a test passes unmutated judges with it; "" none)
+  --equivalent F  the equivalence list (default maint/mutants/equivalent.tsv)
   --only RX     only the mutants whose id or diff matches the regular expression RX
   --tests RX    only the ctest tests whose name matches RX (default: all above)
   --list        print the mutants and exit
-Exit 0 done (no survivor on a changed line with --quick), 1 such a survivor,
-2 usage, build or baseline failure.
+  --readers     print the 13 verdict-reader files (the default files without
+                the two writers) and exit
+Exit 0 done (no survivor on a changed line with --quick), 1 such a survivor
+or an equivalence line refuted, 2 usage, build or baseline failure, or an
+equivalence line of a file in the run whose mutant no longer exists.
 """
 import argparse
 import concurrent.futures as cf
@@ -88,6 +115,101 @@ STAGES = [("conform", re.compile(r"^test_conform_inprocess")), ("corpus", re.com
           ("unit", re.compile(r"."))]
 VERDICT_FILES = ["parsers/core/utf8.c"] + sorted(glob.glob("parsers/gguf/*.c", root_dir=ROOT)) + \
     sorted(glob.glob("parsers/safetensors/*.c", root_dir=ROOT))
+# the files that decide verdicts, without the two writers (the corpus-only headline's files)
+VERDICT_READERS = [f for f in VERDICT_FILES if not f.endswith("/write.c")]
+# --corpus-only: the in-process `tfs conform` in every profile, and with --lint `tfs conform --lint`
+CORPUS_ONLY = re.compile(r"^test_conform_inprocess")
+LINT_TEST = "conform_lint"
+
+
+def lint_test(bb):
+    """the --lint judge of build bb: its tfs program running `conform --lint` over corpus/lint, as a test
+    record like Build's; None when bb has no tfs program"""
+    tfs = [p for p in bb.targets if os.path.basename(p) == "tfs"]
+    if not tfs:
+        return None
+    return {"name": LINT_TEST, "cmd": [tfs[0], "conform", "--lint", "--fixtures", os.path.join(ROOT, "corpus/lint"),
+                                       "--quiet"], "cwd": bb.bdir, "skip": None, "env": {}, "stage": "conform"}
+
+
+def select_tests(tests, targets, tests_rx=None, corpus_only=False, quick=False):
+    """the tests that judge the mutants: the corpus-only judges, or those matching tests_rx, or (quick) the
+    ones whose program is one of the relinked targets, else all"""
+    if corpus_only:
+        return [t for t in tests if CORPUS_ONLY.match(t["name"]) or t["name"] == LINT_TEST]
+    if tests_rx:
+        return [t for t in tests if re.search(tests_rx, t["name"])]
+    if quick:  # CI: the in-process runs and the C test programs, not the scripts
+        return [t for t in tests if t["cmd"][0] in targets]
+    return list(tests)
+
+
+def _digest_file(path, memo):
+    if path not in memo:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        memo[path] = h.hexdigest()
+    return memo[path]
+
+
+def tree_digest(root, memo):
+    """sha256 of every file under root (relative names and contents, sorted; __pycache__ skipped)"""
+    h = hashlib.sha256()
+    for d, dirs, names in sorted(os.walk(root)):
+        dirs[:] = sorted(x for x in dirs if x != "__pycache__")
+        for n in sorted(names):
+            p = os.path.join(d, n)
+            if os.path.isfile(p):
+                h.update(f"{os.path.relpath(p, root)}\0{_digest_file(p, memo)}\n".encode())
+    return h.hexdigest()
+
+
+def context_hash(judges, mode, memo=None, roots=("corpus", "tests", "generators")):
+    """the part of a cache key that is not the mutated object: mode (the options that change how a mutant
+    is judged), and for each judge (label, [test records]) the selected tests' names, commands and
+    environments with the hashes of every file and folder a command names (test programs, scripts,
+    manifests, fixture folders; a relinked `tfs` brings its `tfs-conform`), plus the fixtures (corpus/) and
+    the test and generator sources (tests/, generators/) that scripts read"""
+    memo = {} if memo is None else memo
+    h = hashlib.sha256(json.dumps(mode, sort_keys=True).encode())
+    for label, tests in judges:
+        for t in sorted(tests, key=lambda t: t["name"]):
+            h.update(json.dumps([label, t["name"], t["cmd"], sorted(t["env"].items())]).encode())
+            args = list(t["cmd"])
+            args += [os.path.join(os.path.dirname(x), "tfs-conform") for x in t["cmd"] if os.path.basename(x) == "tfs"]
+            for x in args:
+                if os.path.isfile(x):
+                    h.update(_digest_file(x, memo).encode())
+                elif os.path.isdir(x):
+                    h.update(tree_digest(x, memo).encode())
+    for d in roots:
+        h.update(f"{d}:{tree_digest(os.path.join(ROOT, d), memo)}".encode())
+    return h.hexdigest()
+
+
+def object_hash(src, compiles):
+    """the mutated object's part of a cache key: the file's text and its compile command in each tree"""
+    h = hashlib.sha256(src.encode())
+    for c in compiles:
+        h.update(json.dumps(c).encode())
+    return h.hexdigest()
+
+
+def stale_equivalent(eq, files, current):
+    """the equivalent.tsv ids of the files in `files` whose mutant no longer exists: no mutant of that id,
+    or its diff hash changed; current = {id: diff hash} of those files' mutants (all operators)"""
+    return sorted(i for i, (dh, _) in eq.items() if i.split("@", 1)[0] in files and current.get(i) != dh)
+
+
+def as_limited(cmd, mib):
+    """cmd under an address-space limit of mib MiB (prlimit, else the shell's ulimit -v)"""
+    if not mib:
+        return cmd
+    if shutil.which("prlimit"):
+        return ["prlimit", f"--as={mib << 20}", "--"] + list(cmd)
+    return ["sh", "-c", 'ulimit -v "$0" && exec "$@"', str(mib << 10)] + list(cmd)
 
 
 def rule_family(src_lines, line):
@@ -166,9 +288,10 @@ SAN_ENV = {"ASAN_OPTIONS": "detect_leaks=1:abort_on_error=0:exitcode=99",
 
 
 class Runner:
-    def __init__(self, build, work, tests, env=None, kills=None):
+    def __init__(self, build, work, tests, env=None, kills=None, as_mib=0):
         self.b, self.work, self.tests = build, work, tests
         self.env = env or {}
+        self.as_mib = as_mib  # an address-space limit (MiB) on every test, 0 none
         # kills per test name, shared by the threads: the tests that kill most run first
         self.kills = kills if kills is not None else {}
         self.lock = threading.Lock()
@@ -232,7 +355,7 @@ class Runner:
             cmd = [progs.get(a, a) for a in t["cmd"]]
             env = dict(os.environ, **self.env, **t["env"])
             t0 = time.monotonic()
-            rc, tail = run_group(cmd, t["cwd"], env, limits.get(t["name"], 600))
+            rc, tail = run_group(as_limited(cmd, self.as_mib), t["cwd"], env, limits.get(t["name"], 600))
             dt = time.monotonic() - t0
             if t["skip"] is not None and rc == int(t["skip"]):
                 rc = "skip"
@@ -241,31 +364,39 @@ class Runner:
                 break
         return res
 
+    def build_mutant(self, d, path, src, m):
+        """compile mutant m of path (text src) into d/m.o with the file's own command (-Werror dropped) and
+        make d/libtfs.a with it in place of the file's object; the archive's path, or None when the mutant
+        does not compile"""
+        cwd, words = self.b.compile[path]
+        mfile = os.path.join(d, os.path.basename(path))
+        with open(mfile, "w") as f:
+            f.write(cmut.apply(src, m))
+        absrc = os.path.join(ROOT, path)
+        w = [x for x in words if x != "-Werror"]
+        obj_old = None
+        out = []
+        i = 0
+        while i < len(w):
+            if w[i] == "-o":
+                obj_old = os.path.normpath(os.path.join(cwd, w[i + 1]))
+                out += ["-o", os.path.join(d, "m.o")]
+                i += 2
+                continue
+            out.append(mfile if os.path.normpath(os.path.join(cwd, w[i])) == absrc else w[i])
+            i += 1
+        out[1:1] = ["-iquote", os.path.dirname(absrc)]
+        r = subprocess.run(out, cwd=cwd, capture_output=True, timeout=300)
+        if r.returncode != 0:
+            return None
+        return self.make_archive(d, (obj_old, os.path.join(d, "m.o")))
+
     def mutant(self, path, src, m, limits):
         d = tempfile.mkdtemp(prefix="m-", dir=self.work)
         try:
-            cwd, words = self.b.compile[path]
-            mfile = os.path.join(d, os.path.basename(path))
-            with open(mfile, "w") as f:
-                f.write(cmut.apply(src, m))
-            absrc = os.path.join(ROOT, path)
-            w = [x for x in words if x != "-Werror"]
-            obj_old = None
-            out = []
-            i = 0
-            while i < len(w):
-                if w[i] == "-o":
-                    obj_old = os.path.normpath(os.path.join(cwd, w[i + 1]))
-                    out += ["-o", os.path.join(d, "m.o")]
-                    i += 2
-                    continue
-                out.append(mfile if os.path.normpath(os.path.join(cwd, w[i])) == absrc else w[i])
-                i += 1
-            out[1:1] = ["-iquote", os.path.dirname(absrc)]
-            r = subprocess.run(out, cwd=cwd, capture_output=True, timeout=300)
-            if r.returncode != 0:
+            a = self.build_mutant(d, path, src, m)
+            if a is None:
                 return {"status": "did-not-compile"}
-            a = self.make_archive(d, (obj_old, os.path.join(d, "m.o")))
             res = self.run_tests(d, a, limits)
             last = res[-1] if res else None
             if last and last[1] == "link":
@@ -328,9 +459,10 @@ def save_cache(path, cache):
         os.replace(tmp, path)
 
 
-def load_equivalent():
+def load_equivalent(p=None):
+    """{id: (diff hash, argument)} of the equivalence list (default maint/mutants/equivalent.tsv)"""
     eq = {}
-    p = os.path.join(HERE, "equivalent.tsv")
+    p = p or os.path.join(HERE, "equivalent.tsv")
     if os.path.exists(p):
         for ln in open(p):
             if ln.startswith("#") or not ln.strip():
@@ -358,6 +490,11 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--only")
     ap.add_argument("--tests")
+    ap.add_argument("--corpus-only", action="store_true")
+    ap.add_argument("--lint", action="store_true")
+    ap.add_argument("--as-limits", default="32,64,96,128")
+    ap.add_argument("--equivalent")
+    ap.add_argument("--readers", action="store_true")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
     try:
@@ -368,6 +505,20 @@ def main():
     if a.help:
         print(__doc__)
         return 0
+    if a.readers:
+        print(" ".join(VERDICT_READERS))
+        return 0
+    if a.corpus_only and a.tests:
+        print("mutants: --corpus-only chooses the tests itself; not with --tests", file=sys.stderr)
+        return 2
+    if a.lint and not a.corpus_only:
+        print("mutants: --lint goes with --corpus-only (the whole suite runs the lint tests anyway)", file=sys.stderr)
+        return 2
+    try:
+        as_limits = sorted({int(x) for x in a.as_limits.split(",") if x.strip()})
+    except ValueError:
+        print(f"mutants: --as-limits wants MiB numbers separated by commas, not '{a.as_limits}'", file=sys.stderr)
+        return 2
     ops = set(a.ops.split(","))
     focus = {}
     if a.quick:
@@ -389,6 +540,17 @@ def main():
         if a.quick:  # changed lines first
             ms.sort(key=lambda m: (m["line"] not in focus.get(f, ()), m["line"]))
         todo += [(f, m) for m in ms]
+    eq = load_equivalent(a.equivalent)
+    current = {}
+    for f in files:
+        for m in cmut.mutants(f, srcs[f]):
+            current[m["id"]] = cmut.diff_hash(srcs[f], m)
+    stale = stale_equivalent(eq, set(files), current)
+    if stale:
+        print(f"mutants: {len(stale)} line(s) of maint/mutants/equivalent.tsv name a mutant that no longer exists "
+              "(its id is gone or its diff hash changed): argue it again or remove the line:\n  "
+              + "\n  ".join(stale), file=sys.stderr)
+        return 2
     if a.only:
         rx = re.compile(a.only)
         todo = [(f, m) for f, m in todo if rx.search(m["id"]) or rx.search(cmut.diff_lines(srcs[f], m))]
@@ -403,8 +565,16 @@ def main():
         print(f"{len(todo)} mutants")
         return 0
 
+    commit = head_commit()  # the tree judged: taken before the run, which may last hours
     b = Build(a.build_dir)
     sb = Build(a.san_build_dir) if a.san_build_dir else None
+    if a.lint:
+        for bb in [b] + ([sb] if sb else []):
+            lt = lint_test(bb)
+            if lt is None:
+                print(f"mutants: --lint: no tfs program in {bb.bdir}", file=sys.stderr)
+                return 2
+            bb.tests.append(lt)
     for bb in [b] + ([sb] if sb else []):
         missing = [f for f in files if f not in bb.compile]
         if missing:
@@ -415,15 +585,12 @@ def main():
     work = tempfile.mkdtemp(prefix="tfs-mutants-")
     t_start = time.monotonic()
 
-    def baseline(bb, env, what):
-        """(tests that pass, {test: time limit}) of bb through the same archive + relink path; None on a
-        link failure; bb.tests is left whole"""
-        sel = bb.tests
-        if a.tests:
-            sel = [t for t in sel if re.search(a.tests, t["name"])]
-        elif a.quick:  # CI: the in-process runs and the C test programs, not the scripts
-            sel = [t for t in sel if t["cmd"][0] in bb.targets]
-        r0 = Runner(bb, work, sel, env)
+    def baseline(bb, env, what, as_mib=0, sel=None):
+        """(tests that pass, {test: time limit}) of bb through the same archive + relink path (under an
+        address-space limit of as_mib MiB when not 0); None on a link failure; bb.tests is left whole"""
+        if sel is None:
+            sel = select_tests(bb.tests, bb.targets, a.tests, a.corpus_only, a.quick)
+        r0 = Runner(bb, work, [dict(t) for t in sel], env, as_mib=as_mib)
         d = tempfile.mkdtemp(dir=work)
         t0 = time.monotonic()
         base = r0.run_tests(d, r0.make_archive(d), {}, stop_first=False)
@@ -448,11 +615,31 @@ def main():
         if bl is None:
             return 2
         tests, limits = bl
+        san = {}  # the sanitizer judge, set up at the first survivor (its baseline takes minutes)
+        san_lock = threading.Lock()
+        if not tests:
+            print("mutants: no test passes the baseline; nothing can judge a mutant", file=sys.stderr)
+            return 2
         print(f"{len(todo)} mutants of {len(files)} file(s)", file=sys.stderr)
         kills = {}
         r = Runner(b, work, tests, kills=kills)
-        san = {}  # the sanitizer judge, set up at the first survivor (its baseline takes minutes)
-        san_lock = threading.Lock()
+        rl = {}  # the address-space judges, set up at the first survivor or equivalence line
+
+        def rl_runners():
+            """[(MiB, runner, limits)]: at each limit, the tests that pass under it and under no smaller one
+            (a test that passes under 32 MiB judges there; 64 MiB adds the ones that need more)"""
+            with san_lock:
+                if "j" not in rl:
+                    judges, used = [], set()
+                    for mib in as_limits:
+                        rbl = baseline(b, {}, f"rlimit-{mib}MiB", mib, [t for t in tests if t["name"] not in used])
+                        if rbl is None:
+                            raise SystemExit(2)
+                        if rbl[0]:
+                            used.update(t["name"] for t in rbl[0])
+                            judges.append((mib, Runner(b, work, rbl[0], as_mib=mib), rbl[1]))
+                    rl["j"] = judges
+                return rl["j"]
 
         def san_runner():
             with san_lock:
@@ -463,6 +650,12 @@ def main():
                     san["r"], san["limits"] = Runner(sb, work, sbl[0], SAN_ENV), sbl[1]
                 return san["r"], san["limits"]
 
+        mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb)}
+        t_ctx = time.monotonic()
+        ctx = context_hash([("dev", tests)] + ([("asan-ubsan", select_tests(sb.tests, sb.targets, a.tests,
+                                                                            a.corpus_only, a.quick))] if sb else []),
+                           mode)[:16]
+        print(f"context hash {ctx} ({time.monotonic() - t_ctx:.1f} s)", file=sys.stderr)
         cache_p = os.path.join(b.bdir, "mutants", "cache.json")
         os.makedirs(os.path.dirname(cache_p), exist_ok=True)
         # --no-cache: outcomes are not looked up, but the other entries are kept when it is written
@@ -470,8 +663,7 @@ def main():
         for v in cache.values():  # earlier runs' killers go first
             if v.get("stage") in ("conform", "corpus", "unit"):
                 kills[v["by"]] = kills.get(v["by"], 0) + 1
-        fhash = {f: hashlib.sha256(srcs[f].encode()).hexdigest() for f in files}
-        eq = load_equivalent()
+        fhash = {f: object_hash(srcs[f], [bb.compile[f] for bb in [b] + ([sb] if sb else [])]) for f in files}
         lock = threading.Lock()
         results = []
         budget = a.budget if a.budget is not None else (180 if a.quick else None)
@@ -479,7 +671,7 @@ def main():
 
         def one(item):
             f, m = item
-            key = f"{fhash[f]}:{m['id']}:{m['rep']}"
+            key = f"{fhash[f]}:{m['id']}:{m['rep']}:{ctx}"
             dh = cmut.diff_hash(srcs[f], m)
             rec = {"file": f, "id": m["id"], "op": m["op"], "line": m["line"], "diff": cmut.diff_lines(srcs[f], m),
                    "diff_hash": dh, "family": rule_family(srcs[f].split("\n"), m["line"]),
@@ -488,14 +680,18 @@ def main():
                 # a sample cut by the budget: past the deadline nothing is judged, not even from the
                 # cache (cached outcomes are kills only and would bias the sample upwards)
                 rec.update(status="not-run")
-            elif m["id"] in eq and eq[m["id"]][0] == dh:
-                rec.update(status="equivalent", argument=eq[m["id"]][1])
-            elif key in cache and not a.no_cache:
+            elif key in cache and not a.no_cache and (cache[key]["status"] != "equivalent" or
+                                                      (m["id"] in eq and eq[m["id"]][0] == dh)):
                 rec.update(cache[key], cached=True)
+                if m["id"] in eq:
+                    rec["argument"] = eq[m["id"]][1]
             elif deadline and time.monotonic() > deadline:
                 rec.update(status="not-run")
             else:
                 t0 = time.monotonic()
+                is_eq = m["id"] in eq and eq[m["id"]][0] == dh
+                # an equivalence line is judged like any mutant (the dev suite, then the sanitizer tree and
+                # the address-space limits): a kill anywhere refutes it
                 rec.update(r.mutant(f, srcs[f], m, limits))
                 if rec["status"] == "survived" and sb:
                     sr, slimits = san_runner()
@@ -504,10 +700,24 @@ def main():
                         rec.update(status="killed", by="asan-ubsan:" + sj["by"], stage="sanitizer")
                     else:
                         rec["sanitizer"] = sj["status"]
+                for mib, rr, rlimits in (rl_runners() if rec["status"] == "survived" else []):
+                    if rec["status"] != "survived":
+                        break
+                    rj = rr.mutant(f, srcs[f], m, rlimits)
+                    if rj["status"] in ("killed", "timeout"):
+                        rec.update(status="killed", by=f"rlimit-{mib}MiB:" + rj["by"], stage="rlimit")
+                if is_eq:
+                    if rec["status"] == "survived":
+                        rec.update(status="equivalent", argument=eq[m["id"]][1],
+                                   rejudged=(["asan-ubsan"] if sb else []) + [f"rlimit-{x}MiB" for x, _, _ in
+                                                                               rl_runners()])
+                    else:
+                        rec["refutes_equivalence"] = True
                 rec["seconds"] = round(time.monotonic() - t0, 1)
                 if rec["status"] != "survived":
                     with lock:
-                        cache[key] = {k: rec[k] for k in ("status", "by", "stage") if k in rec}
+                        cache[key] = {k: rec[k] for k in ("status", "by", "stage", "rejudged", "refutes_equivalence")
+                                      if k in rec}
             with lock:
                 results.append(rec)
                 n = len(results)
@@ -530,7 +740,9 @@ def main():
     took = time.monotonic() - t_start
     order = {(f, m["id"]): i for i, (f, m) in enumerate(todo)}
     results.sort(key=lambda x: order[(x["file"], x["id"])])
-    report(results, outdir, took, a, files, [t["name"] for t in tests])
+    report(results, outdir, took, a, files, [t["name"] for t in tests], ctx, commit)
+    if any(x.get("refutes_equivalence") for x in results):
+        return 1
     if a.quick and any(x["status"] == "survived" and x["changed_line"] for x in results):
         return 1
     return 0
@@ -539,13 +751,16 @@ def main():
 STATUSES = ["killed", "timeout", "survived", "did-not-compile", "equivalent", "not-run"]
 
 
-def tally(rows):
+def tally(rows, interval=False):
+    """counts per status and the score; with interval, the score's 95% Wilson interval (a sample)"""
     c = {s: 0 for s in STATUSES}
     for x in rows:
         c[x["status"]] += 1
     detected = c["killed"] + c["timeout"]
     judged = detected + c["survived"]
     c["score"] = f"{100.0 * detected / judged:.1f}%" if judged else "-"
+    if interval and judged:
+        c["interval95"] = wilson(detected, judged)
     return c
 
 
@@ -559,20 +774,56 @@ def wilson(k, n, z=1.96):
     return round(max(0.0, 100 * (c - h)), 1), round(100 * min(1.0, c + h), 1)
 
 
-def report(results, outdir, took, a, files, tests):
+def rel_command(argv):
+    """argv as a command line with the source root's paths made relative (reports name no machine path)"""
+    out = []
+    for i, x in enumerate(argv):
+        if i == 0:
+            x = "maint/mutants/run.py"
+        elif x.startswith(ROOT + "/"):
+            x = os.path.relpath(x, ROOT)
+        out.append(shlex.quote(x))
+    return " ".join(out)
+
+
+def reuse(results):
+    """{"cache": verdicts taken from the cache, "equivalent": equivalence lines used, "rejudged": those of
+    them judged again in this run, "refuted": equivalence lines a judge killed in this run}"""
+    return {"cache": sum(1 for x in results if x.get("cached")),
+            "equivalent": sum(1 for x in results if x["status"] == "equivalent"),
+            "rejudged": sum(1 for x in results if x["status"] == "equivalent" and not x.get("cached")),
+            "refuted": sum(1 for x in results if x.get("refutes_equivalence") and not x.get("cached"))}
+
+
+def head_commit():
+    """HEAD's short hash, "+uncommitted" when tracked files differ from it"""
+    rev = git("rev-parse", "--short", "HEAD").stdout.strip()
+    dirty = bool(git("status", "--porcelain", "--untracked-files=no").stdout.strip())
+    return rev + ("+uncommitted" if dirty else "")
+
+
+def report(results, outdir, took, a, files, tests, ctx="", commit=None):
     by_file, by_family = {}, {}
     for x in results:
         by_file.setdefault(x["file"], []).append(x)
         by_family.setdefault(x["family"], []).append(x)
-    total = tally(results)
-    judged = total["killed"] + total["timeout"] + total["survived"]
-    if (a.sample > 1 or total["not-run"]) and judged:
-        total["interval95"] = wilson(total["killed"] + total["timeout"], judged)
-    doc = {"command": " ".join(sys.argv), "seconds": round(took), "sample_every": a.sample, "files": files,
-           "tests": tests, "total": total, "per_file": {k: tally(v) for k, v in by_file.items()},
+    sampled = a.sample > 1 or any(x["status"] == "not-run" for x in results)
+    total = tally(results, sampled)
+    ru = reuse(results)
+    doc = {"command": rel_command(sys.argv), "commit": commit or head_commit(),
+           "context": ctx, "seconds": round(took), "sample_every": a.sample, "shuffle": a.shuffle,
+           "corpus_only": a.corpus_only, "lint": a.lint, "files": files, "tests": tests, "reused": ru,
+           "total": total, "per_file": {k: tally(v, sampled) for k, v in by_file.items()},
            "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
     json.dump(doc, open(os.path.join(outdir, "mutants.json"), "w"), indent=1)
-    L = ["# Mutation report", "", f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
+    judges = ("the corpus alone (" + ", ".join(tests) + ")") if a.corpus_only else f"{len(tests)} ctest test(s)"
+    L = ["# Mutation report", "", f"Commit {doc['commit']}, judged by {judges}"
+         + (", survivors again under ASan + UBSan" if a.san_build_dir else "")
+         + (f", survivors and equivalence lines under address-space limits ({a.as_limits} MiB)" if a.as_limits
+            else "") + f". Reused verdicts: {ru['cache']} from the cache (context {ctx}); {ru['equivalent']} "
+         f"equivalent by a line of maint/mutants/equivalent.tsv, {ru['rejudged']} of them judged again in this run"
+         + (f"; {ru['refuted']} equivalence line(s) refuted (killed: see below)" if ru["refuted"] else "") + ".", "",
+         f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
          + (f" (every {a.sample}th mutant)" if a.sample > 1 else "")
          + (f"; {total['not-run']} not run (--budget), the order shuffled with seed {a.shuffle}"
             if total["not-run"] and a.shuffle is not None else
@@ -586,9 +837,14 @@ def report(results, outdir, took, a, files, tests):
     for title, groups in (("file", doc["per_file"]), ("rule family", doc["per_family"])):
         L += [f"## Per {title}", "", head.replace("| |", f"| {title} |", 1), sep]
         for k, c in groups.items():
-            L.append(f"| {k} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {c['score']} |")
+            iv = f" ({c['interval95'][0]}-{c['interval95'][1]}%)" if "interval95" in c else ""
+            L.append(f"| {k} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {c['score']}{iv} |")
         L.append("| **total** | " + " | ".join(str(total[s]) for s in STATUSES) + f" | {total['score']} |")
         L.append("")
+    refuted = [x for x in results if x.get("refutes_equivalence")]
+    if refuted:
+        L += [f"## Equivalence lines refuted ({len(refuted)})", ""]
+        L += [f"- `{x['id']}` killed by {x.get('by', x['status'])}" for x in refuted] + [""]
     surv = [x for x in results if x["status"] == "survived"]
     L += [f"## Survivors ({len(surv)})", ""]
     for x in surv:

@@ -33,6 +33,7 @@ static void test_constructors(void **state) {
     assert_int_equal(v.type, TFS_GG_STRING);
     assert_ptr_equal(v.strs, &s);
     assert_int_equal(v.n_strs, 1);
+    assert_int_equal(v.count, 1); /* one string: the value's element count is part of the API */
     v = tfs_gg_wval_str(NULL);
     assert_int_equal(v.n_strs, 0);
 }

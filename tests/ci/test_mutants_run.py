@@ -1,0 +1,196 @@
+#!/usr/bin/python3
+"""test_mutants_run.py: maint/mutants/run.py's own logic, without a build tree (< 5 s).
+
+  test_mutants_run.py SOURCE_ROOT
+
+What a published mutation figure rests on: the corpus-only test selection, a
+cache key that changes when a test program, a fixture, the test selection or
+the judging mode changes (and only then), the reuse counts a report states,
+equivalence lines whose mutant no longer exists (exit 2), the address-space
+limit put on a command, and report headers without machine paths.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import types
+
+ROOT = os.path.abspath(sys.argv[1])
+RUN = os.path.join(ROOT, "maint/mutants/run.py")
+sys.path.insert(0, os.path.join(ROOT, "maint/mutants"))
+import cmut  # noqa: E402
+import run  # noqa: E402
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def test(name, cmd, stage="unit"):
+    return {"name": name, "cmd": cmd, "cwd": "/", "skip": None, "env": {}, "stage": stage}
+
+
+# ---- corpus-only selection
+tests = [test("test_conform_inprocess", ["/b/tools/tfs", "conform"], "conform"),
+         test("test_conform_inprocess_strict", ["/b/tools/tfs", "conform", "--profile", "strict"], "conform"),
+         test("test_corpus_gguf", ["/b/tests/run_manifest", "m"], "corpus"),
+         test("test_st_parse", ["/b/tests/test_st_parse"]),
+         test("test_cli_check", ["bash", "/s/tests/cli/test_check.sh"]),
+         test(run.LINT_TEST, ["/b/tools/tfs", "conform", "--lint"], "conform")]
+targets = {"/b/tools/tfs": 0, "/b/tests/run_manifest": 0, "/b/tests/test_st_parse": 0}
+names = lambda sel: [t["name"] for t in sel]  # noqa: E731
+check(names(run.select_tests(tests, targets, corpus_only=True)) ==
+      ["test_conform_inprocess", "test_conform_inprocess_strict", run.LINT_TEST],
+      "--corpus-only: the in-process conform tests and the lint judge, nothing else")
+check(names(run.select_tests(tests, targets, tests_rx="^test_corpus")) == ["test_corpus_gguf"], "--tests RX")
+check("test_cli_check" not in names(run.select_tests(tests, targets, quick=True)),
+      "--quick: scripts left out")
+check(len(run.select_tests(tests, targets)) == len(tests), "default: every test")
+
+# ---- the cache key's context
+with tempfile.TemporaryDirectory() as tmp:
+    prog = os.path.join(tmp, "prog")
+    fix = os.path.join(tmp, "fixtures")
+    os.makedirs(os.path.join(fix, "sub"))
+    open(prog, "wb").write(b"\x7fELF one")
+    open(os.path.join(fix, "MANIFEST.tsv"), "w").write("id\tpath\n")
+    open(os.path.join(fix, "sub", "a.gguf"), "wb").write(b"GGUF")
+    sel = [test("t1", [prog, "--fixtures", fix])]
+    mode = {"corpus_only": True}
+
+    def ctx(judges=None, m=None):
+        return run.context_hash(judges or [("dev", sel)], m or mode, roots=())
+
+    c0 = ctx()
+    check(c0 == ctx(), "context: the same inputs give the same hash")
+    open(prog, "wb").write(b"\x7fELF two")
+    c1 = ctx()
+    check(c1 != c0, "context: a changed test program changes it")
+    open(os.path.join(fix, "sub", "a.gguf"), "wb").write(b"GGUF\x03")
+    c2 = ctx()
+    check(c2 != c1, "context: a changed fixture file changes it")
+    open(os.path.join(fix, "MANIFEST.tsv"), "a").write("x\tsub/a.gguf\n")
+    c3 = ctx()
+    check(c3 != c2, "context: a changed manifest changes it")
+    os.rename(os.path.join(fix, "sub", "a.gguf"), os.path.join(fix, "sub", "b.gguf"))
+    c4 = ctx()
+    check(c4 != c3, "context: a renamed fixture changes it")
+    check(ctx([("dev", sel + [test("t2", [prog])])]) != c4, "context: another test selection changes it")
+    check(ctx(m={"corpus_only": False}) != c4, "context: another judging mode changes it")
+    check(ctx([("dev", sel), ("asan-ubsan", sel)]) != c4, "context: a sanitizer judge changes it")
+    # a `tfs` program brings its tfs-conform (run beside it by `tfs conform`)
+    tfs = os.path.join(tmp, "tfs")
+    open(tfs, "wb").write(b"tfs")
+    open(os.path.join(tmp, "tfs-conform"), "wb").write(b"conform 1")
+    sel_tfs = [test("t3", [tfs, "conform"])]
+    c5 = ctx([("dev", sel_tfs)])
+    open(os.path.join(tmp, "tfs-conform"), "wb").write(b"conform 2")
+    check(ctx([("dev", sel_tfs)]) != c5, "context: tfs-conform beside a tfs changes it")
+    # the mutated object: its text and compile command
+    o = run.object_hash("int x;", [("/b", ["cc", "-O0"])])
+    check(o != run.object_hash("int x;", [("/b", ["cc", "-O2"])]), "object: another compile command changes it")
+    check(o != run.object_hash("int y;", [("/b", ["cc", "-O0"])]), "object: another text changes it")
+
+# ---- equivalence lines whose mutant no longer exists
+src = open(os.path.join(ROOT, "parsers/core/utf8.c")).read()
+ms = cmut.mutants("parsers/core/utf8.c", src)
+m0 = ms[0]
+live = (m0["id"], cmut.diff_hash(src, m0))
+current = {m["id"]: cmut.diff_hash(src, m) for m in ms}
+eq = {live[0]: (live[1], "argued"), "parsers/core/utf8.c@00000000#0:ror": ("0" * 16, "gone"),
+      ms[1]["id"]: ("f" * 16, "edited"), "parsers/gguf/kv.c@00000000#0:ror": ("0" * 16, "another file")}
+check(run.stale_equivalent(eq, {"parsers/core/utf8.c"}, current) ==
+      sorted(["parsers/core/utf8.c@00000000#0:ror", ms[1]["id"]]),
+      "stale: a vanished id and a changed diff hash, only for the files in the run")
+with tempfile.TemporaryDirectory() as tmp:
+    tsv = os.path.join(tmp, "eq.tsv")
+    open(tsv, "w").write(f"{live[0]}\t{live[1]}\targued\nparsers/core/utf8.c@00000000#0:ror\t{'0' * 16}\tgone\n")
+    r = subprocess.run([sys.executable, RUN, "parsers/core/utf8.c", "--equivalent", tsv, "--list"], cwd=ROOT,
+                       capture_output=True, text=True)
+    check(r.returncode == 2 and "utf8.c@00000000#0:ror" in r.stderr, f"run.py: a stale line is exit 2 ({r.returncode})")
+    open(tsv, "w").write(f"{live[0]}\t{live[1]}\targued\n")
+    r = subprocess.run([sys.executable, RUN, "parsers/core/utf8.c", "--equivalent", tsv, "--list"], cwd=ROOT,
+                       capture_output=True, text=True)
+    check(r.returncode == 0 and f"{len(ms)} mutants" in r.stdout, f"run.py: live lines only is exit 0 ({r.returncode})")
+r = subprocess.run([sys.executable, RUN, "--corpus-only", "--tests", "x", "--list"], cwd=ROOT, capture_output=True)
+check(r.returncode == 2, "run.py: --corpus-only with --tests is exit 2")
+r = subprocess.run([sys.executable, RUN, "--lint", "--list"], cwd=ROOT, capture_output=True)
+check(r.returncode == 2, "run.py: --lint without --corpus-only is exit 2")
+r = subprocess.run([sys.executable, RUN, "--readers"], cwd=ROOT, capture_output=True, text=True)
+rd = r.stdout.split()
+check(r.returncode == 0 and len(rd) == 13 and "parsers/core/utf8.c" in rd and not any(f.endswith("/write.c") for f in rd)
+      and all(os.path.isfile(os.path.join(ROOT, f)) for f in rd), f"--readers: the 13 verdict-reader files ({len(rd)})")
+# the shipped list has no stale line for the files that decide verdicts
+allsrc = {f: open(os.path.join(ROOT, f)).read() for f in run.VERDICT_FILES}
+cur = {m["id"]: cmut.diff_hash(allsrc[f], m) for f in allsrc for m in cmut.mutants(f, allsrc[f])}
+check(run.stale_equivalent(run.load_equivalent(), set(run.VERDICT_FILES), cur) == [],
+      "maint/mutants/equivalent.tsv: every line of a verdict file names a live mutant")
+
+# ---- mint_mutant.py's search parts
+import mint_mutant  # noqa: E402
+keep = lambda b: b.count(b"x") >= 2 and b.startswith(b"H")  # noqa: E731
+small = mint_mutant.minimise(b"Habcxdefxghi", keep, 400)
+check(small == b"Hxx", f"minimise: the smallest input that keeps the property ({small!r})")
+# halves (2 tries, both fail), then thirds: the 4th try of those drops "ghi", the 6th try overall
+few = mint_mutant.minimise(b"Habcxdefxghi", keep, 6)
+check(few == b"Habcxdefx", f"minimise: stops after max_tests, the property kept ({few!r})")
+ours = {"default": ("valid", None, "c1"), "strict": ("parser_error", "ST501", None)}
+check(mint_mutant.first_difference(ours, dict(ours), "safetensors") is None, "first_difference: none")
+check(mint_mutant.first_difference(ours, dict(ours, default=("valid", None, "c2")), "safetensors") == "default",
+      "first_difference: other content of an accepted file")
+check(mint_mutant.first_difference(ours, dict(ours, strict=("parser_error", "ST110", None)), "safetensors") ==
+      "strict", "first_difference: another rule in the strict profile")
+check(mint_mutant.formats_of("parsers/gguf/kv.c") == ["gguf"] and len(mint_mutant.formats_of("parsers/core/utf8.c")) == 2,
+      "formats_of: a GGUF file's mutant searches GGUF seeds, core's both")
+
+# ---- the address-space limit
+alloc = [sys.executable, "-c", "import sys; x = bytearray(int(sys.argv[1]) << 20)"]
+r_small = subprocess.run(run.as_limited(alloc + ["1"], 256), capture_output=True)
+r_big = subprocess.run(run.as_limited(alloc + ["512"], 256), capture_output=True)
+r_free = subprocess.run(run.as_limited(alloc + ["512"], 0), capture_output=True)
+check(r_small.returncode == 0 and r_big.returncode != 0 and r_free.returncode == 0,
+      f"as_limited: 1 MiB fits 256 MiB ({r_small.returncode}), 512 MiB does not ({r_big.returncode}), "
+      f"no limit ({r_free.returncode})")
+
+# ---- the report: reuse counts, commit, no machine path
+results = [
+    {"file": "parsers/core/utf8.c", "id": "a", "op": "ror", "line": 1, "diff": "-a\n+b", "diff_hash": "1",
+     "family": "-", "status": "killed", "by": "test_conform_inprocess", "cached": True},
+    {"file": "parsers/core/utf8.c", "id": "b", "op": "ror", "line": 2, "diff": "-a\n+b", "diff_hash": "2",
+     "family": "-", "status": "killed", "by": "test_conform_inprocess"},
+    {"file": "parsers/core/utf8.c", "id": "c", "op": "ror", "line": 3, "diff": "-a\n+b", "diff_hash": "3",
+     "family": "-", "status": "equivalent", "rejudged": ["rlimit-32MiB"]},
+    {"file": "parsers/core/utf8.c", "id": "d", "op": "ror", "line": 4, "diff": "-a\n+b", "diff_hash": "4",
+     "family": "-", "status": "killed", "by": "rlimit-32MiB:test_conform_inprocess", "refutes_equivalence": True},
+    {"file": "parsers/core/utf8.c", "id": "e", "op": "ror", "line": 5, "diff": "-a\n+b", "diff_hash": "5",
+     "family": "-", "status": "survived"},
+]
+check(run.reuse(results) == {"cache": 1, "equivalent": 1, "rejudged": 1, "refuted": 1}, "reuse counts")
+with tempfile.TemporaryDirectory() as tmp:
+    a = types.SimpleNamespace(sample=1, shuffle=None, corpus_only=True, lint=False, san_build_dir=None,
+                              as_limits="32,64")
+    argv = sys.argv
+    sys.argv = [RUN, "--corpus-only", "--build-dir", os.path.join(ROOT, "build/dev")]
+    try:
+        run.report(results, tmp, 1.0, a, ["parsers/core/utf8.c"], ["test_conform_inprocess"], "0123")
+    finally:
+        sys.argv = argv
+    md = open(os.path.join(tmp, "mutants.md")).read()
+    doc = json.load(open(os.path.join(tmp, "mutants.json")))
+    check("Reused verdicts: 1 from the cache" in md and "1 equivalent by a line" in md, "report: reuse stated")
+    check("1 equivalence line(s) refuted" in md and "- `d` killed by rlimit-32MiB" in md, "report: refuted line listed")
+    check(ROOT not in md and ROOT not in json.dumps({k: v for k, v in doc.items() if k != "mutants"}),
+          "report: no machine path in the header")
+    check(doc["command"] == "maint/mutants/run.py --corpus-only --build-dir build/dev", f"report: {doc['command']}")
+    check(doc["total"]["score"] == "75.0%", f"score (3 killed of 4 judged): {doc['total']['score']}")
+    head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    if head.returncode == 0:  # a source tree without git names no commit
+        check(doc["commit"].split("+")[0] == head.stdout.strip(), f"report: the commit {doc['commit']}")
+
+print(f"{len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
