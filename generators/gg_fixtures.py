@@ -15,6 +15,7 @@ import sys
 
 import gg_gaps
 import gg_operands
+import gg_positions
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -45,16 +46,19 @@ def scalar(vtype, i=1):
 
 # ---------------------------------------------------------------- fixtures
 
-FIX = []  # (id, bytes, [(id, expect, rule, category, mode)], description, provenance)
+FIX = []  # (id, bytes, [(id, expect, rule, category, mode, offset)], description, provenance)
 
 
-def add(fid, data, desc, rule="-", expect=None, mode="default", prov=PROV, category=None, extra=()):
-    """One fixture file; `extra` lists further (id, expect, rule, mode) lines on the same file."""
+def add(fid, data, desc, rule="-", expect=None, mode="default", prov=PROV, category=None, extra=(), offset=None):
+    """One fixture file; `extra` lists further (id, expect, rule, mode) lines on the same file.
+    offset: the byte offset of the field the fault was written into (the offset column of
+    docs/fixtures.md), for the first line and every extra line of the same rule; None when
+    the generator cannot tell."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
-    lines = [(fid, expect, rule, category, mode)]
+    lines = [(fid, expect, rule, category, mode, offset)]
     for e in extra:
-        lines.append((e[0], e[1], e[2], None, e[3]))
+        lines.append((e[0], e[1], e[2], None, e[3], offset if e[2] == rule and e[1] != "valid" else None))
     FIX.append((fid, data, lines, desc, prov))
 
 
@@ -340,6 +344,7 @@ def build():
     coverage()
     gg_operands.build(add)  # boundaries per operand (docs/fixtures.md)
     gg_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
+    gg_positions.build(add)  # every record position, sums and products at 2^64 - k (issue 38; docs/fixtures.md)
 
 
 def coverage():
@@ -410,13 +415,14 @@ def main():
     for fid, data, lines, desc, prov in FIX:
         name = fid + ".gguf"
         files[name] = data
-        for lid, expect, rule, category, mode in lines:
+        for lid, expect, rule, category, mode, offset in lines:
             if category is None:
                 category = "-" if rule == "-" else "|".join(cats[r] for r in rule.split("|"))
             for r in ([] if rule == "-" else rule.split("|")):
                 assert r in cats, "unknown rule " + r
-            rows.append(manifest.manifest_row(lid, name, data, "gguf", expect, rule, category, mode, desc, prov))
-    return manifest.sync_corpus(OUT, ".gguf", files, rows, check)
+            rows.append(manifest.manifest_row(lid, name, data, "gguf", expect, rule, category, mode, desc, prov,
+                                              offset=None if expect == "valid" else offset))
+    return manifest.sync_corpus(OUT, ".gguf", files, rows, check, manifest.OFFSET_COLUMNS)
 
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
