@@ -78,21 +78,21 @@ EDGE = "spec edge table"
 
 
 def framing():
-    add("ST001-empty-file", b"", "0-byte file", "ST001")
-    add("ST001-seven-bytes", b"\x02\0\0\0\0\0\0", "7-byte file: header size field cut", "ST001")
+    add("ST001-empty-file", b"", "0-byte file", "ST001", offset=0)
+    add("ST001-seven-bytes", b"\x02\0\0\0\0\0\0", "7-byte file: header size field cut", "ST001", offset=0)
     add("ST002-n-100000001", st_file("{}", n_field=100000001), "N = 100,000,001, one above the cap", "ST002",
-        prov=bug("S3"))
-    add("ST002-n-u64-max", st_file("{}", n_field=U64_MAX), "N = 2^64-1", "ST002")
-    add("ST002-n-2pow63", st_file("{}", n_field=2**63), "N = 2^63 (negative as i64)", "ST002")
+        prov=bug("S3"), offset=0)
+    add("ST002-n-u64-max", st_file("{}", n_field=U64_MAX), "N = 2^64-1", "ST002", offset=0)
+    add("ST002-n-2pow63", st_file("{}", n_field=2**63), "N = 2^63 (negative as i64)", "ST002", offset=0)
     add("ST002-n-50-gigabytes", st_file(one(E), 1, n_field=50 * 10**9),
-        "tiny file declaring a 50 GB header: refused before any allocation", "ST002", prov=bug("S4"))
+        "tiny file declaring a 50 GB header: refused before any allocation", "ST002", prov=bug("S4"), offset=0)
     add("ST003-n-100000000-short", st_file("{}", n_field=100000000),
-        "N = 100,000,000 exactly (allowed by the cap) but the file is short", "ST003", prov=bug("S3"))
+        "N = 100,000,000 exactly (allowed by the cap) but the file is short", "ST003", prov=bug("S3"), offset=0)
     add("ST003-n-99999999-short", st_file(one(E), 1, n_field=99999999),
-        "N just under the cap, file of a few bytes", "ST003", prov=bug("S4"))
-    add("ST003-one-byte-short", st_file("{}  ", n_field=5), "8 + N is one byte past the end of the file", "ST003")
+        "N just under the cap, file of a few bytes", "ST003", prov=bug("S4"), offset=0)
+    add("ST003-one-byte-short", st_file("{}  ", n_field=5), "8 + N is one byte past the end of the file", "ST003", offset=0)
     add("ST003-n-past-data", st_file(one(E), 1, n_field=len(one(E)) + 10),
-        "N larger than header + data", "ST003")
+        "N larger than header + data", "ST003", offset=0)
 
 
 def utf8():

@@ -80,22 +80,24 @@ def where(p, last, rev=False):
 
 
 def entry_checks():
-    """(rule, tag, what, body for index p, where the fault lies: (field, inner text))"""
+    """(rule, tag, what, body for index p, the text inside the entry the faulty token follows
+    ("": the entry's value itself))"""
     return [
-        ("ST201", "entry-null", "tensor entry null", lambda p: "null", ("", "")),
-        ("ST202", "missing-offsets", "entry without data_offsets", lambda p: '{"dtype":"U8","shape":[1]}', ("", "")),
+        ("ST201", "entry-null", "tensor entry null", lambda p: "null", lambda p: ""),
+        ("ST202", "missing-offsets", "entry without data_offsets", lambda p: '{"dtype":"U8","shape":[1]}', lambda p: ""),
         ("ST203", "dtype-twice", "dtype given twice",
-         lambda p: '{"dtype":"U8","dtype":"U8","shape":[1],"data_offsets":[%d,%d]}' % (p, p + 1), None),
+         lambda p: '{"dtype":"U8","dtype":"U8","shape":[1],"data_offsets":[%d,%d]}' % (p, p + 1),
+         lambda p: '{"dtype":"U8",'),
         ("ST210", "dtype-I4", "dtype I4", lambda p: '{"dtype":"I4","shape":[1],"data_offsets":[%d,%d]}' % (p, p + 1),
-         None),
+         lambda p: '"dtype":'),
         ("ST211", "dtype-number", "dtype 7", lambda p: '{"dtype":7,"shape":[1],"data_offsets":[%d,%d]}' % (p, p + 1),
-         None),
+         lambda p: '"dtype":'),
         ("ST220", "shape-true", "shape true",
-         lambda p: '{"dtype":"U8","shape":true,"data_offsets":[%d,%d]}' % (p, p + 1), None),
+         lambda p: '{"dtype":"U8","shape":true,"data_offsets":[%d,%d]}' % (p, p + 1), lambda p: '"shape":'),
         ("ST221", "offsets-one", "data_offsets of one number",
-         lambda p: '{"dtype":"U8","shape":[1],"data_offsets":[%d]}' % p, None),
+         lambda p: '{"dtype":"U8","shape":[1],"data_offsets":[%d]}' % p, lambda p: '"data_offsets":[%d' % p),
         ("ST222", "shape-fraction", "shape [1.5]",
-         lambda p: '{"dtype":"U8","shape":[1.5],"data_offsets":[%d,%d]}' % (p, p + 1), None),
+         lambda p: '{"dtype":"U8","shape":[1.5],"data_offsets":[%d,%d]}' % (p, p + 1), lambda p: '"shape":['),
     ]
 
 
@@ -126,7 +128,7 @@ def positions(add):
         for p, last in places():
             n = p + 1 + (0 if last else 1)
             data, h = entries_file(n, p, body(p))
-            off = value_at(h, name(p), "") if fault is not None else None
+            off = value_at(h, name(p), fault(p))
             add("%s-pos-e%d%s-%s" % (rule, p, "-last" if last else "", tag), data, "%s in %s" % (what, where(p, last)),
                 rule, offset=off)
     for rule, tag, what, body, inner in walk_checks():
