@@ -368,6 +368,15 @@ def reduce_bytes(data, keep, limit):
     return data
 
 
+def data_mode_whole(b):
+    """A GGUF file our default profile accepts stays one ggml's data mode accepts: the file must
+    reach the padded end of the last tensor (our default, as llama.cpp's loader, accepts a last
+    tensor without its padding, ggml reads the padded blob: GG304-last-tensor-unpadded, an
+    implementation-defined case).  A cut that loses that padding is not kept."""
+    end = G.padded_data_end(b)
+    return end is None or len(b) >= end
+
+
 def fid_part(mutation):
     return mutation.replace(".", "-").replace("_", "-")
 
@@ -482,6 +491,8 @@ class Mint:
         def keep(b):
             c = self.cls.classify(b, fmt)
             if cls_key(c) != key:
+                return False
+            if fmt == "gguf" and c["default"][0] == "valid" and not data_mode_whole(b):
                 return False
             return not self.against or self.group_of(c, b, fmt) == group
         return keep

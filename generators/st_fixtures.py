@@ -19,6 +19,7 @@ import sys
 
 import st_gaps
 import st_operands
+import st_positions
 import st_sort
 import st_end_edges
 import st_entry_edges
@@ -49,17 +50,20 @@ E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
 # ---------------------------------------------------------------- the cases
 
 FIX = []  # (id, bytes, expect, rule, mode, description, provenance)
+OFFSET = {}  # id -> byte offset of the fault (or None)
 
 
 STRICT_ALSO = []  # (file id, line id, rule, description): a strict line for a file added before
 
 
-def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, strict=None):
+def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, strict=None, offset=None):
     """One fixture file and its manifest line; strict=RULE adds a second line
     (mode strict, id RULE-<fid without valid->-strict) for a valid file that
-    --strict rejects with RULE."""
+    --strict rejects with RULE.  offset: the byte offset where the generator
+    put the fault (the offset column of docs/fixtures.md), None when it cannot tell."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
+    OFFSET[fid] = offset
     FIX.append((fid, data, expect, rule, mode, desc, GEN + ("; " + prov if prov else "")))
     if strict:
         STRICT_ALSO.append((fid, "%s-%s-strict" % (strict, fid[len("valid-"):] if fid.startswith("valid-") else fid),
@@ -74,21 +78,21 @@ EDGE = "spec edge table"
 
 
 def framing():
-    add("ST001-empty-file", b"", "0-byte file", "ST001")
-    add("ST001-seven-bytes", b"\x02\0\0\0\0\0\0", "7-byte file: header size field cut", "ST001")
+    add("ST001-empty-file", b"", "0-byte file", "ST001", offset=0)
+    add("ST001-seven-bytes", b"\x02\0\0\0\0\0\0", "7-byte file: header size field cut", "ST001", offset=0)
     add("ST002-n-100000001", st_file("{}", n_field=100000001), "N = 100,000,001, one above the cap", "ST002",
-        prov=bug("S3"))
-    add("ST002-n-u64-max", st_file("{}", n_field=U64_MAX), "N = 2^64-1", "ST002")
-    add("ST002-n-2pow63", st_file("{}", n_field=2**63), "N = 2^63 (negative as i64)", "ST002")
+        prov=bug("S3"), offset=0)
+    add("ST002-n-u64-max", st_file("{}", n_field=U64_MAX), "N = 2^64-1", "ST002", offset=0)
+    add("ST002-n-2pow63", st_file("{}", n_field=2**63), "N = 2^63 (negative as i64)", "ST002", offset=0)
     add("ST002-n-50-gigabytes", st_file(one(E), 1, n_field=50 * 10**9),
-        "tiny file declaring a 50 GB header: refused before any allocation", "ST002", prov=bug("S4"))
+        "tiny file declaring a 50 GB header: refused before any allocation", "ST002", prov=bug("S4"), offset=0)
     add("ST003-n-100000000-short", st_file("{}", n_field=100000000),
-        "N = 100,000,000 exactly (allowed by the cap) but the file is short", "ST003", prov=bug("S3"))
+        "N = 100,000,000 exactly (allowed by the cap) but the file is short", "ST003", prov=bug("S3"), offset=0)
     add("ST003-n-99999999-short", st_file(one(E), 1, n_field=99999999),
-        "N just under the cap, file of a few bytes", "ST003", prov=bug("S4"))
-    add("ST003-one-byte-short", st_file("{}  ", n_field=5), "8 + N is one byte past the end of the file", "ST003")
+        "N just under the cap, file of a few bytes", "ST003", prov=bug("S4"), offset=0)
+    add("ST003-one-byte-short", st_file("{}  ", n_field=5), "8 + N is one byte past the end of the file", "ST003", offset=0)
     add("ST003-n-past-data", st_file(one(E), 1, n_field=len(one(E)) + 10),
-        "N larger than header + data", "ST003")
+        "N larger than header + data", "ST003", offset=0)
 
 
 def utf8():
@@ -640,6 +644,7 @@ def build():
     st_json_edges.build(add)  # string scanner and escape decoder edges
     st_entry_edges.build(add)  # entry reader edges (escaped names late, array-form syntax, held depth)
     st_end_edges.build(add)  # headers cut where a scanner tests the end, no data after them
+    st_positions.build(add)  # every entry position, sort ties, sums and products at 2^64 - k (issue 38)
 
 
 def main():
@@ -665,8 +670,10 @@ def main():
             cats.append(spec)
             assert fid.startswith(r) or fid.startswith("valid-") or "|" in rule, fid
         category = "|".join(cats) if cats else "-"
-        rows.append(manifest.manifest_row(fid, name, data, "safetensors", expect, rule, category, mode, desc, prov))
-    return manifest.sync_corpus(OUT, ".safetensors", files, rows, check)
+        off = OFFSET.get(fid) if expect != "valid" else None
+        rows.append(manifest.manifest_row(fid, name, data, "safetensors", expect, rule, category, mode, desc, prov,
+                                          offset=off))
+    return manifest.sync_corpus(OUT, ".safetensors", files, rows, check, manifest.OFFSET_COLUMNS)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,4 +1,5 @@
 /* classify.c: what a reader said -> the case's result (design.md). */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -79,6 +80,14 @@ void cf_classify(cf_case *c, const cf_outcome *o) {
     if (o->category && *o->category && strcmp(l->category, "-") != 0 && !cf_in_alternatives(o->category, l->category)) {
         c->result = CF_WRONG_RULE;
         snprintf(c->detail, sizeof c->detail, "category %s, want %s", o->category, l->category);
+        return;
+    }
+    /* the byte offset, when both the manifest line and the reader give one
+     * (docs/conform.md "Offsets"): the right rule at the wrong byte */
+    if (l->has_offset && o->has_offset && o->offset != l->offset) {
+        c->result = CF_WRONG_RULE;
+        snprintf(c->detail, sizeof c->detail, "%s%sat offset %" PRIu64 ", want offset %" PRIu64, o->rule ? o->rule : "",
+                 o->rule ? " " : "", o->offset, l->offset);
         return;
     }
     c->result = CF_PASS;

@@ -137,6 +137,8 @@ typedef struct cf_outcome {
     enum { CF_GOT_ACCEPT, CF_GOT_REJECT, CF_GOT_SKIP, CF_GOT_CRASH, CF_GOT_TIMEOUT } kind;
     const char *rule;     /* reported rule id, or NULL */
     const char *category; /* reported category, or NULL */
+    int has_offset;       /* the reader reported the violation's byte offset */
+    uint64_t offset;      /* that offset (bytes from the file's start) */
     int misread;          /* accepted, content differs from the expected */
     const char *why;      /* crash / misread detail, or NULL */
 } cf_outcome;

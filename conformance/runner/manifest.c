@@ -171,7 +171,7 @@ static int is_sha256(const char *s) {
     return i == 64;
 }
 
-static int parse_u64(const char *s, uint64_t *v) {
+int cf_parse_u64(const char *s, uint64_t *v) {
     if (!*s) return -1;
     uint64_t x = 0;
     for (; *s; s++) {
@@ -197,6 +197,7 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
         }
     }
     int i_desc = cf_tsv_col(&m->tsv, "description"), i_prov = cf_tsv_col(&m->tsv, "provenance");
+    int i_off = cf_tsv_col(&m->tsv, "offset");
     /* the folder: everything before the last '/' */
     m->folder = xstrdup(path);
     if (!m->folder) goto oom;
@@ -232,14 +233,15 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
         l->folder_name = m->folder_name;
         l->manifest = m->tsv.path;
         l->lineno = m->tsv.linenos[r];
-        const char *bad = NULL;
+        const char *bad = NULL, *off = i_off >= 0 ? row[i_off] : "";
+        l->has_offset = *off && strcmp(off, "-") != 0;
         if (!*l->id)
             bad = "empty id";
         else if (!*l->relpath || l->relpath[0] == '/')
             bad = "path empty or absolute";
         else if (!is_sha256(l->sha256))
             bad = "sha256 is not 64 lowercase hex digits";
-        else if (parse_u64(row[idx[3]], &l->size) != 0)
+        else if (cf_parse_u64(row[idx[3]], &l->size) != 0)
             bad = "size is not a decimal number";
         else if (!one_of(l->format, formats))
             bad = "format is not safetensors or gguf";
@@ -249,6 +251,10 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
             bad = "mode is not default, strict or header-only";
         else if (!*l->rule || !*l->category)
             bad = "empty rule or category (use -)";
+        else if (l->has_offset && cf_parse_u64(off, &l->offset) != 0)
+            bad = "offset is not a decimal number (empty or - for none)";
+        else if (l->has_offset && strcmp(l->expect, "valid") == 0)
+            bad = "offset given on a valid line";
         for (size_t k = 0; !bad && k < m->n; k++)
             if (strcmp(m->lines[k].id, l->id) == 0) bad = "duplicate id";
         if (bad) {

@@ -45,6 +45,8 @@ typedef struct cf_line {
     const char *folder_name; /* its last component ("gguf") */
     const char *manifest;    /* path of MANIFEST.tsv */
     int lineno;
+    int has_offset;  /* the optional offset column holds a value for this line */
+    uint64_t offset; /* byte offset from the file's start where the reader must report the violation */
 } cf_line;
 
 typedef struct cf_manifest {
@@ -55,12 +57,18 @@ typedef struct cf_manifest {
 } cf_manifest;
 
 /* Read a fixture manifest (columns id path sha256 size format expect rule
- * category mode; description and provenance optional).  Checks each line:
+ * category mode; description, provenance and offset optional).  offset: a
+ * decimal byte offset, or empty / "-" for none (sets has_offset, offset).
+ * Checks each line:
  * format safetensors|gguf, expect valid|parser_error|implementation_defined,
  * mode default|strict|header-only, size a decimal number, sha256 64 lowercase
  * hex digits, id unique within the file.  0 on success, -1 with a message. */
 int cf_manifest_read(const char *path, cf_manifest *out, char *err, size_t n);
 void cf_manifest_free(cf_manifest *m);
+
+/* A decimal number of 1-20 digits that fits 64 bits, nothing else (no sign,
+ * no space) -> *v.  0 ok; -1 otherwise (*v untouched). */
+int cf_parse_u64(const char *s, uint64_t *v);
 
 /* Is `word` one of the '|'-separated alternatives of `list`? */
 int cf_in_alternatives(const char *word, const char *list);

@@ -377,6 +377,16 @@ static void finish(slot *sl, const cf_catmap *catmap) {
                 o.category = json_string_value(k);
             else if (k && !json_is_null(k) && !bad_line)
                 bad_line = "has a \"category\" that is not a string";
+            /* optional "offset": a JSON integer, or a decimal string (64-bit offsets exact) */
+            json_t *off = json_object_get(j, "offset");
+            if (json_is_integer(off) && json_integer_value(off) >= 0) {
+                o.has_offset = 1;
+                o.offset = (uint64_t)json_integer_value(off);
+            } else if (json_is_string(off) && cf_parse_u64(json_string_value(off), &o.offset) == 0) {
+                o.has_offset = 1;
+            } else if (off && !json_is_null(off) && !bad_line) {
+                bad_line = "has an \"offset\" that is not a non-negative integer";
+            }
             /* a message-only reader: its category (or rule) from the map */
             if (code == 1 && catmap && !o.rule && !o.category) {
                 json_t *msg = json_object_get(j, "message");

@@ -355,6 +355,36 @@ def parse(b):
     return m
 
 
+def padded_data_end(b):
+    """Where ggml's data mode needs the file to reach: data start (the tensor infos' end padded
+    to the alignment) + the sum of every tensor's size padded to the alignment (gguf.cpp reads
+    the data section as one blob of that size).  None when b does not parse (parse()) or holds
+    no tensor.  Sizes of unusable types count as 0."""
+    try:
+        m = parse(b)
+    except ParseError:
+        return None
+    if not m.tensors:
+        return None
+    r = Reader(b)  # the infos' end: parse() again, keeping the position
+    r.take(24)
+    for _ in m.kvs:
+        r.string()
+        vt = r.i32()
+        if vt == VT_ARRAY:
+            et, n = r.i32(), r.u64()
+            for _ in range(n):
+                r.value(et)
+        else:
+            r.value(vt)
+    for _ in m.tensors:
+        r.string()
+        r.take(8 * r.u32())
+        r.take(12)
+    a = m.alignment()
+    return align_up(r.pos, a) + sum(align_up(nbytes(t.gtype, t.dims) or 0, a) for t in m.tensors)
+
+
 def shrink(m):
     """A small copy of a real model: arrays capped at 48 items, strings at 200
     bytes, every tensor reduced to a few blocks (names, types, n_dims kept)."""

@@ -8,6 +8,10 @@ from .tables import ROOT, RULES
 
 COLUMNS = ["id", "path", "sha256", "size", "format", "expect", "rule", "category", "mode", "description",
            "provenance"]
+# the corpus manifests of gg_fixtures.py / st_fixtures.py add the optional offset column
+# (docs/fixtures.md): the byte where the generator put the fault, empty when it cannot tell
+OFFSET_COLUMNS = COLUMNS + ["offset"]
+NO_COLUMN = object()
 
 
 def read_rules():
@@ -15,19 +19,23 @@ def read_rules():
     return {r: (v.profile, v.category) for r, v in RULES.items()}
 
 
-def manifest_row(fid, name, data, fmt, expect, rule, category, mode, desc, prov):
-    """One manifest line (without newline) for fixture bytes `data` stored as `name`."""
+def manifest_row(fid, name, data, fmt, expect, rule, category, mode, desc, prov, offset=NO_COLUMN):
+    """One manifest line (without newline) for fixture bytes `data` stored as `name`; with
+    `offset` (an int, or None for an empty field) the line has the offset column too."""
     cols = [fid, name, hashlib.sha256(data).hexdigest(), str(len(data)), fmt, expect, rule, category, mode, desc,
             prov]
+    if offset is not NO_COLUMN:
+        assert offset is None or (expect != "valid" and 0 <= offset < 2**64), fid
+        cols.append("" if offset is None else str(offset))
     assert all("\t" not in c and "\n" not in c for c in cols), fid
     return "\t".join(cols)
 
 
-def sync_corpus(out_dir, ext, files, rows, check):
-    """Write `files` (name -> bytes) and MANIFEST.tsv (sorted `rows`) into out_dir,
-    removing fixture files (*ext) no longer generated.  With check=True write
+def sync_corpus(out_dir, ext, files, rows, check, columns=COLUMNS):
+    """Write `files` (name -> bytes) and MANIFEST.tsv (sorted `rows`, header `columns`) into
+    out_dir, removing fixture files (*ext) no longer generated.  With check=True write
     nothing and report what would change.  Returns the process exit code."""
-    manifest = "\t".join(COLUMNS) + "\n" + "".join(r + "\n" for r in sorted(rows))
+    manifest = "\t".join(columns) + "\n" + "".join(r + "\n" for r in sorted(rows))
 
     def differs(path, data):
         if not os.path.exists(path):

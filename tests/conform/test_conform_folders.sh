@@ -13,7 +13,7 @@ mkdir -p "$tmp/private"
 cp "$SRC/corpus/gguf/GG002-bad-magic-FUGG.gguf" "$tmp/private/p.gguf"
 sha=$(sha256sum "$tmp/private/p.gguf" | cut -d' ' -f1)
 size=$(stat -c %s "$tmp/private/p.gguf")
-hdr=$(head -1 "$SRC/corpus/gguf/MANIFEST.tsv")
+hdr=$(head -1 "$SRC/corpus/gguf/MANIFEST.tsv" | cut -f1-11) # the 11 columns (offset is optional)
 printf '%s\nprivate-GG002-fugg\tp.gguf\t%s\t%s\tgguf\tparser_error\tGG002\tBAD_MAGIC\tdefault\tmagic FUGG\thand-written\n' \
     "$hdr" "$sha" "$size" >"$tmp/private/MANIFEST.tsv"
 

@@ -57,3 +57,14 @@ endif()
 add_test(NAME test_ggml_type_table
          COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_ggml_type_table.py "${_ggml_lib}")
 set_tests_properties(test_ggml_type_table PROPERTIES LABELS "corpus;gguf;ggml-diff" SKIP_RETURN_CODE 77)
+
+# mint's byte minimiser keeps a valid GGUF file valid for ggml's data mode (issue 38, item 6): the
+# last tensor's padding is never cut; with TFS_GGML_LIB ggml's data mode must accept every result.
+if(TARGET tfs_shared)
+  add_test(NAME test_generator_mint_padding
+           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_mint_padding.py --lib $<TARGET_FILE:tfs_shared>)
+  set_tests_properties(test_generator_mint_padding PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
+  if(DEFINED TFS_GGML_LIB AND NOT TFS_GGML_LIB STREQUAL "")
+    set_tests_properties(test_generator_mint_padding PROPERTIES ENVIRONMENT "TFS_GGML_LIB=${TFS_GGML_LIB};GGML_NO_BACKTRACE=1")
+  endif()
+endif()

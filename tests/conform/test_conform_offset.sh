@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The manifest's optional offset column (docs/conform.md "Offsets", issue 38 item 4):
+#  - in process, a line whose offset is the byte where the fault is passes; one byte off is
+#    wrong_rule ("GG204 at offset 33, want offset 34"); an empty offset is not compared;
+#  - an adapter that reports "offset" (integer or decimal string) is compared the same way;
+#    an adapter that reports none passes whatever the line says;
+#  - an offset that is not a decimal number is refused (exit 2) with the line named.
+# The fixture: header(1 tensor, 0 KV) = 24 bytes, name "t" = 8 + 1, then n_dims = 5 at byte 33
+# (written here, not taken from tfs).
+# usage: test_conform_offset.sh TFS
+set -u
+TFS=$1
+. "$(dirname "$0")/../lib.sh"
+mk() { # folder offset: one GG204 fixture with that offset in the manifest
+    mkdir -p "$tmp/$1"
+    printf 'GGUF\003\000\000\000\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$tmp/$1/f.gguf"
+    printf '\001\000\000\000\000\000\000\000t\005\000\000\000' >>"$tmp/$1/f.gguf"
+    for _ in 1 2 3 4 5; do printf '\001\000\000\000\000\000\000\000' >>"$tmp/$1/f.gguf"; done
+    printf '\000\000\000\000\000\000\000\000\000\000\000\000' >>"$tmp/$1/f.gguf"
+    sha=$(sha256sum "$tmp/$1/f.gguf" | cut -d' ' -f1)
+    size=$(stat -c %s "$tmp/$1/f.gguf")
+    printf 'id\tpath\tsha256\tsize\tformat\texpect\trule\tcategory\tmode\tdescription\tprovenance\toffset\n' >"$tmp/$1/MANIFEST.tsv"
+    printf 'GG204-t\tf.gguf\t%s\t%s\tgguf\tparser_error\tGG204\tBAD_N_DIMS\tdefault\tn_dims 5\thand-written\t%s\n' \
+        "$sha" "$size" "$2" >>"$tmp/$1/MANIFEST.tsv"
+}
+run() { # folder [adapter]: exit status and output of one run
+    if [ $# -gt 1 ]; then
+        "$TFS" conform --fixtures "$tmp/$1" --no-sanity-check --adapter "$2" >"$tmp/out" 2>&1
+    else
+        "$TFS" conform --fixtures "$tmp/$1" >"$tmp/out" 2>&1
+    fi
+}
+mk right 33
+mk wrong 34
+mk none ""
+mk bad x
+run right && ok || ko "in process, offset 33: exit $? ($(tail -1 "$tmp/out"))"
+run wrong
+[ $? -eq 1 ] && grep -q "wrong_rule: GG204 at offset 33, want offset 34" "$tmp/out" && ok ||
+    ko "in process, offset 34: not wrong_rule at 33 ($(grep -m1 GG204-t "$tmp/out"))"
+run none && ok || ko "in process, no offset: exit $?"
+run bad
+[ $? -eq 2 ] && grep -q "MANIFEST.tsv:2: offset is not a decimal number" "$tmp/out" && ok ||
+    ko "offset x: not refused ($(head -1 "$tmp/out"))"
+# adapters
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG204\\",\\"offset\\":%s}"\nexit 1\n' '\"33\"' >"$tmp/says33.sh"
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG204\\",\\"offset\\":33}"\nexit 1\n' >"$tmp/says33int.sh"
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG204\\"}"\nexit 1\n' >"$tmp/silent.sh"
+chmod +x "$tmp"/*.sh
+run right "$tmp/says33.sh {file}" && ok || ko "adapter offset \"33\", line 33: exit $? ($(grep -m1 GG204 "$tmp/out"))"
+run right "$tmp/says33int.sh {file}" && ok || ko "adapter offset 33, line 33: exit $?"
+run wrong "$tmp/says33.sh {file}"
+[ $? -eq 1 ] && grep -q "want offset 34" "$tmp/out" && ok || ko "adapter offset 33, line 34: not wrong_rule"
+run wrong "$tmp/silent.sh {file}" && ok || ko "adapter without an offset, line 34: exit $? (must not be compared)"
+finish test_conform_offset
