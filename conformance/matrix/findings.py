@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """findings.py [RESULTS_JSON] [OUT_MD]: the matrix part of docs/findings.md
-(from docs/results.json).  The file is one page for the readers' authors:
+(from docs/results.json), one page per reader in docs/findings/<reader>.md
+and, without arguments, docs/results.md and .html again (their non-pass
+cells link to their class on the reader's page).  The file is one page for the readers' authors:
 the hand-written part above MARK (crashes and undefined behaviour found by
 fuzzing, fuzz/ext/) is kept as it is; everything below MARK is regenerated: for each third-party reader, every class of defect,
 crashes first; each with its fixtures (the smallest first: the minimal
@@ -15,22 +17,16 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
-if any(a in ("-h", "--help") for a in sys.argv[1:]):
-    print(__doc__ + "\n\n  --check  list the non-pass cells nothing explains; exit 1 if any; write nothing")
-    sys.exit(0)
-unknown = [a for a in sys.argv[1:] if a.startswith("-") and a != "--check"]
-if unknown:
-    print(f"findings.py: unknown option {unknown[0]} (--help)", file=sys.stderr)
-    sys.exit(2)
-args = [a for a in sys.argv[1:] if a != "--check"]
-CHECK = "--check" in sys.argv[1:]  # list the non-pass cells nothing explains; exit 1 if any; write nothing
-src = args[0] if args else os.path.join(ROOT, "docs", "results.json")
-dst = args[1] if len(args) > 1 else os.path.join(ROOT, "docs", "findings.md")
-doc = json.load(open(src))
+doc, fix = None, {}  # the results document and its fixtures by id (load())
 # rule id -> one-line title (include/tfs/rules.def), for the explanations below
-TITLE = {m.group(1): m.group(2) for m in re.finditer(r'TFS_RULE\((\w+),[^"]*"[^"]*", "((?:[^"\\]|\\.)*)"',
-                                                     open(os.path.join(ROOT, "include", "tfs", "rules.def")).read())}
+# (none where the tree has no rules.def: a copy of conformance/matrix/ alone, test_run_exit.sh)
+try:
+    _RULES = open(os.path.join(ROOT, "include", "tfs", "rules.def")).read()
+except OSError:
+    _RULES = ""
+TITLE = {m.group(1): m.group(2) for m in re.finditer(r'TFS_RULE\((\w+),[^"]*"[^"]*", "((?:[^"\\]|\\.)*)"', _RULES)}
 
 CLASS_ORDER = ["crash", "timeout", "misread", "false_accept", "false_reject", "wrong_rule"]
 INSTEAD = {
@@ -85,6 +81,29 @@ NOTES = {
     "csafetensors": "Fixed 4 KiB buffers for names and metadata strings, a fixed limit on metadata entries; its own "
                     "JSON parser, which checks neither UTF-8 nor surrogate pairs; it checks each tensor alone "
                     "(start <= end, end within the data, size), never that the offsets are contiguous.",
+    "gguf-py": "llama.cpp's Python reader (gguf_reader.py at 0b6d225; gguf_dump.py, the convert scripts and "
+               "transformers' GGUF loading use it). It maps the file with numpy and reads every field through `_get` "
+               "(gguf_reader.py:203-208): a slice of the map viewed as the field's type, whose length is never "
+               "checked, so a read past the end of the file comes back short or empty instead of failing. It checks "
+               "the magic (and takes \"FUGG\" for a big-endian file), the version (2 or 3; a version whose low 16 bits "
+               "are 0 is re-read byte-swapped), value and ggml types (Python enums), duplicate keys and tensor names, "
+               "general.alignment (u32, a power of two), and that each tensor's data reshapes to its shape; nothing "
+               "else. Python exceptions are its rejections: the adapter reports any exception as a rejection, so a "
+               "reader bug shows as a rejection, never a crash.",
+    "gguf-py-meta": "The same reader and command as `gguf-py`, graded in the header-only profile (what a metadata "
+                    "reader is held to): GGUFReader still maps each tensor's data, so it rejects files whose data "
+                    "lies past the end, which a metadata reader may accept.",
+    "node-llama-cpp-gguf": "node-llama-cpp's own JavaScript GGUF parser (dist/gguf/parser at 3.22.1): parseGguf.js:53-76 "
+                           "checks the magic, refuses version 1 and reads any other unknown version as v3 (a warning); "
+                           "GgufV2Parser.js:95-125 reads the KV count and every KV as declared (a later duplicate key "
+                           "overwrites the earlier: `metadata[key] = value`) and :126-165 every tensor info with no "
+                           "check of n_dims, dimensions, ggml type or offset. KVs come back nested by the dots of their "
+                           "keys (flattened back by the adapter; partial content).",
+    "llama-node": "@fugood/llama.node 1.7.15 bundles llama.cpp b10257 (22dc605c4). loadLlamaModelInfo "
+                  "(src/LlamaContext.cpp:64-113) calls gguf_init_from_file with no_alloc = false and then "
+                  "gguf_get_version(ctx) without checking ctx: every file the bundled ggml rejects ends the Node "
+                  "process with SIGSEGV instead of an exception the caller can catch. Where ggml accepts, its checks "
+                  "are the current ggml's (compare the ggml-3.22.1 columns).",
     "ggml-3.3.0-meta": "ggml at llama.cpp b4234 (December 2024): asserts (GGML_ASSERT, an abort) on a wrong-typed "
                        "general.alignment and on n_dims 0, divides by a zero alignment (SIGFPE), and lacks the checks "
                        "added since (among them GG303-G2, the padded-size overflow of CVE-2025-53630).",
@@ -211,6 +230,53 @@ EXPLAIN = [
     ("safetensors-js", (FA,), "ST*", None, "its SafeTensor constructor checks nothing but that the header parses "
      "(JSON.parse over TextDecoder's replacement characters) and that each entry has data_offsets: no check for: "
      "{title} ({rule})"),
+    # llama.cpp gguf-py GGUFReader (gguf_reader.py at 0b6d225)
+    ("gguf-py*", (FA,), "GG002-*", None, "it takes the magic \"FUGG\" for a big-endian GGUF file and reads the rest "
+     "byte-swapped (gguf_reader.py:135-141)"),
+    ("gguf-py*", (FA,), "GG01[12]-*", None, "it reads big-endian files: the FUGG magic, or a version whose low 16 bits "
+     "are 0, switches it to byte-swapped reads (gguf_reader.py:135-151); ggml rejects them"),
+    ("gguf-py*", (FA,), "GG00[0-9]-*", None, "a read past the end of the file comes back short or empty (`_get`, "
+     "gguf_reader.py:203-208), not an error: no check for: {title} ({rule})"),
+    ("gguf-py*", (FA,), "GG*", None, "GGUFReader checks the magic, version, value and ggml types, duplicate keys "
+     "and names, general.alignment and that each tensor's data reshapes, nothing else: no check for: {title} "
+     "({rule})"),
+    ("gguf-py*", (TO,), "*", None, "it loops over a declared array count (`for idx in range(alen[0])`, "
+     "gguf_reader.py:247) building one numpy view per element, with no bound by the file size: no check for: "
+     "{title} ({rule})"),
+    ("gguf-py*", (MR,), "valid-*", None, "it reads the file but returns other values than it holds (the detail "
+     "names the first difference)"),
+    ("gguf-py*", (FR,), "valid-*", None, "it refuses a valid file (its message is in the detail): a check ggml does "
+     "not make"),
+    ("gguf-py*", (WR,), "*", None, "rejected, but its exception names another cause than the fixture's rule (the "
+     "message and the category map are in the detail)"),
+    ("gguf-py*", (CR,), "*", None, "the adapter process ended outside the protocol (the detail has the exit)"),
+    # node-llama-cpp 3.22.1 readGgufFileInfo (dist/gguf/parser)
+    ("node-llama-cpp-gguf", (FA,), "GG01[03]-*", None, "it reads any version but 1 as v3 (parseGguf.js:71-75, a "
+     "warning only)"),
+    ("node-llama-cpp-gguf", (FA,), "GG*", None, "it checks the magic, the version (not 1) and the value types, and "
+     "reads the rest as declared (GgufV2Parser.js:95-165): no check for: {title} ({rule})"),
+    ("node-llama-cpp-gguf", (TO,), "*", None, "it loops over a declared count with no bound by the file size "
+     "(GgufV2Parser.js:76-87 / 130-165): no check for: {title} ({rule})"),
+    ("node-llama-cpp-gguf", (CR,), "*", None, "Node ended outside the protocol (the detail has the exit): a declared "
+     "count or length drives an allocation or recursion the file cannot back"),
+    ("node-llama-cpp-gguf", (MR,), "valid-*", None, "its metadata is an object nested by the dots of the keys: a key "
+     "that is also the prefix of another, a duplicate or an integer-like key part comes back changed or lost "
+     "(the detail names the first difference)"),
+    ("node-llama-cpp-gguf", (FR,), "valid-*", None, "it refuses a valid file (its message is in the detail)"),
+    ("node-llama-cpp-gguf", (WR,), "*", None, "rejected for another cause than the fixture's (its message is in "
+     "the detail)"),
+    # @fugood/llama.node 1.7.15 loadLlamaModelInfo
+    ("llama-node", (CR,), "valid-*", None, "the bundled ggml (no_alloc = false) dies on this valid file (the "
+     "signal is in the detail): SIGFPE on a 0-element tensor"),
+    ("llama-node", (CR,), "*", None, "gguf_init_from_file rejects the file and returns NULL; loadLlamaModelInfo "
+     "then calls gguf_get_version(NULL) (src/LlamaContext.cpp:81-84): SIGSEGV instead of an error"),
+    ("llama-node", (FA,), "*", None, "the bundled ggml accepts it (as ggml 0.25.1 does where the ggml-3.22.1 "
+     "columns show the same): no check for: {title} ({rule})"),
+    ("llama-node", (TO,), "*", None, "the bundled ggml (no_alloc = false) allocates or reads the declared data "
+     "before checking the file holds it"),
+    ("llama-node", (MR,), "*", None, "it returns another version or alignment than the file holds"),
+    ("llama-node", (FR,), "*", None, "the bundled ggml refuses a valid file (its message is in the detail)"),
+    ("llama-node", (WR,), "*", None, "rejected for another cause than the fixture's"),
     # syoyo/safetensors-cpp: safetensors.hh and csafetensors.c
     ("*safetensors*", (WR,), "*", "EmptyTensorWithOffsets", EMPTY),
     ("*safetensors*", (WR,), "*", "TensorInvalidInfo", "it computes the byte size in wrapping size_t arithmetic from "
@@ -300,6 +366,7 @@ def explain(rid, fid, c):
     return ""
 
 def repro(r, f):
+    """The adapter-side repro: tfs conform on one fixture, as the matrix ran it."""
     cmd = r.get("conform_command") or ""
     if r.get("command"):
         m = re.search(r"--category-map (\S+)", cmd)  # the reasons are graded through it
@@ -310,62 +377,234 @@ def repro(r, f):
     return f"tfs {cmd.replace(' -q', '')} --id {f['id']}"
 
 
-fix = {f["id"]: f for f in doc["fixtures"]}
+# The stock reader, called as its users call it (its own CLI or API, not our
+# adapter), one line, {file} the fixture.  Where the package must be installed
+# first, the line says so.
+GGML_PY = ("python3 -c 'import ctypes as c,sys;L=c.CDLL(sys.argv[1]);P=type(\"P\",(c.Structure,),{\"_fields_\":"
+           "[(\"no_alloc\",c.c_bool),(\"ctx\",c.c_void_p)]});x=c.c_void_p();L.gguf_init_from_file.restype=c.c_void_p;"
+           "L.gguf_init_from_file.argtypes=[c.c_char_p,P];print(\"accepted\" if L.gguf_init_from_file(sys.argv[2].encode(),"
+           "P(%s,%s)) else \"rejected\")' node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-base.so {file}")
+STOCK = {
+    "ggml-*-meta": ("`npm i @node-llama-cpp/linux-x64@{npm}`, then gguf_init_from_file(no_alloc=true) of its "
+                    "libggml-base.so: `GGML_NO_BACKTRACE=1 " + GGML_PY % ("True", "None") + "`"),
+    "ggml-*-data": ("`npm i @node-llama-cpp/linux-x64@{npm}`, then gguf_init_from_file(no_alloc=false): "
+                    "`GGML_NO_BACKTRACE=1 " + GGML_PY % ("False", "c.addressof(x)") + "`"),
+    "hf-gguf": ("`npm i @huggingface/gguf@0.4.6`, then `node --input-type=module -e \"import {gguf} from "
+                "'@huggingface/gguf'; console.log(await gguf(process.argv[1], {allowLocalFile: true}))\" {file}`"),
+    "hyllama": ("`npm i hyllama@0.2.2`, then `node --input-type=module -e \"import {ggufMetadata} from 'hyllama'; "
+                "import {readFileSync} from 'fs'; console.log(ggufMetadata(readFileSync(process.argv[1]).buffer))\" {file}`"),
+    "hf-hub": ("`npm i @huggingface/hub@2.17.5`; parseSafetensorsMetadata reads from a hub only: call it with "
+               "`{repo, path, fetch}` where fetch answers HEAD and Range requests from {file} (as "
+               "conformance/adapters/js/hf-hub-safetensors.mjs does)"),
+    "safetensors-js": ("`npm i safetensors@0.0.1`, then `node --input-type=module -e \"import {SafeTensor} from "
+                       "'safetensors/dist/safetensors.es.js'; import {readFileSync} from 'fs'; "
+                       "new SafeTensor(readFileSync(process.argv[1]))\" {file}`"),
+    "gguf-js": "`npm i gguf@1.0.7`, then `node -e \"require('gguf').parseRawMetadata(process.argv[1]).then(console.log)\" {file}`",
+    "gguflib": "the stock command over gguflib.c, built with ASan: `gguf-tools show {file}`",
+    "gguf-tools-show": "`gguf-tools show {file}` (built with -fsanitize=address,undefined)",
+    "safetensors-cpp": ("its API as its README shows it: `safetensors::load_from_file(\"{file}\", &st, &warn, &err)` "
+                        "then `safetensors::validate_data_offsets(st, err)`"),
+    "csafetensors": "its API: `csafetensors_load_from_file(\"{file}\", &st)` then `csafetensors_validate(&st)`",
+    "safetensors-crate": "`SafeTensors::deserialize(&std::fs::read(\"{file}\")?)` (the canonical reader)",
+    "gguf-py*": ("in a llama.cpp checkout at the pinned commit (`pip`-free: numpy from python3-numpy): "
+                 "`python3 gguf-py/gguf/scripts/gguf_dump.py {file}` (GGUFReader, then every field's contents)"),
+    "node-llama-cpp-gguf": "`npx -y node-llama-cpp@3.22.1 inspect gguf {file}` (readGgufFileInfo)",
+    "llama-node": ("`npm i @fugood/llama.node@1.7.15`, then `GGML_NO_BACKTRACE=1 node -e \"require('@fugood/llama.node')"
+                   ".loadLlamaModelInfo(process.argv[1]).then(console.log)\" {file}`"),
+}
+# Where in the reader's source a class comes from, at the pinned version:
+# (reader glob, results, fixture glob, "file:line: what").  A class without an
+# entry says so ("not located").
+SOURCE = [
+    ("gguf-py*", (FA, MR), "GG002-*", "gguf_reader.py:135-141 (0b6d225): magic \"FUGG\" is taken as a big-endian file"),
+    ("gguf-py*", (FA,), "GG01[12]-*", "gguf_reader.py:146-151 (0b6d225): a version whose low 16 bits are 0 is re-read "
+     "byte-swapped (\"legacy\" big-endian files)"),
+    ("gguf-py*", (FA, MR, CR), "*", "gguf_reader.py:203-208 (0b6d225): _get slices the memmap and views it without "
+     "checking the slice is as long as asked; a short read comes back short (or empty) instead of failing"),
+    ("llama-node", (CR,), "*", "src/LlamaContext.cpp:81-84 (1.7.15): gguf_init_from_file's result is used "
+     "(gguf_get_version(ctx)) without a NULL check"),
+    ("safetensors-cpp", (CR,), "ST113-*", "safetensors.hh (af90b6c): the JSON parser recurses per nesting level"),
+]
+SEVERITY = {CR: "crash or memory error", TO: "hang", MR: "misread of a valid file", FA: "false accept of a malformed file",
+            FR: "false reject of a valid file", WR: "wrong rule (verdict right, reason wrong)"}
+
+
+def stock(rid, fpath, version=""):
+    for g, line in STOCK.items():
+        if fnmatch.fnmatch(rid, g):
+            npm = re.search(r"linux-x64 ([0-9.]+)", version or "")
+            return line.replace("{file}", fpath).replace("{npm}", npm.group(1) if npm else "VERSION")
+    return "(no stock command recorded)"
+
+
+def source(rid, result, fid):
+    for rg, results, fg, where in SOURCE:
+        if fnmatch.fnmatch(rid, rg) and result in results and fnmatch.fnmatch(fid, fg):
+            return where
+    return ""
+
+
 OK = ("pass", "implementation_defined", "skip", "xfail")
-unexplained = [(rid, fid, c["result"]) for rid, cells in doc["cells"].items() for fid, c in sorted(cells.items())
-               if c["result"] not in OK and not explain(rid, fid, c)]
-if CHECK:
-    for u in unexplained:
-        print("unexplained: %s %s %s" % u)
-    n = sum(1 for cells in doc["cells"].values() for c in cells.values() if c["result"] not in OK)
-    print(f"findings: {n - len(unexplained)} of {n} non-pass cells explained ({src})", file=sys.stderr)
-    sys.exit(1 if unexplained else 0)
-if unexplained:
-    print(f"findings: {len(unexplained)} non-pass cells without an explanation (findings.py --check lists them)",
-          file=sys.stderr)
-size = {}
-for f in doc["fixtures"]:
-    try:
-        size[f["id"]] = os.path.getsize(os.path.join(ROOT, f["path"]))
-    except OSError:
-        size[f["id"]] = 0
-MARK = "<!-- generated below by conformance/matrix/findings.py from docs/results.json: edit NOTES there, not here -->"
-try:
-    old = open(dst).read()
-except OSError:
-    old = "# Findings in other readers\n\n"
-head = old.split(MARK)[0].rstrip("\n") + "\n\n"
-out = [MARK, "", "## Found by the conformance matrix (docs/results.md)", "",
-       "Generated from docs/results.json by `conformance/matrix/findings.py` (matrix: "
-       f"`{doc['command']}`, {doc['generated']}, tfs {doc['tfs_commit']}). For each reader: every class of",
-       "defect, crashes first; the smallest fixture of a class first (the minimal repro); the fixture's",
-       "description; what the runner saw; a command that repeats it; what to do instead. Fixtures are",
-       "in corpus/ with their manifests (docs/fixtures.md); adapters and pins: docs/adapters.md.", ""]
-for r in doc["readers"]:
-    if r["id"].startswith("tfs-") or r["id"] not in doc["cells"]:
-        continue
-    cells = doc["cells"][r["id"]]
-    bad = {k: sorted([i for i, c in cells.items() if c["result"] == k], key=lambda i: (size.get(i, 0), i)) for k in CLASS_ORDER}
-    n_bad = sum(len(v) for v in bad.values())
-    out += [f"### {r['label']}", "", f"Version: {r.get('version')}; profile {r['profile']}; "
-            f"{len(cells)} cases, {n_bad} not passing. Command: `tfs {r.get('conform_command', '')}`.", ""]
+
+
+def load(d):
+    """Set the module's document (explain() reads it)."""
+    global doc, fix
+    doc, fix = d, {f["id"]: f for f in d["fixtures"]}
+
+
+def sizes(d):
+    out = {}
+    for f in d["fixtures"]:
+        try:
+            out[f["id"]] = os.path.getsize(os.path.join(ROOT, f["path"]))
+        except OSError:
+            out[f["id"]] = 0
+    return out
+
+
+def classes(d, size=None):
+    """Per third-party reader id: its defect classes, worst first: dicts with result, why, fixtures (smallest first),
+    anchor.  A class is one result kind and one explanation."""
+    load(d)
+    size = size or sizes(d)
+    out = {}
+    for r in d["readers"]:
+        if r["id"].startswith("tfs-") or r["id"] not in d["cells"]:
+            continue
+        cells = d["cells"][r["id"]]
+        groups = {}
+        for fid, c in cells.items():
+            if c["result"] in OK:
+                continue
+            why = explain(r["id"], fid, c).split(": no check for")[0]  # one class per missing check kind, not per rule
+            groups.setdefault((c["result"], why), []).append(fid)
+        ks = sorted(groups, key=lambda k: (CLASS_ORDER.index(k[0]) if k[0] in CLASS_ORDER else 99, -len(groups[k]), k[1]))
+        out[r["id"]] = [dict(result=k[0], why=k[1], anchor=f"c{n + 1}",
+                             fixtures=sorted(groups[k], key=lambda i: (size.get(i, 0), i))) for n, k in enumerate(ks)]
+    return out
+
+
+def links(d):
+    """{reader id: {fixture id: 'findings/<reader>.md#cN'}}: each non-pass cell to its class (render.py)."""
+    return {rid: {fid: f"findings/{rid}.md#{c['anchor']}" for c in cls for fid in c["fixtures"]}
+            for rid, cls in classes(d).items()}
+
+
+def reader_page(d, r, cls, size):
+    cells = d["cells"][r["id"]]
+    n_bad = sum(len(c["fixtures"]) for c in cls)
+    out = [f"# {r['label']}: findings of the tfs conformance matrix", "",
+           f"Reader: {r['label']}; version {r.get('version')}; profile {r['profile']}. Matrix run {r.get('generated') or d['generated']} "
+           f"(tfs {r.get('tfs_commit') or d['tfs_commit']}): {len(cells)} fixtures, {n_bad} not passing, in "
+           f"{len(cls)} classes below, worst first. Cells: [docs/results.md](../results.md) (column `{r['id']}`); "
+           "the fixtures are in corpus/ with their manifests (docs/fixtures.md).", "",
+           f"Stock reader, one line: {stock(r['id'], 'FILE', r.get('version'))}.", "",
+           f"Matrix adapter: `tfs {r.get('conform_command', '')}`.", ""]
     if r["id"] in NOTES:
         out += [NOTES[r["id"]], ""]
-    for k in CLASS_ORDER:
-        if not bad[k]:
-            continue
-        out += [f"#### {k.replace('_', ' ')} ({len(bad[k])})", "", f"What to do instead: {INSTEAD[k]}", "",
-                f"Minimal repro: `{repro(r, fix[bad[k][0]])}`", "", "| fixture | bytes | description | what the runner saw | why |",
-                "|---|---|---|---|---|"]
-        for i in bad[k]:
-            d = (cells[i].get("detail") or "").replace("|", "\\|").replace("\n", " ")[:200]
-            desc = (fix[i].get("description") or "").replace("|", "\\|")
-            why = explain(r["id"], i, cells[i]).replace("|", "\\|")
-            out.append(f"| [{i}](../{fix[i]['path']}) | {size.get(i, 0)} | {desc} | {d} | {why} |")
+    if r.get("lacks"):
+        out += [f"This column lacks {r['lacks']} fixtures of the current corpus (run before they were added): "
+                "`conformance/matrix/run.sh --only-new` fills them.", ""]
+    if not cls:
+        out += ["Every fixture passes.", ""]
+    for c in cls:
+        f0 = fix[c["fixtures"][0]]
+        title = c["why"] or c["result"].replace("_", " ")
+        if len(title) > 100:
+            title = title[:100].rsplit(" ", 1)[0] + " ..."
+        out += [f"<a id=\"{c['anchor']}\"></a>", f"## {c['anchor'][1:]}. {SEVERITY.get(c['result'], c['result'])}: "
+                f"{title}", "",
+                f"- Severity: {SEVERITY.get(c['result'], c['result'])}; {len(c['fixtures'])} fixture(s).",
+                f"- Smallest fixture: [{f0['id']}](../../{f0['path']}) ({size.get(f0['id'], 0)} bytes): {f0.get('description') or ''}",
+                f"- Stock reader: {stock(r['id'], f0['path'], r.get('version'))}",
+                f"- Matrix cell: `{repro(r, f0)}`",
+                f"- Source: {source(r['id'], c['result'], f0['id']) or 'not located at the pinned version (the explanation is from the reader’s message and behaviour)'}",
+                f"- Why: {c['why'] or '(see the class)'}",
+                f"- Fix: {INSTEAD.get(c['result'], '')}", "",
+                "| fixture | bytes | rule | what the runner saw |", "|---|---|---|---|"]
+        for i in c["fixtures"]:
+            det = (cells[i].get("detail") or "").replace("|", "\\|").replace("\n", " ")[:160]
+            rule = (fix[i].get("rule") or "").split("|")[0]
+            rt = f"{rule}: {TITLE[rule]}" if rule in TITLE else (rule or "-")
+            out.append(f"| [{i}](../../{fix[i]['path']}) | {size.get(i, 0)} | {rt.replace('|', '/')} | {det} |")
         out.append("")
-skipped = [r for r in doc["readers"] if r["id"] not in doc["cells"]]
-if skipped:
-    out += ["### Readers not in this run", ""] + [f"- {r['label']}: {r.get('why')}" + (f" {NOTES[r['id']]}" if r["id"] in NOTES else "")
-                                                 for r in skipped] + [""]
-open(dst, "w").write(head + "\n".join(out) + "\n")
-print(f"findings: wrote {dst}", file=sys.stderr)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+MARK = "<!-- generated below by conformance/matrix/findings.py from docs/results.json: edit NOTES there, not here -->"
+
+
+def index(d, cls, head):
+    out = [MARK, "", "## Found by the conformance matrix (docs/results.md)", "",
+           f"Generated from docs/results.json (tfs {d['tfs_commit']}, {d['generated']}) by "
+           "`conformance/matrix/findings.py`. One page per reader, for its maintainers: every defect class, worst "
+           "first, with its smallest fixture, a one-line reproduction with the stock reader, the source line where "
+           "located, the severity and a suggested fix. Readers worst first.", "",
+           "| reader | page | version | crash | hang | misread | false accept | false reject | wrong rule | classes |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    import render
+    for r in render.by_severity(d):
+        if r["id"] not in cls:
+            continue
+        s = r.get("summary") or {}
+        out.append(f"| {r['label']} | [findings/{r['id']}.md](findings/{r['id']}.md) | {r.get('version')} | "
+                   + " | ".join(str(s.get(k, 0)) for k in (CR, TO, MR, FA, FR, WR)) + f" | {len(cls[r['id']])} |")
+    skipped = [r for r in d["readers"] if r["id"] not in d["cells"]]
+    if skipped:
+        out += ["", "### Readers not in this run", ""] + [f"- {r['label']}: {r.get('why')}" + (f" {NOTES[r['id']]}" if r["id"] in NOTES else "")
+                                                         for r in skipped]
+    return head + "\n".join(out) + "\n"
+
+
+def main(argv):
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__ + "\n\n  --check  list the non-pass cells nothing explains; exit 1 if any; write nothing")
+        return 0
+    unknown = [a for a in argv if a.startswith("-") and a != "--check"]
+    if unknown:
+        print(f"findings.py: unknown option {unknown[0]} (--help)", file=sys.stderr)
+        return 2
+    args = [a for a in argv if a != "--check"]
+    check = "--check" in argv
+    src = args[0] if args else os.path.join(ROOT, "docs", "results.json")
+    dst = args[1] if len(args) > 1 else os.path.join(ROOT, "docs", "findings.md")
+    d = json.load(open(src))
+    load(d)
+    unexplained = [(rid, fid, c["result"]) for rid, cells in d["cells"].items() for fid, c in sorted(cells.items())
+                   if c["result"] not in OK and not explain(rid, fid, c)]
+    if check:
+        for u in unexplained:
+            print("unexplained: %s %s %s" % u)
+        n = sum(1 for cells in d["cells"].values() for c in cells.values() if c["result"] not in OK)
+        print(f"findings: {n - len(unexplained)} of {n} non-pass cells explained ({src})", file=sys.stderr)
+        return 1 if unexplained else 0
+    if unexplained:
+        print(f"findings: {len(unexplained)} non-pass cells without an explanation (findings.py --check lists them)",
+              file=sys.stderr)
+    size = sizes(d)
+    cls = classes(d, size)
+    try:
+        old = open(dst).read()
+    except OSError:
+        old = "# Findings in other readers\n\n"
+    head = old.split(MARK)[0].rstrip("\n") + "\n\n"
+    open(dst, "w").write(index(d, cls, head))
+    pages = os.path.join(os.path.dirname(dst), "findings")
+    os.makedirs(pages, exist_ok=True)
+    for r in d["readers"]:
+        if r["id"] in cls:
+            open(os.path.join(pages, r["id"] + ".md"), "w").write(reader_page(d, r, cls[r["id"]], size))
+    if not args:  # the page's cells link to the classes: results.md and .html follow (render.py)
+        import render
+        lk = links(d)
+        docs = os.path.dirname(src)
+        open(os.path.join(docs, "results.md"), "w").write(render.markdown(d, lk))
+        open(os.path.join(docs, "results.html"), "w").write(render.html(d, os.path.relpath(ROOT, docs), lk))
+    print(f"findings: wrote {dst} and {len(cls)} pages in {pages}/", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, HERE)
+    sys.exit(main(sys.argv[1:]))

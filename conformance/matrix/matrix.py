@@ -34,8 +34,10 @@ could not run and does not count them.
 """
 import argparse
 import datetime
+import hashlib
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -45,9 +47,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 AD = os.path.join(ROOT, "conformance", "adapters")
 sys.path.insert(0, HERE)
+import findings  # noqa: E402
 import render  # noqa: E402
 
 NPM_GGML = {"3.22.1": None, "3.3.0": None}
+# Ollama's Go readers need a newer Go than Debian's (docs/adapters.md "Readers
+# that cannot be run here"): listed, with the reason, never silently left out.
+OLLAMA_WHY = ("not buildable with Debian's Go 1.19: fs/ggml and fs/gguf import the standard packages iter, slices, maps, "
+              "cmp and log/slog (Go 1.21-1.23) and golang.org/x/sync/errgroup, and go.mod asks for go 1.26.0")
 
 
 def sh(cmd, **kw):
@@ -55,7 +62,8 @@ def sh(cmd, **kw):
 
 
 def npm_dir(spec):
-    p = sh([os.path.join(AD, "npm-reader.sh"), spec])
+    """The reader cache folder of an npm spec (a list: installed together, npm-reader.sh), or None."""
+    p = sh([os.path.join(AD, "npm-reader.sh")] + (spec if isinstance(spec, list) else [spec]))
     return p.stdout.strip() if p.returncode == 0 else None
 
 
@@ -94,8 +102,13 @@ def readers(a):
              "@huggingface/hub@2.17.5"),
             ("safetensors-js", "safetensors (npm, SafeTensor JS)", "safetensors-js.mjs", "safetensors", "header-only",
              "safetensors@0.0.1"),
-            ("gguf-js", "gguf (npm, GGUF.js) parseRawMetadata", "gguf-js.mjs", "gguf", "header-only", "gguf@1.0.7")):
+            ("gguf-js", "gguf (npm, GGUF.js) parseRawMetadata", "gguf-js.mjs", "gguf", "header-only", "gguf@1.0.7"),
+            ("node-llama-cpp-gguf", "node-llama-cpp readGgufFileInfo", "node-llama-cpp-gguf.mjs", "gguf", "header-only",
+             ["node-llama-cpp@3.22.1", "@node-llama-cpp/linux-x64@3.22.1"]),
+            ("llama-node", "@fugood/llama.node loadLlamaModelInfo", "llama-node.mjs", "gguf", "default",
+             "@fugood/llama.node@1.7.15")):
         d = npm_dir(spec)
+        spec = spec[0] if isinstance(spec, list) else spec
         out.append(dict(id=rid, label=label, format=fmt, profile=prof, version=spec.rsplit("@", 1)[1] + " (npm)",
                         command=None if not d else f"{node} {os.path.join(js, script)} {{file}}",
                         why=None if d else f"npm {spec} not installable here", map=os.path.join(AD, "maps", rid + ".tsv")))
@@ -120,6 +133,21 @@ def readers(a):
                         env={"ASAN_OPTIONS": "detect_leaks=0"} if binary == "gguf-tools" else None,
                         why=None if ok else f"not built: conformance/adapters/c/build_readers.sh --{src} DIR (docs/adapters.md)",
                         map=os.path.join(AD, "maps", rid + ".tsv")))
+    gp = a.gguf_py
+    gp_ok = bool(gp) and os.path.exists(os.path.join(gp, "gguf", "gguf_reader.py"))
+    gp_ver = None
+    if gp_ok:
+        gp_ver = sh([sys.executable, os.path.join(AD, "gguf_py_adapter.py"), "--gguf-py", gp, "--version"]).stdout.strip() or None
+    for rid, prof in (("gguf-py", "default"), ("gguf-py-meta", "header-only")):
+        out.append(dict(id=rid, label=f"llama.cpp gguf-py GGUFReader ({'metadata' if prof == 'header-only' else 'tensor data mapped'})",
+                        format="gguf", profile=prof, version=gp_ver,
+                        command=f"{os.path.join(AD, 'gguf_py_adapter.py')} {{file}}" if gp_ok else None,
+                        env={"TFS_GGUF_PY": gp} if gp_ok else None,
+                        why=None if gp_ok else "no gguf-py folder: --gguf-py DIR or TFS_GGUF_PY=DIR (docs/adapters.md)",
+                        map=os.path.join(AD, "maps", "gguf-py.tsv")))
+    for rid, pkg in (("ollama-ggml", "fs/ggml"), ("ollama-gguf", "fs/gguf")):
+        out.append(dict(id=rid, label=f"Ollama {pkg} (Go)", format="gguf", profile="header-only", version=None, command=None,
+                        why=OLLAMA_WHY))
     oracle = a.st_oracle
     out.append(dict(id="safetensors-crate", label="Rust safetensors crate (st-oracle)", format="safetensors", profile="default",
                     version="safetensors crate (../shared/oracles/st-oracle)" if oracle else None,
@@ -133,6 +161,71 @@ def readers(a):
 
 
 FAILURES = ("false_accept", "false_reject", "wrong_rule", "misread", "crash", "timeout")
+# Columns CI can run (npm readers and ours): test_matrix_current fails when the
+# committed results lack a current fixture for one of them (--only-new fills it).
+CI_RUNNABLE = ("tfs-default", "tfs-strict", "ggml-3.22.1-meta", "ggml-3.22.1-data", "ggml-3.3.0-meta", "ggml-3.3.0-data",
+               "hf-gguf", "hyllama", "hf-hub", "safetensors-js", "node-llama-cpp-gguf", "llama-node")
+PATH_RE = re.compile(r"(?:/work|/root|/home/[^/\s]+|/tmp/tmp\.[^/\s]+|/tmp/tfs-matrix-[^/\s]+)(?:/[^\s\"':,;()]+)*")
+
+
+def scrub(text):
+    """Text without a path of this machine: the tree relative, $HOME as ~, any
+    other absolute path under /work, /root, /home or a temporary folder cut
+    to its last two components behind '.../' (a reader's own build path in its
+    messages, a source folder passed in)."""
+    if not isinstance(text, str):
+        return text
+    text = text.replace(ROOT + "/", "").replace(ROOT, ".")
+    home = os.path.expanduser("~")
+    if home not in ("/", ""):
+        text = text.replace(home + "/", "~/")
+    return PATH_RE.sub(lambda m: ".../" + "/".join(m.group(0).rstrip("/").split("/")[-2:]), text)
+
+
+def scrub_all(x):
+    if isinstance(x, dict):
+        return {k: scrub_all(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [scrub_all(v) for v in x]
+    return scrub(x)
+
+
+def public_command(cmd):
+    """The run's command line as the docs print it: a path option outside the
+    tree (a reader's source folder, a tool) becomes a placeholder."""
+    words = shlex.split(cmd)
+    out = []
+    for i, w in enumerate(words):
+        prev = words[i - 1] if i else ""
+        if prev in ("--st-oracle", "--gguf-py", "--tfs", "--ggml-adapter", "--fixtures", "--readers-dir", "--reports", "--out") \
+                and os.path.isabs(w):
+            w = os.path.relpath(w, ROOT) if w.startswith(ROOT + "/") else prev.lstrip("-").upper().replace("-", "_")
+        out.append(w)
+    return " ".join(shlex.quote(w) for w in out)
+
+
+def current_ids(a, fmt, prof):
+    """The fixture ids a column in this format and profile runs over now (tfs conform --list)."""
+    cmd = [a.tfs, "conform", "--list", "--profile", prof]
+    if fmt:
+        cmd += ["--format", fmt]
+    if a.fixtures:
+        cmd += ["--fixtures", a.fixtures]
+    p = sh(cmd)
+    return [line.split("\t")[0] for line in p.stdout.splitlines() if line.strip()] if p.returncode == 0 else None
+
+
+def corpus_stamp(a):
+    """The corpus the page was made from: the suite's version and a digest of the manifests."""
+    ver = sh([a.tfs, "--version"]).stdout.strip().split()[-1:] or ["?"]
+    h = hashlib.sha256()
+    base = a.fixtures or os.path.join(ROOT, "corpus")
+    for dp, dn, fn in sorted(os.walk(base)):
+        dn.sort()
+        for f in sorted(fn):
+            if f == "MANIFEST.tsv":
+                h.update(open(os.path.join(dp, f), "rb").read())
+    return {"version": ver[0], "manifests_sha256": h.hexdigest()[:16]}
 
 
 def readers_all(a):
@@ -147,7 +240,7 @@ def run_reader(a, r, tmp):
         cmd += ["--fixtures", a.fixtures]
     if r.get("format"):
         cmd += ["--format", r["format"]]
-    for g in a.id or []:
+    for g in r.get("ids") or a.id or []:
         cmd += ["--id", g]
     if not r.get("inprocess"):
         cmd += ["-j", str(a.jobs), "--adapter", r["command"]]
@@ -178,12 +271,17 @@ def main():
     ap.add_argument("--ggml-adapter", default=os.path.join(ROOT, "build", "dev", "conformance", "adapters", "ggml-adapter"))
     ap.add_argument("--readers-dir", default=os.path.join(ROOT, "build", "readers"), help="build_readers.sh --out")
     ap.add_argument("--st-oracle", default=os.environ.get("ST_ORACLE"))
+    ap.add_argument("--gguf-py", default=os.environ.get("TFS_GGUF_PY"),
+                    help="llama.cpp's gguf-py folder (DIR/gguf/gguf_reader.py; docs/adapters.md)")
     ap.add_argument("--fixtures")
     ap.add_argument("--only", help="reader ids, comma-separated")
     ap.add_argument("--id", action="append", help="fixture id glob (repeatable)")
     ap.add_argument("--out", help="the folder written (default: docs/; with --adapter: required, or --merge)")
     ap.add_argument("-j", "--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--only-new", action="store_true",
+                    help="run each column only over the fixtures OUT/results.json lacks for it (new fixtures) and add "
+                    "those cells (implies --merge; a column not runnable here keeps its cells and says how many it lacks)")
     ap.add_argument("--merge", action="store_true",
                     help="keep the columns of OUT/results.json that this run does not make (with --only: redo some columns)")
     ap.add_argument("--reports", help="a folder of tfs conform reports (<id>.json) a run left in its temporary folder: "
@@ -205,6 +303,8 @@ def main():
         ap.error("--adapter makes one column: give --out DIR (a folder of its own) or --merge (add it to docs/results.*); "
                  "without them it would overwrite the committed docs/results.json, .md and .html")
     a.out = a.out or os.path.join(ROOT, "docs")
+    if a.only_new:
+        a.merge = True
     rs = readers(a)
     wanted = set(a.only.split(",")) if a.only else {a.reader_id} if a.adapter else set()
     unknown = sorted(wanted - {r["id"] for r in rs})
@@ -216,11 +316,25 @@ def main():
         old = json.load(open(os.path.join(a.out, "results.json")))
     tmp = tempfile.mkdtemp(prefix="tfs-matrix-")
     fixtures, cells = {}, {}
+    kept = {}  # --only-new: the committed cells of a column, completed below
     for r in rs:
         if r.get("inprocess") is None and not r.get("command"):
             print(f"matrix: {r['id']}: skipped: {r['why']}", file=sys.stderr)
             not_run.append(r["id"])
             continue
+        if a.only_new:
+            have = (old or {}).get("cells", {}).get(r["id"])
+            if have is None:
+                print(f"matrix: {r['id']}: not in {a.out}/results.json: run over every fixture", file=sys.stderr)
+            else:
+                now_ids = current_ids(a, r.get("format"), r["profile"]) or []
+                new_ids = [i for i in now_ids if i not in have]
+                if not new_ids:
+                    print(f"matrix: {r['id']}: nothing new", file=sys.stderr)
+                    continue
+                r["ids"] = new_ids
+                kept[r["id"]] = have
+                print(f"matrix: {r['id']}: {len(new_ids)} new fixtures", file=sys.stderr)
         print(f"matrix: {r['id']} ...", file=sys.stderr, flush=True)
         rep = run_reader(a, r, tmp)
         if rep is None:
@@ -238,6 +352,18 @@ def main():
             f["family"] = render.family(c)
             cells[r["id"]][c["id"]] = {k: c[k] for k in ("result", "expect", "detail", "got_rule", "got_category", "exit", "content", "warning")
                                         if c.get(k) not in (None, "")}
+        if r["id"] in kept:  # the new cells join the committed ones; the summary counts them all
+            ran = cells[r["id"]]
+            cells[r["id"]] = dict(kept[r["id"]], **ran)
+            r["summary"] = {k: 0 for k in rep["summary"]}
+            for c in cells[r["id"]].values():
+                r["summary"][c["result"]] = r["summary"].get(c["result"], 0) + 1
+            prev = next(o for o in old["readers"] if o["id"] == r["id"])
+            r["seconds"] = round(prev.get("seconds", 0) + rep["seconds"], 1)
+            r["filled"] = prev.get("filled", []) + [{"fixtures": len(ran), "generated": datetime.datetime.now(
+                datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}]
+            r["generated_first"] = prev.get("generated_first") or prev.get("generated") or old["generated"]
+            r["tfs_commit_first"] = prev.get("tfs_commit_first") or prev.get("tfs_commit") or old["tfs_commit"]
         print(f"matrix: {r['id']}: {rep['summary']}", file=sys.stderr)
         if any(rep["summary"].get(k) for k in FAILURES):
             failing.append(r["id"])
@@ -247,7 +373,7 @@ def main():
     if old:
         # the columns not redone keep their cells, reader entry (version,
         # command, the date and commit they were made at) and fixtures
-        ran = {r["id"] for r in rs}
+        ran = {r["id"] for r in rs if r["id"] in cells}
         keep = [r for r in old["readers"] if r["id"] not in ran]
         for r in keep:
             r.setdefault("generated", old["generated"])
@@ -260,8 +386,8 @@ def main():
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         for r in rs:
             if r["id"] in cells:
-                r.update(generated=now, run_command=a.command or "conformance/matrix/run.sh " + " ".join(sys.argv[1:]))
-        byid = {r["id"]: r for r in keep + rs}
+                r.update(generated=now, run_command=public_command(a.command or "conformance/matrix/run.sh " + " ".join(sys.argv[1:])))
+        byid = {r["id"]: r for r in [x for x in rs if x["id"] not in {k["id"] for k in keep}] + keep}
         rs = [byid[i] for i in order]
     head = sh(["git", "-C", ROOT, "rev-parse", "--short=12", "HEAD"]).stdout.strip()
     for f in fixtures.values():
@@ -273,23 +399,38 @@ def main():
             r["command"] = r["command"].replace(ROOT + "/", "").replace(os.path.expanduser("~"), "~")
         if r.get("conform_command"):
             r["conform_command"] = r["conform_command"].replace(ROOT + "/", "").replace(os.path.expanduser("~"), "~")
+    lists = {}
+    for r in rs:  # what each column lacks of the current corpus, and since when
+        if r["id"] not in cells:
+            continue
+        key = (r.get("format"), r["profile"])
+        if key not in lists:
+            lists[key] = current_ids(a, *key)
+        if lists[key] is not None:
+            lacks = [i for i in lists[key] if i not in cells[r["id"]]]
+            r["lacks"] = len(lacks)
+            r["lacks_ids"] = lacks
+            r["ci_runnable"] = r["id"] in CI_RUNNABLE
     doc = {
         "schema": 1,
         "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "tfs_commit": head,
-        "command": old["command"] if old else a.command or "conformance/matrix/run.sh " + " ".join(shlex.quote(x) for x in sys.argv[1:]),
+        "corpus": corpus_stamp(a),
+        "command": public_command(old["command"] if old else a.command or "conformance/matrix/run.sh " + " ".join(shlex.quote(x) for x in sys.argv[1:])),
         "readers": rs,
         "fixtures": sorted(fixtures.values(), key=lambda f: (f["format"], f["family"], f["id"])),
         "cells": cells,
     }
+    doc = scrub_all(doc)  # no path of this machine in what is committed
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(doc, f, indent=0, sort_keys=False)
         f.write("\n")
+    lk = findings.links(doc)  # each non-pass cell to its class in docs/findings/<reader>.md
     with open(os.path.join(a.out, "results.md"), "w") as f:
-        f.write(render.markdown(doc))
+        f.write(render.markdown(doc, lk))
     with open(os.path.join(a.out, "results.html"), "w") as f:
-        f.write(render.html(doc, os.path.relpath(ROOT, a.out)))
+        f.write(render.html(doc, os.path.relpath(ROOT, a.out), lk))
     print(f"matrix: wrote {a.out}/results.json, results.md, results.html ({len(cells)} readers, {len(fixtures)} fixtures)",
           file=sys.stderr)
     missed = [i for i in not_run if i in wanted]

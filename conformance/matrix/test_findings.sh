@@ -38,9 +38,10 @@ else
 fi
 cp "$root/docs/findings.md" "$tmp/findings.md"
 "$py" "$here/findings.py" "$root/docs/results.json" "$tmp/findings.md" 2> /dev/null
-if cmp -s "$root/docs/findings.md" "$tmp/findings.md"; then
-    echo "ok: docs/findings.md is findings.py's output for docs/results.json"
+if cmp -s "$root/docs/findings.md" "$tmp/findings.md" && diff -r "$root/docs/findings" "$tmp/findings" > "$tmp/pages.diff"; then
+    echo "ok: docs/findings.md and docs/findings/*.md are findings.py's output for docs/results.json"
 else
+    head -20 "$tmp/pages.diff"
     diff "$root/docs/findings.md" "$tmp/findings.md" | head -20
     echo "FAIL: docs/findings.md differs from conformance/matrix/findings.py's output (regenerate it)"
     fail=1
@@ -50,9 +51,15 @@ fi
 if "$py" - "$here" "$root/docs/results.json" "$root/docs/results.md" << 'PY'
 import json, sys
 sys.path.insert(0, sys.argv[1])
-import render
+import render, findings
 doc = json.load(open(sys.argv[2]))
-assert render.markdown(doc) == open(sys.argv[3]).read(), "docs/results.md is not render.py's output"
+lk = findings.links(doc)
+assert render.markdown(doc, lk) == open(sys.argv[3]).read(), "docs/results.md is not render.py's output"
+# every non-pass cell links to a class that its reader's page has
+for rid, m in lk.items():
+    page = open(sys.argv[3].replace("results.md", "findings/" + rid + ".md")).read()
+    for fid, url in m.items():
+        assert f'<a id="{url.split("#")[1]}"></a>' in page and fid in page, (rid, fid, url)
 rid = next(r["id"] for r in doc["readers"] if r["id"] in doc["cells"])
 fid = next(iter(doc["cells"][rid]))
 doc["cells"][rid][fid]["warning"] = "JSON line after 1 line of other output"

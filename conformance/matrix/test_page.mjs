@@ -4,7 +4,8 @@
 // installed into the reader cache on first use): it renders from file://
 // with no console error and no network request, the filters change what is
 // shown, a fixture's description is on hover (title), its link points at the
-// fixture; the screenshot is kept.  Exit 77 when Chromium is absent.
+// fixture, the rule filter, the share table, a non-pass cell's link to its
+// class; the screenshot is kept.  Exit 77 when Chromium is absent.
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { importReader } from "../adapters/js/lib.mjs";
@@ -50,6 +51,16 @@ try {
   const cells = await page.locator("#grid td.crash").count();
   check(crash < all && (crash === 0 || cells > 0), `result filter crash: ${crash} rows, ${cells} crash cells`);
   await page.selectOption("#f-result", "");
+  const rules = await page.locator("#f-rule option").allTextContents();
+  await page.selectOption("#f-rule", rules[1]);
+  const ruled = await rows();
+  check(ruled > 0 && ruled < all, `rule filter ${rules[1]}: ${ruled} of ${all} rows`);
+  await page.selectOption("#f-rule", "");
+  const share = await page.locator("#share tr[data-family]").count();
+  check(share > 1, `share table: ${share} rule families`);
+  const bad = page.locator("#grid td.false_accept a, #grid td.crash a").first();
+  const link = (await bad.count()) ? await bad.getAttribute("href") : "";
+  check(/^findings\/[a-z0-9.-]+\.md#c[0-9]+$/.test(link), `a non-pass cell links to its class: ${link}`);
   const rid = (await page.locator("#f-reader option").allTextContents())[1];
   await page.selectOption("#f-reader", rid);
   const cols = await page.locator("#grid tr").first().locator("th").count();

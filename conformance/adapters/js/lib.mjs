@@ -33,10 +33,12 @@ export function setupFailed(spec, why) {
   process.exit(3);
 }
 
-// The folder of PKG@VERSION in the reader cache, installed on first use.
+// The folder of PKG@VERSION in the reader cache, installed on first use; an
+// array [PKG@VERSION, WITH@VERSION...] installs them together without the
+// optional dependencies (npm-reader.sh).
 export function readerDir(spec) {
   try {
-    return execFileSync(join(here, "..", "npm-reader.sh"), [spec], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
+    return execFileSync(join(here, "..", "npm-reader.sh"), [].concat(spec), { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
   } catch (e) {
     return setupFailed(spec, `npm-reader.sh exited ${e.status ?? e.code}: the cache folder not creatable or not writable, or npm install failed (its log above)`);
   }
