@@ -93,6 +93,18 @@ extern const size_t tfs__mut_offset_n, tfs__mut_trunc_n, tfs__mut_align_n, tfs__
     tfs__mut_bug_n, tfs__mut_byte_n, tfs__mut_calc_n;
 const mut_def *tfs__mut_def(int i);
 
+/* ------------------------------------------------------------ timing */
+/* Phase timing for bench/mutate_bench.c: when tfs__mut_prof is not NULL,
+ * tfs_mutate adds the nanoseconds of each phase of every call (now() is the
+ * bench's clock).  NULL (the default): no clock is read. */
+enum { MUT_PH_LOAD, MUT_PH_MODEL, MUT_PH_WRITE, MUT_PH_BYTES, MUT_PH_COPY, MUT_PH_N };
+typedef struct mut_prof {
+    uint64_t (*now)(void); /* monotonic nanoseconds */
+    uint64_t ns[MUT_PH_N]; /* load (parse + model), model phase, write, bytes phase, copy out */
+    uint64_t calls;
+} mut_prof;
+extern mut_prof *tfs__mut_prof;
+
 /* ---------------------------------------------------------- model.c */
 void *tfs__mut_alloc(mut_ctx *c, size_t n);       /* zeroed arena bytes; NULL + c->nomem on failure */
 char *tfs__mut_strdup(mut_ctx *c, const char *s); /* arena copy */
