@@ -102,15 +102,26 @@ static int in_families(int i, const char *list) {
     return 0;
 }
 
+/* Whether mutation i may be picked for format bit fbit within `only`;
+ * memo (MEMO_N entries, 0 = not yet known, 1 yes, -1 no) keeps the answers
+ * of one call, so stacked picks and retries test each name once. */
+#define MEMO_N 256
+static int eligible(int i, unsigned fbit, const char *only, signed char *memo) {
+    if (i < MEMO_N && memo[i]) return memo[i] > 0;
+    int ok = (tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only);
+    if (i < MEMO_N) memo[i] = ok ? 1 : -1;
+    return ok;
+}
+
 /* A random mutation for format f (MUT_* bit) within `families`, or -1. */
-static int pick(mut_rng *r, unsigned fbit, const char *only) {
+static int pick(mut_rng *r, unsigned fbit, const char *only, signed char *memo) {
     int n = tfs_mutation_count();
     for (int tries = 0; tries < 64; tries++) {
         int i = (int)tfs__mut_below(r, (uint64_t)n);
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only)) return i;
+        if (eligible(i, fbit, only, memo)) return i;
     }
     for (int i = 0; i < n; i++)
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only)) return i;
+        if (eligible(i, fbit, only, memo)) return i;
     return -1;
 }
 
@@ -210,11 +221,16 @@ static int run(mut_ctx *c, const uint8_t *data, size_t size, const tfs_source *s
         int k = 1;
         if (max_stack > 1 && tfs__mut_below(&c->rng, 4) == 0)
             k += 1 + (int)tfs__mut_below(&c->rng, (uint64_t)(max_stack - 1));
+        signed char memo[MEMO_N];
+        memset(memo, 0, sizeof memo);
         for (int i = 0; i < k; i++) {
-            int p = pick(&c->rng, fbit, opt->families);
+            int p = pick(&c->rng, fbit, opt->families, memo);
             if (p >= 0) picks[(*n)++] = p;
         }
     }
+    c->flat_arrays = 1;
+    for (int i = 0; i < *n; i++)
+        if (tfs__mut_def(picks[i])->bytes) c->flat_arrays = 0;
     for (int i = 0; i < *n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
         if (d->model) d->model(c);
