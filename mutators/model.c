@@ -9,6 +9,42 @@
 
 /* ---------------------------------------------------------------- arena */
 
+/* Arena blocks are MUT_BLOCK bytes unless an allocation needs more.  One
+ * block and one set of writer buffers of the last run are kept per thread
+ * for the next (a mutation run allocates the same sizes again and again). */
+#define MUT_BLOCK 16384u
+#define MUT_KEEP_WBUF ((size_t)4 << 20) /* writer buffers kept up to this many bytes */
+static _Thread_local mut_block *g_spare_block;
+static _Thread_local tfs_wbuf g_spare_wbuf;
+
+/* c->w emptied; its buffers kept for the next write when not too large */
+static void wbuf_release(tfs_wbuf *w) {
+    if (!g_spare_wbuf.p && !g_spare_wbuf.segs && !g_spare_wbuf.fields && w->cap <= MUT_KEEP_WBUF &&
+        w->fields_cap <= MUT_KEEP_WBUF / sizeof(tfs_field) && w->segs_cap <= MUT_KEEP_WBUF / sizeof(tfs_wseg)) {
+        g_spare_wbuf.p = w->p;
+        g_spare_wbuf.cap = w->cap;
+        g_spare_wbuf.segs = w->segs;
+        g_spare_wbuf.segs_cap = w->segs_cap;
+        g_spare_wbuf.fields = w->fields;
+        g_spare_wbuf.fields_cap = w->fields_cap;
+        tfs_wbuf_init(w);
+        return;
+    }
+    tfs_wbuf_free(w);
+}
+
+/* an empty c->w on the kept buffers, if any */
+static void wbuf_adopt(tfs_wbuf *w) {
+    tfs_wbuf_init(w);
+    w->p = g_spare_wbuf.p;
+    w->cap = g_spare_wbuf.cap;
+    w->segs = g_spare_wbuf.segs;
+    w->segs_cap = g_spare_wbuf.segs_cap;
+    w->fields = g_spare_wbuf.fields;
+    w->fields_cap = g_spare_wbuf.fields_cap;
+    tfs_wbuf_init(&g_spare_wbuf);
+}
+
 void *tfs__mut_alloc(mut_ctx *c, size_t n) {
     if (n == 0) n = 1;
     n = (n + 15u) & ~(size_t)15u;
@@ -18,12 +54,17 @@ void *tfs__mut_alloc(mut_ctx *c, size_t n) {
     }
     mut_block *b = c->arena;
     if (!b || b->cap - b->used < n) {
-        size_t cap = n > 16384 ? n : 16384;
+        size_t cap = n > MUT_BLOCK ? n : MUT_BLOCK;
         if (cap > SIZE_MAX - sizeof(mut_block) - 16) {
             c->nomem = 1;
             return NULL;
         }
-        b = malloc(sizeof(mut_block) + 16 + cap);
+        if (cap == MUT_BLOCK && g_spare_block) { /* the last run's first block */
+            b = g_spare_block;
+            g_spare_block = NULL;
+        } else {
+            b = malloc(sizeof(mut_block) + 16 + cap);
+        }
         if (!b) {
             c->nomem = 1;
             return NULL;
@@ -63,14 +104,134 @@ char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...) {
     return p;
 }
 
+/* ---------------------------------------------------------- parse cache */
+
+/* The last MUT_CACHE_N inputs loaded by this thread: a copy of the bytes
+ * (the parse borrows from it), the parse and the writer model of its view.
+ * libFuzzer starts each chain of mutations from a unit of its corpus and
+ * crosses over with corpus units, AFL++ calls the custom mutator many times
+ * on one queue entry: the parse of an input seen before is taken from here.  An entry in use by a
+ * live mut_ctx (busy) is never evicted. */
+#define MUT_CACHE_N 8
+#define MUT_CACHE_MAX_BYTES ((size_t)64 << 20) /* larger inputs are not kept */
+typedef struct mut_cache_entry {
+    uint8_t *copy;
+    size_t size, cap;
+    int valid, busy;
+    uint64_t stamp;
+    tfs_status st; /* the parse's status */
+    tfs_header *h;
+    int model_done; /* model_from_view ran: mst, gsrc/ssrc */
+    tfs_status mst;
+    tfs_gg_model *gsrc;
+    tfs_st_model *ssrc;
+} mut_cache_entry;
+
+static _Thread_local mut_cache_entry g_cache[MUT_CACHE_N];
+static _Thread_local uint64_t g_cache_clock;
+
+static void entry_drop(mut_cache_entry *e) {
+    tfs_gg_model_free(e->gsrc);
+    tfs_st_model_free(e->ssrc);
+    tfs_header_free(e->h);
+    e->gsrc = NULL;
+    e->ssrc = NULL;
+    e->h = NULL;
+    e->valid = e->model_done = 0;
+}
+
+void tfs__mut_cache_clear(void) {
+    free(g_spare_block);
+    g_spare_block = NULL;
+    tfs_wbuf_free(&g_spare_wbuf);
+    for (size_t i = 0; i < MUT_CACHE_N; i++) {
+        if (g_cache[i].busy) continue;
+        entry_drop(&g_cache[i]);
+        free(g_cache[i].copy);
+        g_cache[i].copy = NULL;
+        g_cache[i].size = g_cache[i].cap = 0;
+    }
+}
+
+/* the entry holding data[0, size), or NULL */
+static mut_cache_entry *cache_find(const uint8_t *data, size_t size) {
+    for (size_t i = 0; i < MUT_CACHE_N; i++) {
+        mut_cache_entry *e = &g_cache[i];
+        if (e->valid && e->size == size && memcmp(e->copy, data, size) == 0) {
+            e->stamp = ++g_cache_clock;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* Inputs are copied into the cache the second time they are seen (an
+ * input seen once, such as the previous output in libFuzzer's chain of
+ * mutations, costs no copy): the signatures (size, and a hash of the first
+ * and last 64 bytes) of the last MUT_SEEN_N inputs parsed. */
+#define MUT_SEEN_N 32
+static _Thread_local uint64_t g_seen[MUT_SEEN_N];
+static _Thread_local size_t g_seen_at;
+
+static uint64_t signature(const uint8_t *p, size_t n) {
+    uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)n;
+    size_t k = n < 64 ? n : 64;
+    for (size_t i = 0; i < k; i++) h = (h ^ p[i]) * 0x100000001b3u;
+    for (size_t i = n - k; i < n; i++) h = (h ^ p[i]) * 0x100000001b3u;
+    return h | 1u; /* never 0 (an empty slot) */
+}
+
+/* 1 when an input of this signature was parsed recently (and records it) */
+static int seen_before(const uint8_t *data, size_t size) {
+    uint64_t s = signature(data, size);
+    for (size_t i = 0; i < MUT_SEEN_N; i++)
+        if (g_seen[i] == s) return 1;
+    g_seen[g_seen_at] = s;
+    g_seen_at = (g_seen_at + 1) % MUT_SEEN_N;
+    return 0;
+}
+
+/* an entry holding a copy of data[0, size), its parse not yet made; NULL
+ * when the input was not seen before, is too large, or memory is short */
+static mut_cache_entry *cache_take(const uint8_t *data, size_t size) {
+    if (size > MUT_CACHE_MAX_BYTES || !seen_before(data, size)) return NULL;
+    mut_cache_entry *v = NULL;
+    for (size_t i = 0; i < MUT_CACHE_N; i++) {
+        mut_cache_entry *e = &g_cache[i];
+        if (e->busy) continue;
+        if (!v || !e->valid || (v->valid && e->stamp < v->stamp)) v = e;
+        if (!e->valid) break;
+    }
+    if (!v) return NULL;
+    entry_drop(v);
+    if (size > v->cap) {
+        uint8_t *p = malloc(size);
+        if (!p) return NULL;
+        free(v->copy);
+        v->copy = p;
+        v->cap = size;
+    }
+    memcpy(v->copy, data, size);
+    v->size = size;
+    v->stamp = ++g_cache_clock;
+    return v;
+}
+
 void tfs__mut_free(mut_ctx *c) {
-    tfs_wbuf_free(&c->w);
-    tfs_gg_model_free(c->gsrc);
-    tfs_st_model_free(c->ssrc);
-    tfs_header_free(c->h);
+    wbuf_release(&c->w);
+    if (c->cached) {
+        c->cached->busy = 0; /* the parse stays in the cache */
+    } else {
+        tfs_gg_model_free(c->gsrc);
+        tfs_st_model_free(c->ssrc);
+        tfs_header_free(c->h);
+    }
     while (c->arena) {
         mut_block *n = c->arena->next;
-        free(c->arena);
+        if (!n && c->arena->cap == MUT_BLOCK && !g_spare_block) /* the first block */
+            g_spare_block = c->arena;
+        else
+            free(c->arena);
         c->arena = n;
     }
     memset(c, 0, sizeof *c);
@@ -240,13 +401,25 @@ static int load_parsed(mut_ctx *c, tfs_status st, int want) {
     if (st == TFS_ENOMEM) return -1;
     const tfs_header *h = c->h;
     if (h && (st == TFS_OK || h->n_kv + h->n_tensors > 0)) {
-        if (h->format == TFS_FORMAT_GGUF) {
-            st = tfs_gg_model_from_view(h, &c->gsrc);
-            if (st == TFS_OK && take_gg(c, c->gsrc) != 0) return -1;
+        mut_cache_entry *e = c->cached;
+        if (e && e->model_done) {
+            st = e->mst;
         } else {
-            st = tfs_st_model_from_view(h, &c->ssrc);
-            if (st == TFS_OK && take_st(c, c->ssrc) != 0) return -1;
+            st = h->format == TFS_FORMAT_GGUF ? tfs_gg_model_from_view(h, &c->gsrc)
+                                              : tfs_st_model_from_view(h, &c->ssrc);
+            if (e && st != TFS_ENOMEM) {
+                e->model_done = 1;
+                e->mst = st;
+                e->gsrc = c->gsrc;
+                e->ssrc = c->ssrc;
+            } else if (e) { /* not kept: freed here, the entry owns nothing of it */
+                tfs_gg_model_free(c->gsrc);
+                tfs_st_model_free(c->ssrc);
+                c->gsrc = NULL;
+                c->ssrc = NULL;
+            }
         }
+        if (st == TFS_OK && (h->format == TFS_FORMAT_GGUF ? take_gg(c, c->gsrc) : take_st(c, c->ssrc)) != 0) return -1;
         if (st == TFS_ENOMEM) return -1;
         if (st == TFS_OK) return c->nomem ? -1 : 0;
         /* a view the writer's model cannot hold: start over */
@@ -265,9 +438,34 @@ static int load_parsed(mut_ctx *c, tfs_status st, int want) {
 int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want) {
     tfs_status st = TFS_INVALID;
     if (size > 0) {
-        tfs_format f = tfs_detect_format(data, size, NULL);
-        tfs_error err;
-        st = tfs_parse_buffer(data, size, f, TFS_PARTIAL, &c->h, &err);
+        mut_cache_entry *e = cache_find(data, size);
+        if (e) {
+            st = e->st;
+        } else {
+            e = cache_take(data, size);
+            const uint8_t *bytes = e ? e->copy : data;
+            tfs_format f = tfs_detect_format(bytes, size, NULL);
+            tfs_error err;
+            tfs_header *h = NULL;
+            st = tfs_parse_buffer(bytes, size, f, TFS_PARTIAL, &h, &err);
+            if (e && st != TFS_ENOMEM) {
+                e->valid = 1;
+                e->st = st;
+                e->h = h;
+            } else if (e) {
+                tfs_header_free(h);
+                h = NULL;
+                e = NULL;
+            }
+            if (!e) c->h = h;
+        }
+        if (e) {
+            e->busy = 1;
+            c->cached = e;
+            c->h = e->h;
+            c->gsrc = e->gsrc;
+            c->ssrc = e->ssrc;
+        }
     }
     return load_parsed(c, st, want);
 }
@@ -363,6 +561,53 @@ uint64_t *tfs__mut_st_own_shape(mut_ctx *c, tfs_st_wentry *e, uint32_t n_dims) {
     return s;
 }
 
+/* String arrays of at least this many elements are written from their
+ * stored bytes when c->flat_arrays allows it. */
+#define MUT_FLAT_MIN 64u
+
+/* The stored bytes of string array v (each element an 8-byte length then
+ * its bytes, back to back, as the parse left them), or NULL when its
+ * elements are not laid out so or carry writer knobs. */
+static const uint8_t *stored_strs(const tfs_gg_wvalue *v, size_t *len) {
+    const tfs_wstr *s = v->strs;
+    if (!s || v->n_strs == 0 || v->count != v->n_strs || v->raw) return NULL;
+    const uint8_t *start = (const uint8_t *)s[0].ptr - 8, *at = start;
+    for (size_t i = 0; i < v->n_strs; i++) {
+        if (s[i].hole || s[i].len_set || (const uint8_t *)s[i].ptr != at + 8) return NULL;
+        uint64_t n = 0;
+        for (int j = 0; j < 8; j++) n |= (uint64_t)at[j] << (8 * j);
+        if (n != s[i].len) return NULL;
+        at += 8 + s[i].len;
+    }
+    *len = (size_t)(at - start);
+    return start;
+}
+
+/* the KV array to write: c->kv, or an arena copy in which large string
+ * arrays are given as stored bytes (c->flat_arrays) */
+static const tfs_gg_wkv *kvs_to_write(mut_ctx *c) {
+    if (!c->flat_arrays) return c->kv;
+    tfs_gg_wkv *out = NULL;
+    for (size_t i = 0; i < c->n_kv; i++) {
+        const tfs_gg_wvalue *v = &c->kv[i].value;
+        size_t len = 0;
+        const uint8_t *raw;
+        if (v->type != TFS_GG_ARRAY || v->elem_type != TFS_GG_STRING || v->n_strs < MUT_FLAT_MIN ||
+            !(raw = stored_strs(v, &len)))
+            continue;
+        if (!out) {
+            out = tfs__mut_alloc(c, c->n_kv * sizeof *out);
+            if (!out) return c->kv;
+            memcpy(out, c->kv, c->n_kv * sizeof *out);
+        }
+        out[i].value.strs = NULL;
+        out[i].value.n_strs = 0;
+        out[i].value.raw = raw;
+        out[i].value.raw_len = len;
+    }
+    return out ? out : c->kv;
+}
+
 /* Keep what the writer materialises bounded: padding is written as bytes,
  * data as holes, and only max_size bytes are kept. */
 static int write_gg(mut_ctx *c) {
@@ -390,7 +635,7 @@ static int write_gg(mut_ctx *c) {
         }
         used += nb;
     }
-    m.kv = c->kv;
+    m.kv = kvs_to_write(c);
     m.n_kv = c->n_kv;
     m.tensors = t;
     m.n_tensors = c->n_gt;
@@ -424,8 +669,9 @@ static int write_st(mut_ctx *c) {
 }
 
 int tfs__mut_write(mut_ctx *c) {
-    tfs_wbuf_free(&c->w);
+    wbuf_release(&c->w);
     if (c->nomem) return -1;
+    wbuf_adopt(&c->w);
     return c->format == TFS_FORMAT_GGUF ? write_gg(c) : write_st(c);
 }
 

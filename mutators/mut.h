@@ -51,10 +51,16 @@ typedef struct mut_ctx {
     size_t max_size; /* output cap (bytes) */
     mut_block *arena;
     int nomem; /* an allocation failed */
-    /* the parse of the input (kept: models borrow from it) */
+    /* the parse of the input (kept: models borrow from it); owned by the
+     * parse cache entry `cached` when that is not NULL (model.c) */
     tfs_header *h;
     tfs_gg_model *gsrc; /* tfs_gg_model_from_view of h (borrowed from by gt, kv) */
     tfs_st_model *ssrc;
+    struct mut_cache_entry *cached;
+    /* 1: no mutation of the run reads the written field map (none has a
+     * bytes phase), so large string arrays are handed to the writer as their
+     * stored bytes (one copy, no field per element); the bytes are the same */
+    int flat_arrays;
     /* GGUF model (arrays owned by the arena, capacity n + MUT_EXTRA or more) */
     tfs_gg_model gm;
     tfs_gg_wkv *kv;
@@ -93,6 +99,18 @@ extern const size_t tfs__mut_offset_n, tfs__mut_trunc_n, tfs__mut_align_n, tfs__
     tfs__mut_bug_n, tfs__mut_byte_n, tfs__mut_calc_n;
 const mut_def *tfs__mut_def(int i);
 
+/* ------------------------------------------------------------ timing */
+/* Phase timing for bench/mutate_bench.c: when tfs__mut_prof is not NULL,
+ * tfs_mutate adds the nanoseconds of each phase of every call (now() is the
+ * bench's clock).  NULL (the default): no clock is read. */
+enum { MUT_PH_LOAD, MUT_PH_MODEL, MUT_PH_WRITE, MUT_PH_BYTES, MUT_PH_COPY, MUT_PH_N };
+typedef struct mut_prof {
+    uint64_t (*now)(void); /* monotonic nanoseconds */
+    uint64_t ns[MUT_PH_N]; /* load (parse + model), model phase, write, bytes phase, copy out */
+    uint64_t calls;
+} mut_prof;
+extern mut_prof *tfs__mut_prof;
+
 /* ---------------------------------------------------------- model.c */
 void *tfs__mut_alloc(mut_ctx *c, size_t n);       /* zeroed arena bytes; NULL + c->nomem on failure */
 char *tfs__mut_strdup(mut_ctx *c, const char *s); /* arena copy */
@@ -103,6 +121,10 @@ char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...)
     ;
 /* Load data[0, size) into c (parse + model, or a skeleton of format
  * `want` when it does not parse; want TFS_FORMAT_UNKNOWN: from the rng).
+ * The parse comes from the calling thread's parse cache when an input of
+ * the same bytes was loaded recently (MUT_CACHE_N inputs are kept, each as
+ * a copy of its bytes, its tfs_header and its writer model; the bytes are
+ * compared in full, so the result is the same as a fresh parse).
  * Returns 0, or -1 on allocation failure. */
 int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want);
 /* The same from a random-access byte source (only its header is read; the
@@ -114,6 +136,9 @@ int tfs__mut_write(mut_ctx *c);
 /* Copy c->w, cut at max, into out; returns bytes. */
 size_t tfs__mut_copy_out(const mut_ctx *c, uint8_t *out, size_t max);
 void tfs__mut_free(mut_ctx *c);
+/* Release the calling thread's parse cache (copies and parses); the next
+ * load parses again.  For leak checkers and tests. */
+void tfs__mut_cache_clear(void);
 
 /* model helpers: make sure the model has at least n records (adds small
  * valid ones); return the count, or 0 on allocation failure. */

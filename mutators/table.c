@@ -102,16 +102,38 @@ static int in_families(int i, const char *list) {
     return 0;
 }
 
+/* Whether mutation i may be picked for format bit fbit within `only`;
+ * memo (MEMO_N entries, 0 = not yet known, 1 yes, -1 no) keeps the answers
+ * of one call, so stacked picks and retries test each name once. */
+#define MEMO_N 256
+static int eligible(int i, unsigned fbit, const char *only, signed char *memo) {
+    if (i < MEMO_N && memo[i]) return memo[i] > 0;
+    int ok = (tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only);
+    if (i < MEMO_N) memo[i] = ok ? 1 : -1;
+    return ok;
+}
+
 /* A random mutation for format f (MUT_* bit) within `families`, or -1. */
-static int pick(mut_rng *r, unsigned fbit, const char *only) {
+static int pick(mut_rng *r, unsigned fbit, const char *only, signed char *memo) {
     int n = tfs_mutation_count();
     for (int tries = 0; tries < 64; tries++) {
         int i = (int)tfs__mut_below(r, (uint64_t)n);
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only)) return i;
+        if (eligible(i, fbit, only, memo)) return i;
     }
     for (int i = 0; i < n; i++)
-        if ((tfs__mut_def(i)->formats & fbit) && !is_off(i) && in_families(i, only)) return i;
+        if (eligible(i, fbit, only, memo)) return i;
     return -1;
+}
+
+mut_prof *tfs__mut_prof;
+
+/* the phase timer: t = the last mark; adds the time since it to phase ph */
+static void lap(uint64_t *t, int ph) {
+    mut_prof *p = tfs__mut_prof;
+    if (!p) return;
+    uint64_t n = p->now();
+    p->ns[ph] += n - *t;
+    *t = n;
 }
 
 #define MAX_STACK 8
@@ -174,6 +196,7 @@ static int run(mut_ctx *c, const uint8_t *data, size_t size, const tfs_source *s
     int max_stack = opt->max_stack <= 0 ? DEFAULT_STACK : opt->max_stack > MAX_STACK ? MAX_STACK : opt->max_stack;
     c->rng.s = seed ^ 0x74667320u; /* "tfs " */
     c->max_size = max_size;
+    uint64_t t = tfs__mut_prof ? tfs__mut_prof->now() : 0;
     int want = opt->format;
     if (mutation >= 0) {
         unsigned f = tfs__mut_def(mutation)->formats;
@@ -188,6 +211,7 @@ static int run(mut_ctx *c, const uint8_t *data, size_t size, const tfs_source *s
     } else if (tfs__mut_load(c, data, size, want) != 0) {
         return -1;
     }
+    lap(&t, MUT_PH_LOAD);
     unsigned fbit = 1u << c->format;
     if (mutation >= 0) {
         if (!(tfs__mut_def(mutation)->formats & fbit)) return 1;
@@ -197,20 +221,28 @@ static int run(mut_ctx *c, const uint8_t *data, size_t size, const tfs_source *s
         int k = 1;
         if (max_stack > 1 && tfs__mut_below(&c->rng, 4) == 0)
             k += 1 + (int)tfs__mut_below(&c->rng, (uint64_t)(max_stack - 1));
+        signed char memo[MEMO_N];
+        memset(memo, 0, sizeof memo);
         for (int i = 0; i < k; i++) {
-            int p = pick(&c->rng, fbit, opt->families);
+            int p = pick(&c->rng, fbit, opt->families, memo);
             if (p >= 0) picks[(*n)++] = p;
         }
     }
+    c->flat_arrays = 1;
+    for (int i = 0; i < *n; i++)
+        if (tfs__mut_def(picks[i])->bytes) c->flat_arrays = 0;
     for (int i = 0; i < *n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
         if (d->model) d->model(c);
     }
+    lap(&t, MUT_PH_MODEL);
     if (c->nomem || tfs__mut_write(c) != 0) return -1;
+    lap(&t, MUT_PH_WRITE);
     for (int i = 0; i < *n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
         if (d->bytes) d->bytes(c);
     }
+    lap(&t, MUT_PH_BYTES);
     if (c->nomem || c->w.err == TFS_ENOMEM) return -1;
     if (c->w.err != TFS_OK || c->w.size == 0) return 1;
     return 0;
@@ -227,10 +259,15 @@ size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, co
     int picks[MAX_STACK], n = 0;
     size_t out = size;
     if (run(&c, data, size, NULL, max_size, seed, opt, picks, &n) == 0) {
+        uint64_t t = tfs__mut_prof ? tfs__mut_prof->now() : 0;
         out = tfs__mut_copy_out(&c, data, max_size);
         put_chain(opt, picks, n);
+        tfs__mut_free(&c);
+        lap(&t, MUT_PH_COPY);
+    } else {
+        tfs__mut_free(&c);
     }
-    tfs__mut_free(&c);
+    if (tfs__mut_prof) tfs__mut_prof->calls++;
     return out;
 }
 
