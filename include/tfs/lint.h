@@ -123,7 +123,24 @@ typedef struct tfs_lint_options {
      * padding after the JSON is checked (LT302).  NULL: not checked. */
     const uint8_t *head;
     size_t head_len; /* bytes */
+    /* GGUF: the file as a random-access byte source of known size (not
+     * forward-only), from which the padding bytes are read to check that
+     * they are zero (LT114): the padding before the data section and after
+     * each tensor, nothing else (tensor data is never read).  NULL or a
+     * forward-only source: LT114 is not checked.  Borrowed for the call. */
+    const tfs_source *src;
 } tfs_lint_options;
+
+/* Bytes at the end of a file that no tensor owns beyond the alignment
+ * padding (LT113), from the header alone (reads nothing):
+ *   GGUF: from the end of the data section padded to general.alignment
+ *         (with no tensors: the end of the tensor infos padded) to the end
+ *         of the file; ggml and llama.cpp ignore these bytes;
+ *   safetensors: 0 (trailing bytes make the file invalid: ST307).
+ * *offset (may be NULL) receives the file offset where they start.
+ * Returns 0 for NULL or incomplete h, an unknown file size (a stream parsed
+ * with TFS_HEADER_ONLY), or an end that does not fit 64 bits. */
+TFS_API uint64_t tfs_unowned_tail(const tfs_header *h, uint64_t *offset);
 
 /* Lint one parsed file (a header from any parse function that returned
  * TFS_OK; with TFS_PARTIAL an incomplete header is refused: TFS_EARG).

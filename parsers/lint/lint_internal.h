@@ -6,6 +6,7 @@
  *   names.c    a sorted index of tensor names over several headers
  *   shard_name.c  the normal form of an index's shard names
  *   lint_gguf.c, lint_mlx.c, lint_st.c   the LT rules per scope
+ *   lint_bytes.c  GGUF bytes no structure owns (LT113, LT114)
  *   lint.c     tfs_lint_header, tfs_lint_path
  *   set.c, set_st.c, set_gg.c   model sets (POSIX file access)
  */
@@ -98,6 +99,10 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
  * format "mlx", quantization given, or a tensor named *.scales. */
 tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *config, size_t config_len,
                          tfs_lint_report *r);
+/* GGUF bytes no structure owns (lint_bytes.c): LT113 from the header,
+ * LT114 reading the padding from src (NULL or forward-only: not read).
+ * Nothing for safetensors. */
+tfs_status tfs__lint_bytes(const tfs_header *h, int part, const tfs_source *src, tfs_lint_report *r);
 /* safetensors conventions of one file (part index for the findings). */
 tfs_status tfs__lint_st(const tfs_header *h, int part, const uint8_t *head, size_t head_len, tfs_lint_report *r);
 
@@ -113,6 +118,9 @@ tfs_status tfs__lint_slurp(const char *path, size_t max, char **out, size_t *len
 /* The first 8 + N bytes of a safetensors file (N from its size field, at
  * most 100,000,000).  TFS_OK or TFS_EIO / TFS_ENOMEM. */
 tfs_status tfs__lint_st_head(const char *path, uint8_t **out, size_t *len);
+/* tfs__lint_bytes of the file at path, opened again as a byte source;
+ * a file that cannot be opened: LT113 only. */
+tfs_status tfs__lint_bytes_path(const char *path, const tfs_header *h, int part, tfs_lint_report *r);
 /* The folder part of a path ("." when none), malloc'ed; NULL on no memory. */
 char *tfs__lint_dirname(const char *path);
 /* dir + "/" + name, malloc'ed; NULL on no memory. */

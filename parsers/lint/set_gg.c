@@ -107,6 +107,9 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
         st |= set_duplicates(r, &x, hs);
         /* lint needs the whole model (file_type against every tensor) */
         if (lint && all) st |= tfs__lint_gguf((const tfs_header *const *)hs, count, r);
+        /* bytes no structure owns, per part (LT113, LT114) */
+        for (unsigned k = 0; lint && k < count; k++)
+            if (hs[k]) st |= tfs__lint_bytes_path(r->files[k].path, hs[k], (int)k, r);
     }
     tfs__tn_free(&x);
     for (unsigned k = 0; k < count; k++) tfs_header_free(hs[k]);

@@ -111,6 +111,18 @@ static const lcase cases[] = {
     {"files/LT112-gguf-file-type-q6_k.gguf",
      0,
      {{"LT112", 0, -1, 2, "general.file_type = 18 (MOSTLY_Q6_K), but none of the 4 tensors has type q6_K"}}},
+    /* gguf-q4_0's data section: q8_0 [64, 6] 408 bytes padded to 416, q4_0 [64, 64] 2 x 2,304, f32 [64] 256:
+     * 5,280 bytes from offset 928 (the tensor infos end at 906), so the file ends at 6,208 */
+    {"files/LT113-gguf-trailing-100.gguf",
+     0,
+     {{"LT113", 0, -1, -1,
+       "100 bytes after the data section, from offset 6208 to the end of the file at 6308: no tensor owns them"}}},
+    /* 22 bytes before the data section, 8 after token_embd.weight */
+    {"files/LT114-gguf-padding-5a.gguf",
+     0,
+     {{"LT114", 0, -1, -1,
+       "padding bytes not zero: 30 of 30; the first at offset 906, between the tensor infos (end at 906) and the "
+       "data section (at 928)"}}},
     /* ---- MLX: tensors weight, scales, biases, model.norm.weight (as many as the case writes) */
     {"files/mlx-q4-g32.safetensors", 0, {{0}}},
     {"files/mlx-mxfp4.safetensors", 0, {{0}}},
@@ -2325,11 +2337,12 @@ static void test_rule_table(void **state) {
     assert_int_equal(tfs_lint_from_id("LT999"), TFS_LINT_NONE);
     assert_int_equal(tfs_lint_from_id("LT20"), TFS_LINT_NONE);
     assert_int_equal(tfs_lint_from_id(NULL), TFS_LINT_NONE);
-    /* 12 GGUF, 10 MLX, 4 safetensors, 9 + 4 set rules, in lint.def's order */
-    assert_int_equal(tfs_lint_count(), 39);
+    /* 14 GGUF, 10 MLX, 4 safetensors, 9 + 4 set rules, in lint.def's order */
+    assert_int_equal(tfs_lint_count(), 41);
     assert_int_equal(tfs_lint_at(0), TFS_LT101);
-    assert_int_equal(tfs_lint_at(38), TFS_SET104);
-    assert_int_equal(tfs_lint_at(39), TFS_LINT_NONE);
+    assert_int_equal(tfs_lint_at(13), TFS_LT114);
+    assert_int_equal(tfs_lint_at(40), TFS_SET104);
+    assert_int_equal(tfs_lint_at(41), TFS_LINT_NONE);
     lint_shape_cases(); /* report.c's other helper */
 }
 

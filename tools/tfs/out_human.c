@@ -111,6 +111,10 @@ static void print_valid(FILE *out, const tfs_header *h) {
             h->format == TFS_FORMAT_SAFETENSORS ? " of JSON" : "", grouped(extent, b), grouped(h->data_offset, c));
     if (extent != h->data_size) fprintf(out, " (%s padded)", grouped(h->data_size, b));
     fprintf(out, "; %s\n", f);
+    uint64_t at, tail = tfs_unowned_tail(h, &at);
+    if (tail)
+        fprintf(out, "  unowned     %s bytes after the data section, from offset %s: no tensor owns them (LT113)\n",
+                grouped(tail, a), grouped(at, b));
     type_hist th;
     hist_build(h, &th);
     print_types(out, h, &th);

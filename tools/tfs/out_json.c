@@ -3,7 +3,9 @@
  * message, then for a valid file version, n_tensors, n_kv, header_size,
  * data_offset, data_size, file_size, alignment, params, types {name: count},
  * data_extent (bytes from data_offset to the end of the last tensor's data;
- * data_size counts GGUF's padding after it), looks_like (not_a_model: what
+ * data_size counts GGUF's padding after it), unowned_bytes (bytes after the
+ * data section padded to the alignment that no tensor owns: LT113,
+ * tfs_unowned_tail; null when the file size is unknown), looks_like (not_a_model: what
  * the file looks like; parser_error: what its content looks like when that
  * is a known kind, sniff.c error_hint, else null), detail (parser_error of
  * GG304, ST307, GG130: the numbers behind it, detail.c); fields that do not
@@ -87,6 +89,8 @@ void print_json(FILE *out, const check_result *r) {
         fputc('}', out);
     }
     u64_or_null(out, "data_extent", h != NULL, h ? data_extent(h) : 0);
+    /* LT113: bytes after the padded data section (GGUF; 0 for safetensors) */
+    u64_or_null(out, "unowned_bytes", h != NULL && h->file_size != 0, tfs_unowned_tail(h, NULL));
     fputs(",\"looks_like\":", out);
     json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : bad ? r->hint : NULL);
     fputs(",\"detail\":", out);
