@@ -192,6 +192,18 @@ TFS_API tfs_status tfs_set_check(const char *path, unsigned flags, int lint, con
  * the array with free).  Returns TFS_OK, TFS_EIO (the directory cannot be
  * read: errno in *sys_errno, may be NULL), TFS_ENOMEM, TFS_EARG. */
 TFS_API tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_errno);
+
+/* The files a set entry names, as paths to open (for a walk that reports
+ * each file once: `tfs check -r`), without opening any of them:
+ *   a safetensors index: its shards, the weight_map values in their normal
+ *     form (docs/lint.md) joined to the index's folder, each once; names
+ *     outside the folder or naming no file are left out (SET001);
+ *   a first GGUF split: every part, PREFIX-0000k-of-0000N.gguf.
+ * Reads only the index (up to 256 MiB: a larger or unreadable one names no
+ * file).  *out receives n malloc'ed paths (free each, then the array).
+ * Returns TFS_OK, TFS_EARG (NULL argument, or path names no set entry by
+ * its name: tfs_set_kind_of), TFS_ENOMEM. */
+TFS_API tfs_status tfs_set_members(const char *path, char ***out, size_t *n);
 #endif
 
 #ifdef __cplusplus

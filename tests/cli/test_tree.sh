@@ -1,0 +1,116 @@
+#!/bin/sh
+# test_tree.sh TFS_BINARY SOURCE_DIR: `tfs check DIR` and `tfs check -r DIR`
+# over a tree of model folders (issue 36): every model set (an index, the
+# first part of a GGUF split) is checked as a set once, its files reported
+# under it and never again alone; a folder holding only model folders works
+# without -r; a Hugging Face cache (blobs + snapshot links) is checked once
+# per file; broken sets make the exit status 1.
+# The tree is made from corpus/lint/sets (each shard valid by itself):
+#   models/st-broken    SET-st-three-errors (a shard missing, a tensor in the
+#                       wrong shard, a wrong total_size: SET002, SET004, SET007)
+#   models/st-dup       SET005-st-two-shards (SET005)
+#   models/gg-count     SET101-gg-split-count (SET101)
+#   models/gg-missing   SET002-gg-part-missing (SET002)
+#   models/ok/          st-set-ok plus a lone valid GGUF and a lone valid
+#                       safetensors file
+#   models/deep/a/b/    gg-split-ok (a valid split two levels down)
+#   hub/models--org--tiny/{blobs,refs,snapshots/abc123}: st-set-ok as the
+#                       Hugging Face cache stores it (blobs named by digest,
+#                       the snapshot's names links to them)
+set -u
+tfs=$1
+src=$2
+. "$(dirname "$0")/../lib.sh"
+s=$src/corpus/lint/sets
+m=$tmp/models
+mkdir -p "$m/deep/a/b"
+cp -r "$s/SET-st-three-errors" "$m/st-broken"
+cp -r "$s/SET005-st-two-shards" "$m/st-dup"
+cp -r "$s/SET101-gg-split-count" "$m/gg-count"
+cp -r "$s/SET002-gg-part-missing" "$m/gg-missing"
+cp -r "$s/st-set-ok" "$m/ok"
+cp "$src/corpus/lint/files/gguf-q4_0.gguf" "$m/ok/lone.gguf"
+cp "$src/corpus/lint/files/st-pt.safetensors" "$m/ok/lone.safetensors"
+cp -r "$s/gg-split-ok/." "$m/deep/a/b/"
+
+# the records of one run: "FILE VERDICT SET-IDS" per line (sets), "FILE VERDICT -" (files), summary last
+records() {
+    /usr/bin/python3 -c '
+import json, sys
+for line in sys.stdin:
+    d = json.loads(line)
+    if "summary" in d:
+        print("summary", json.dumps(d["summary"], sort_keys=True))
+        continue
+    ids = sorted(f["id"] for f in d.get("findings", []))
+    print(d["file"].replace(sys.argv[1] + "/", ""), d["verdict"], ",".join(ids) if d.get("set") else "-")
+' "$1"
+}
+want_sets="gg-count/model-00001-of-00003.gguf invalid SET101
+gg-missing/model-00001-of-00003.gguf invalid SET002
+ok/model.safetensors.index.json valid 
+st-broken/model.safetensors.index.json invalid SET002,SET004,SET007
+st-dup/model.safetensors.index.json invalid SET005"
+for r in "-r" ""; do
+    # shellcheck disable=SC2086
+    out=$("$tfs" check $r --json "$m" 2> "$tmp/err"); rc=$?
+    [ "$rc" -eq 1 ] && ok || ko "check $r: exit $rc, want 1"
+    got=$(printf '%s\n' "$out" | records "$m")
+    # each set once, with its own findings; the deep split; the lone files; no shard alone
+    sets=$(printf '%s\n' "$got" | grep -v "^summary" | grep -v " -$" | grep -v "^deep/" | sort)
+    if [ "$sets" = "$want_sets" ]; then ok; else ko "check $r: sets
+$sets
+want
+$want_sets"; fi
+    printf '%s\n' "$got" | grep -qx "deep/a/b/model-00001-of-00003.gguf valid " && ok || ko "check $r: the split two levels down"
+    lone=$(printf '%s\n' "$got" | grep " -$" | sort)
+    if [ "$lone" = "ok/lone.gguf valid -
+ok/lone.safetensors valid -" ]; then ok; else ko "check $r: files alone: $lone"; fi
+    n=$(printf '%s\n' "$got" | grep -c -- "-of-0000[0-9]\.\(gguf\|safetensors\) .* -$")
+    [ "$n" -eq 0 ] && ok || ko "check $r: $n shards reported alone"
+done
+# -r --json ends with a summary: 6 sets and 2 files, 4 invalid
+out=$("$tfs" check -r --json "$m" | tail -1)
+case $out in *'"files":8,"valid":4,"invalid":4,'*) ok ;; *) ko "summary: $out" ;; esac
+# human output: each set's findings once (one SET004 line, one SET005 line)
+out=$("$tfs" check -r "$m")
+[ "$(printf '%s\n' "$out" | grep -c "^  SET004 ")" -eq 1 ] && ok || ko "SET004 not once"
+[ "$(printf '%s\n' "$out" | grep -c "^  SET005 ")" -eq 1 ] && ok || ko "SET005 not once"
+# a folder of model folders without -r (no file of its own): each model folder's sets
+out=$("$tfs" check "$m/deep"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "folder of folders: exit $rc"
+case $out in *"deep/a/b/model-00001-of-00003.gguf: valid"*"gguf split, 3 files"*) ok ;; *) ko "folder of folders: $out" ;; esac
+# a folder with files of its own: not its subfolders (use -r)
+mkdir "$tmp/own" && cp "$src/corpus/lint/files/gguf-q4_0.gguf" "$tmp/own/top.gguf" && cp -r "$s/SET101-gg-split-count" "$tmp/own/sub"
+out=$("$tfs" check "$tmp/own"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "own files: exit $rc (the broken split in sub/ is for -r)"
+out=$("$tfs" check -r "$tmp/own"); rc=$?
+[ "$rc" -eq 1 ] && ok || ko "own files, -r: exit $rc"
+
+# ---- a Hugging Face cache: blobs by digest, snapshot names as links
+h=$tmp/hub/models--org--tiny
+mkdir -p "$h/blobs" "$h/refs" "$h/snapshots/abc123"
+printf 'abc123' > "$h/refs/main"
+for f in "$s"/st-set-ok/*; do
+    sum=$(sha256sum "$f" | cut -c1-40)
+    cp "$f" "$h/blobs/$sum"
+    ln -s "../../blobs/$sum" "$h/snapshots/abc123/$(basename "$f")"
+done
+# and a single-file model in the same cache: its blob and its link are one file
+g=$tmp/hub/models--org--one
+mkdir -p "$g/blobs" "$g/snapshots/def456"
+cp "$src/corpus/lint/files/gguf-q4_0.gguf" "$g/blobs/0123abcd"
+ln -s ../../blobs/0123abcd "$g/snapshots/def456/model.gguf"
+for r in "-r" ""; do
+    # shellcheck disable=SC2086
+    got=$("$tfs" check $r --json "$tmp/hub" | records "$tmp/hub" | grep -v "^summary")
+    want="models--org--one/snapshots/def456/model.gguf valid -
+models--org--tiny/snapshots/abc123/model.safetensors.index.json valid "
+    if [ "$got" = "$want" ]; then ok; else ko "cache, check $r:
+$got
+want
+$want"; fi
+done
+out=$("$tfs" check -r "$tmp/hub" | tail -1)
+[ "$out" = "2 files: 2 valid, 0 invalid, 0 errors; 2 other files skipped (not model files)" ] && ok || ko "cache summary: $out"
+finish test_tree
