@@ -9,6 +9,7 @@
  *   lint_bytes.c  GGUF bytes no structure owns (LT113, LT114)
  *   lint.c     tfs_lint_header, tfs_lint_path
  *   set.c, set_st.c, set_gg.c   model sets (POSIX file access)
+ *   set_series.c  files of a safetensors series the index does not name
  */
 #ifndef TFS_LINT_INTERNAL_H
 #define TFS_LINT_INTERNAL_H
@@ -128,6 +129,20 @@ char *tfs__lint_join(const char *dir, const char *name);
 /* Set checks (set_st.c, set_gg.c): r->files, findings. */
 tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r);
 tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lint_report *r);
+/* The files of a safetensors set's series (PREFIX-NNNNN-of-MMMMM.safetensors
+ * beside the index) that the index does not name (set_series.c), read once
+ * on the first lookup; at most 64 of them. */
+typedef struct set_series {
+    char **paths;
+    tfs_header **hs;
+    size_t n;
+    bool loaded;
+} set_series;
+/* The path of the first such file that holds a tensor named `name` (len
+ * bytes) into *where (owned by s), or NULL.  TFS_OK or TFS_ENOMEM. */
+tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char *dir, const char *name, size_t len,
+                            const char **where);
+void tfs__series_free(set_series *s);
 /* A GGUF split name: PREFIX-NNNNN-of-MMMMM.gguf; the part number (1-based),
  * the count and the prefix length.  false when the name is not one. */
 bool tfs__split_name(const char *path, unsigned *no, unsigned *count, size_t *prefix_len);

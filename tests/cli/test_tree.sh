@@ -87,6 +87,20 @@ out=$("$tfs" check "$tmp/own"); rc=$?
 out=$("$tfs" check -r "$tmp/own"); rc=$?
 [ "$rc" -eq 1 ] && ok || ko "own files, -r: exit $rc"
 
+# a tensor the index places in a shard that lacks it, stored in a file of the same series the index does not
+# name: SET004 says where it is (e and f in shard 3, which the index no longer names)
+mkdir "$tmp/series" && cp "$s"/st-set-ok/*.safetensors "$tmp/series/"
+printf '%s' '{"metadata": {"total_size": 160}, "weight_map": {"a": "model-00001-of-00003.safetensors",
+ "b": "model-00001-of-00003.safetensors", "c": "model-00002-of-00003.safetensors",
+ "d": "model-00002-of-00003.safetensors", "e": "model-00002-of-00003.safetensors"}}' > "$tmp/series/model.safetensors.index.json"
+out=$("$tfs" check "$tmp/series/model.safetensors.index.json"); rc=$?
+[ "$rc" -eq 1 ] && ok || ko "series: exit $rc"
+case $out in *"SET004 error   e: the index names $tmp/series/model-00002-of-00003.safetensors, found in $tmp/series/model-00003-of-00003.safetensors (a file of the same series the index does not name)"*) ok ;;
+*) ko "series: SET004 does not say where e is: $out" ;; esac
+# not of the series (another prefix): still "in no shard"
+mv "$tmp/series/model-00003-of-00003.safetensors" "$tmp/series/other-00003-of-00003.safetensors"
+case $("$tfs" check "$tmp/series/model.safetensors.index.json") in *"e: the index names "*"found in no shard"*) ok ;; *) ko "series: another prefix" ;; esac
+
 # ---- a Hugging Face cache: blobs by digest, snapshot names as links
 h=$tmp/hub/models--org--tiny
 mkdir -p "$h/blobs" "$h/refs" "$h/snapshots/abc123"
