@@ -76,6 +76,9 @@ case $out in *'"files":8,"valid":4,"invalid":4,'*) ok ;; *) ko "summary: $out" ;
 out=$("$tfs" check -r "$m")
 [ "$(printf '%s\n' "$out" | grep -c "^  SET004 ")" -eq 1 ] && ok || ko "SET004 not once"
 [ "$(printf '%s\n' "$out" | grep -c "^  SET005 ")" -eq 1 ] && ok || ko "SET005 not once"
+# the set's summary: the missing shard counted, "1 tensor" in the singular
+case $out in *"safetensors index, 3 files (1 missing), 4 tensors, 128 bytes"*) ok ;; *) ko "summary of st-broken" ;; esac
+printf '%s\n' "$out" | grep -q "st-broken/model-00002-of-00003.safetensors: valid, 1 tensor$" && ok || ko "1 tensor"
 # a folder of model folders without -r (no file of its own): each model folder's sets
 out=$("$tfs" check "$m/deep"); rc=$?
 [ "$rc" -eq 0 ] && ok || ko "folder of folders: exit $rc"
