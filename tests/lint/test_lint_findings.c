@@ -154,7 +154,12 @@ static const lcase cases[] = {
      0,
      {{"LT209", 0, 0, -1,
        L ".weight: shape [64, 8]: group size 128 does not divide the unpacked row of 64 values (4 bits)"}}},
-    {"files/LT210-mlx-inferred.safetensors", 0, {{"LT210", 0, -1, -1, "bits and group size inferred"}}},
+    /* weight U32 [64, 8] with scales [64, 2]: 4 bits, group 32 is the first pair of MLX's table that fits */
+    {"files/LT210-mlx-inferred.safetensors",
+     0,
+     {{"LT210", 0, -1, -1,
+       "bits and group size inferred from the shapes: 4 bits, group size 32, mode affine "
+       "(model.layers.0.mlp.up_proj.weight)"}}},
     /* ---- safetensors conventions */
     {"files/st-pt.safetensors", 0, {{0}}},
     {"files/LT301-st-header-unpadded.safetensors", 0, {{"LT301", 0, -1, -1, "the crate's serializer pads it"}}},
@@ -892,8 +897,19 @@ static void test_mlx_inferred(void **state) {
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         const tt l[] = {{"q.weight", TFS_ST_U32, 2, {1, f[i].lanes}}, {"q.scales", TFS_ST_U8, 2, {1, f[i].count}}};
         char got[512];
-        mlx_lint(l, 2, mlx_meta, NULL, got, sizeof got, NULL, 0);
+        char said[1024], inferred[128];
+        mlx_lint(l, 2, mlx_meta, NULL, got, sizeof got, said, sizeof said);
         const char *ids = f[i].mode ? "LT210@-1" : "LT205@1";
+        /* LT210 says what it inferred: mxfp4 4 bits / 32, nvfp4 4 / 16, mxfp8 8 / 32 */
+        if (f[i].mode) {
+            snprintf(inferred, sizeof inferred, ": %s bits, group size %s, mode %s (q.weight)",
+                     f[i].mode[0] == 'n'   ? "4"
+                     : f[i].mode[4] == '4' ? "4"
+                                           : "8",
+                     f[i].mode[0] == 'n' ? "16" : "32", f[i].mode);
+            if (!strstr(said, inferred)) print_message("fp lanes %u count %u: %s\n", f[i].lanes, f[i].count, said);
+            assert_non_null(strstr(said, inferred));
+        }
         if (strcmp(got, ids) != 0) print_message("fp lanes %u count %u: %s\n", f[i].lanes, f[i].count, got);
         assert_string_equal(got, ids);
         if (!f[i].mode) continue;
@@ -2266,8 +2282,8 @@ static void test_gguf_splits(void **state) {
     for (int32_t tc = 0; tc <= 1; tc++) {
         put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, tc, NULL);
         put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, tc, NULL);
-        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, tc ? "SET103@0:k2" : "", "no tensors, tc",
-                       (size_t)tc, &r);
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, tc ? "SET103@0:k2" : "", "no tensors, tc", (size_t)tc,
+                       &r);
         assert_int_equal(r.n_tensors, 0);
         tfs_lint_report_free(&r);
     }
