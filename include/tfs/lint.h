@@ -69,13 +69,16 @@ TFS_API tfs_lint_rule tfs_lint_at(size_t i);
 typedef struct tfs_lint_finding {
     tfs_lint_rule rule;
     tfs_lint_severity severity;
-    int part;       /* the file concerned: index into tfs_lint_report.files
+    int part;               /* the file concerned: index into tfs_lint_report.files
                         for a set (0 for one file); -1: the set as a whole */
-    int64_t tensor; /* index into that file's tensors, or -1 */
-    int64_t kv;     /* index into that file's kv, or -1 */
-    char *text;     /* the finding with its names and numbers (owned by the
+    int64_t tensor;         /* index into that file's tensors, or -1 */
+    int64_t kv;             /* index into that file's kv, or -1 */
+    char *text;             /* the finding with its names and numbers (owned by the
                         report), e.g. "model.layers.0.mlp.up_proj.scales:
                         shape [64, 3], expected [64, 4] (...)" */
+    char *tensor_name;      /* the name of the tensor `tensor` (owned by the
+                               report, NUL added), or NULL when tensor is -1 */
+    size_t tensor_name_len; /* its bytes (a safetensors name may hold a NUL) */
 } tfs_lint_finding;
 
 /* One file of a set (tfs_set_check). */

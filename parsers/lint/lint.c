@@ -18,6 +18,7 @@ tfs_status tfs_lint_header(const tfs_header *h, const tfs_lint_options *opt, tfs
     if (!opt) opt = &none;
     const tfs_header *const hs[1] = {h};
     tfs_status st = TFS_OK;
+    size_t from = r->n_findings;
     if (h->format == TFS_FORMAT_GGUF) {
         st = tfs__lint_gguf(hs, 1, r);
         if (st == TFS_OK) st = tfs__lint_bytes(h, 0, opt->src, r);
@@ -27,6 +28,7 @@ tfs_status tfs_lint_header(const tfs_header *h, const tfs_lint_options *opt, tfs
     } else {
         return TFS_EARG;
     }
+    if (st == TFS_OK) st = tfs__lint_name_tensors(r, from, hs, 1);
     return st == TFS_OK ? TFS_OK : TFS_ENOMEM;
 }
 
@@ -162,8 +164,12 @@ char *tfs__lint_join(const char *dir, const char *name) {
 tfs_status tfs_lint_path(const char *path, const tfs_header *h, const char *config_path, tfs_lint_report *r) {
     if (!path || !h || !r || !h->complete) return TFS_EARG;
     if (h->format == TFS_FORMAT_GGUF) {
-        tfs_status st = tfs__lint_gguf((const tfs_header *const[1]){h}, 1, r);
-        return st == TFS_OK ? tfs__lint_bytes_path(path, h, 0, r) : TFS_ENOMEM;
+        const tfs_header *const hs[1] = {h};
+        size_t from = r->n_findings;
+        tfs_status st = tfs__lint_gguf(hs, 1, r);
+        if (st == TFS_OK) st = tfs__lint_bytes_path(path, h, 0, r);
+        if (st == TFS_OK) st = tfs__lint_name_tensors(r, from, hs, 1);
+        return st == TFS_OK ? st : TFS_ENOMEM;
     }
     if (h->format != TFS_FORMAT_SAFETENSORS) return tfs_lint_header(h, NULL, r);
     tfs_lint_options o = {0};

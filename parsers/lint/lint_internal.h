@@ -30,6 +30,10 @@ tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* Give the findings from index `from` on that name a tensor its name
+ * (tensor_name), from hs[part] (n headers; NULL ones skipped).  TFS_OK or
+ * TFS_ENOMEM. */
+tfs_status tfs__lint_name_tensors(tfs_lint_report *r, size_t from, const tfs_header *const *hs, size_t n);
 /* Append a file to r->files (path copied); its index, or -1 (no memory). */
 int tfs__lint_add_file(tfs_lint_report *r, const char *path);
 /* "[64, 4]" of n sizes into buf (cut to cap bytes, always terminated). */

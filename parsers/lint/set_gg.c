@@ -126,6 +126,7 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
             if (hs[k]) st |= tfs__lint_bytes_path(r->files[k].path, hs[k], (int)k, r);
     }
     tfs__tn_free(&x);
+    if (st == TFS_OK) st = tfs__lint_name_tensors(r, 0, (const tfs_header *const *)hs, count);
     for (unsigned k = 0; k < count; k++) tfs_header_free(hs[k]);
     free(hs);
     return st == TFS_OK ? st : TFS_ENOMEM;

@@ -176,6 +176,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         }
         free(config);
     }
+    if (tfs__lint_name_tensors(r, 0, (const tfs_header *const *)hs, r->n_files) != TFS_OK) goto nomem;
     goto done;
 nomem:
     st = TFS_ENOMEM;

@@ -86,6 +86,13 @@ case $(cat "$tmp/o") in *"LT202"*|*"LT208"*) ok ;; *) ko "one shard alone: its w
 [ "$rc" -eq 2 ] && ok || ko "--config missing: exit $rc, want 2"
 "$tfs" check --config x.json "$c/files/mlx-q4-g32.safetensors" > /dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] && ok || ko "--config without --lint: exit $rc, want 2"
+# lint JSON names the tensor beside its index (a file; a set: the tensor of the shard the finding names)
+case $("$tfs" check --lint --json "$c/files/LT205-mlx-scales-shape.safetensors") in
+*'"tensor":1,"tensor_name":"model.layers.0.mlp.up_proj.scales",'*) ok ;; *) ko "LT205 JSON: no tensor_name" ;; esac
+case $("$tfs" check --json "$c/sets/SET-st-three-errors/model.safetensors.index.json") in
+*'"id":"SET004","severity":"error","file":"'*'/model-00003-of-00003.safetensors","tensor":2,"tensor_name":"c",'*) ok ;; *) ko "SET004 JSON: no tensor_name" ;; esac
+case $("$tfs" check --json "$c/sets/SET-st-three-errors/model.safetensors.index.json") in
+*'"id":"SET007"'*'"tensor":null,"tensor_name":null,'*) ok ;; *) ko "SET007 JSON: tensor_name not null" ;; esac
 # bytes no tensor owns: a GGUF with 1 GiB after its data section (sparse), plain check, --json and --lint;
 # a 16 GB one with a non-zero padding byte: only the padding is read, so the check takes well under a second
 cp "$c/files/gguf-q4_0.gguf" "$tmp/big.gguf" && truncate -s +1G "$tmp/big.gguf"

@@ -31,6 +31,11 @@ void lint_print_json(FILE *out, const tfs_lint_report *r) {
             fprintf(out, "%" PRId64, f->tensor);
         else
             fputs("null", out);
+        fputs(",\"tensor_name\":", out);
+        if (f->tensor_name)
+            json_str(out, f->tensor_name, f->tensor_name_len);
+        else
+            fputs("null", out);
         fputs(",\"kv\":", out);
         if (f->kv >= 0)
             fprintf(out, "%" PRId64, f->kv);

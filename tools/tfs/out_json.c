@@ -11,7 +11,7 @@
  * GG304, ST307, GG130: the numbers behind it, detail.c); fields that do not
  * apply are null.
  * With --lint on a valid file: lint {errors, warnings, findings: [{id,
- * severity, file, tensor, kv, message}]} (lint_out.c). */
+ * severity, file, tensor, tensor_name, kv, message}]} (lint_out.c). */
 #include <inttypes.h>
 #include <string.h>
 
