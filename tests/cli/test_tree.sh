@@ -130,4 +130,19 @@ $want"; fi
 done
 out=$("$tfs" check -r "$tmp/hub" | tail -1)
 [ "$out" = "2 files: 2 valid, 0 invalid, 0 errors; 2 other files skipped (not model files)" ] && ok || ko "cache summary: $out"
+# ---- tfs dump of a set entry: the whole model (per file, totals); numbers from the fixtures' shapes:
+# q8_0 [64, 6] 384 parameters in 408 bytes, q4_0 [64, 64] twice 8,192 in 4,608, f32 [64] 64 in 256
+out=$("$tfs" dump "$s/gg-split-ok/model-00001-of-00003.gguf"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "dump split: exit $rc"
+case $out in *"gguf split, 3 files"*"model-00002-of-00003.gguf  valid               2            8,192            4,608"*"totals      4 tensors, 8,640 parameters, 5,272 bytes"*"q4_0       2 tensors, 4,608 bytes"*"format      gguf v3"*) ok ;;
+*) ko "dump split: $out" ;; esac
+if "$tfs" dump --json "$s/st-set-ok/model.safetensors.index.json" | /usr/bin/python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+ok = d["set"] and d["n_files"] == 3 and d["n_tensors"] == 6 and d["params"] == 96 and d["tensor_bytes"] == 192
+ok = ok and d["types"] == {"F16": {"tensors": 6, "bytes": 192}} and [f["n_tensors"] for f in d["files"]] == [2, 2, 2]
+sys.exit(0 if ok else 1)'; then ok; else ko "dump --json index"; fi
+out=$("$tfs" dump "$s/SET-st-three-errors/model.safetensors.index.json"); rc=$?
+[ "$rc" -eq 1 ] && ok || ko "dump of a set with a shard missing: exit $rc, want 1"
+case $out in *"model-00001-of-00003.safetensors  missing"*"totals      4 tensors, 64 parameters, 128 bytes"*) ok ;; *) ko "dump three-errors: $out" ;; esac
 finish test_tree

@@ -248,6 +248,11 @@ void dump_table(FILE *out, const tfs_header *h, const size_t *idx, size_t n, int
 int dump_tree(FILE *out, const tfs_header *h, const size_t *idx, size_t n);
 /* v with digits grouped by thousands ("1,234,567") in buf. */
 const char *group3(uint64_t v, char *buf, size_t cap);
+/* dump_set.c: `tfs dump` of a set entry (an index, a first GGUF split):
+ * its files (verdict, tensors, parameters, bytes) and totals per type,
+ * human or one JSON object.  Returns 0 (every file valid), 1 (a file
+ * missing or invalid), 2 (out of memory), -1 (path is no set entry). */
+int dump_set(FILE *out, const char *path, const check_opts *o, int json);
 /* "GG111 (DUPLICATE_KEY) at byte 74, kv 2: message" (dump.c). */
 void dump_put_violation(FILE *out, const tfs_error *e);
 
