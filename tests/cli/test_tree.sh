@@ -4,7 +4,10 @@
 # first part of a GGUF split) is checked as a set once, its files reported
 # under it and never again alone; a folder holding only model folders works
 # without -r; a Hugging Face cache (blobs + snapshot links) is checked once
-# per file; broken sets make the exit status 1.
+# per file; broken sets make the exit status 1.  Also (issue 36's smaller
+# items): SET004 names the unnamed file of the series that holds a tensor,
+# set summaries count missing files, `tfs dump` of a set entry shows the
+# whole model, a GGUF damaged by a text-mode transfer gets a hint.
 # The tree is made from corpus/lint/sets (each shard valid by itself):
 #   models/st-broken    SET-st-three-errors (a shard missing, a tensor in the
 #                       wrong shard, a wrong total_size: SET002, SET004, SET007)
@@ -145,4 +148,16 @@ sys.exit(0 if ok else 1)'; then ok; else ko "dump --json index"; fi
 out=$("$tfs" dump "$s/SET-st-three-errors/model.safetensors.index.json"); rc=$?
 [ "$rc" -eq 1 ] && ok || ko "dump of a set with a shard missing: exit $rc, want 1"
 case $out in *"model-00001-of-00003.safetensors  missing"*"totals      4 tensors, 64 parameters, 128 bytes"*) ok ;; *) ko "dump three-errors: $out" ;; esac
+# ---- a GGUF damaged by a text-mode transfer (EF BF BD where non-UTF-8 bytes stood) gets a hint; a valid
+# GGUF whose strings hold U+FFFD gets none (a hint goes with an error verdict only)
+dmg=$src/corpus/real/gguf-damaged/ushure-ggml-vocab-bert-bge.gguf
+case $("$tfs" check "$dmg") in *"looks like  a GGUF damaged by a text-mode transfer: it holds EF BF BD"*) ok ;; *) ko "damaged GGUF: no hint" ;; esac
+case $("$tfs" check --json "$dmg") in *'"looks_like":"a GGUF damaged by a text-mode transfer'*) ok ;; *) ko "damaged GGUF: no hint in --json" ;; esac
+/usr/bin/python3 -c '
+import struct, sys
+k, v = b"general.name", "a\ufffdb".encode()
+sys.stdout.buffer.write(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q", len(k)) + k + struct.pack("<IQ", 8, len(v)) + v)' > "$tmp/fffd.gguf"
+out=$("$tfs" check "$tmp/fffd.gguf"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "U+FFFD in a valid GGUF: exit $rc"
+case $out in *"text-mode"*) ko "U+FFFD in a valid GGUF: hint shown" ;; *) ok ;; esac
 finish test_tree
