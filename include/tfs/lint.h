@@ -104,8 +104,14 @@ typedef struct tfs_lint_report {
                               index order of first appearance, GGUF parts
                               in split.no order */
     size_t n_files;
-    size_t n_tensors;                 /* tensors over all files */
-    uint64_t tensor_bytes;            /* their bytes */
+    size_t n_tensors;      /* tensors over all files */
+    uint64_t tensor_bytes; /* their bytes */
+    /* MLX quantized weights (any lint of MLX safetensors): the U32 elements
+     * of the packed weights whose bits are known (given or inferred), and
+     * the values they hold (elements * 32 / bits), so that a model's
+     * parameters are n_elements summed - mlx_packed + mlx_values (a layer
+     * of 16,384 4-bit weights is 2,048 U32 elements) */
+    uint64_t mlx_packed, mlx_values;
     size_t cap_findings_, cap_files_; /* internal */
 } tfs_lint_report;
 

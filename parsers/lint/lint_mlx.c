@@ -246,6 +246,12 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
                 (unsigned long long)p.group);
     }
     tfs__lint_shape(want, sizeof want, exp, w->n_dims);
+    /* the values the packed weight holds: a whole number per row (LT209 passed) */
+    if (p.bits >= 1 && p.bits <= 32) {
+        uint64_t v = w->n_elements / p.bits * 32u + w->n_elements % p.bits * 32u / p.bits;
+        c->r->mlx_packed += w->n_elements;
+        c->r->mlx_values += v;
+    }
     const char *sd = tfs_st_dtype_name(s->type);
     if (p.mode == Q_AFFINE ? !float_dtype(s->type) : s->type != TFS_ST_U8)
         add(c, TFS_LT207, sp, si, "%.*s.scales: dtype %s, expected %s for mode %s", (int)blen, base, sd ? sd : "?",

@@ -160,4 +160,13 @@ sys.stdout.buffer.write(b"GGUF" + struct.pack("<IQQ", 3, 0, 1) + struct.pack("<Q
 out=$("$tfs" check "$tmp/fffd.gguf"); rc=$?
 [ "$rc" -eq 0 ] && ok || ko "U+FFFD in a valid GGUF: exit $rc"
 case $out in *"text-mode"*) ko "U+FFFD in a valid GGUF: hint shown" ;; *) ok ;; esac
+# ---- MLX parameters count the values packed weights hold: mlx-q4-g32 is weight U32 [64, 8] (4 bits: 64 x 64 =
+# 4,096 values), scales and biases F16 [64, 2] (128 each), norm [64]: 4,416 (not 832, the U32 words); with a
+# config.json beside it saying 8 bits the weight holds 64 x 32 = 2,048 values: 2,368
+mlx=$src/corpus/lint/files/mlx-q4-g32.safetensors
+case $("$tfs" check "$mlx") in *"parameters  4,416 (4.42 K); MLX packed weights counted as the values they hold"*) ok ;; *) ko "MLX parameters" ;; esac
+case $("$tfs" check --json "$mlx") in *'"params":4416,'*) ok ;; *) ko "MLX params in --json" ;; esac
+mkdir "$tmp/mlx8" && cp "$mlx" "$tmp/mlx8/" && printf '{"quantization": {"group_size": 32, "bits": 8}}' > "$tmp/mlx8/config.json"
+case $("$tfs" check --json "$tmp/mlx8/mlx-q4-g32.safetensors") in *'"params":2368,'*) ok ;; *) ko "MLX params, 8 bits from config.json" ;; esac
+case $("$tfs" check --json "$src/corpus/lint/files/st-pt.safetensors") in *'"params":'*) ok ;; *) ko "params of a plain file" ;; esac
 finish test_tree

@@ -299,6 +299,12 @@ int kv_key_is(const tfs_kv *kv, const char *s);
  * shown for findings about one of its files) or a JSON array. */
 void lint_print_human(FILE *out, const struct tfs_lint_report *r);
 void lint_print_json(FILE *out, const struct tfs_lint_report *r);
+/* The parameters of a valid file: `params` (its tensors' elements summed),
+ * except in MLX quantized safetensors, where a packed U32 weight counts the
+ * values it holds (elements * 32 / bits; bits from the config.json beside
+ * the file or __metadata__, else inferred: a lint of the file, which reads
+ * its header again).  *mlx = 1 when so counted. */
+uint64_t model_params(const char *path, const tfs_header *h, uint64_t params, int *mlx);
 
 /* ---- lint_conform.c ---- */
 /* `tfs conform --lint`: corpus/lint/LINT.tsv in process or through an

@@ -47,3 +47,27 @@ void lint_print_json(FILE *out, const tfs_lint_report *r) {
     }
     fputc(']', out);
 }
+
+uint64_t model_params(const char *path, const tfs_header *h, uint64_t params, int *mlx) {
+    *mlx = 0;
+    if (!h || h->format != TFS_FORMAT_SAFETENSORS) return params;
+    int scales = 0, packed = 0;
+    for (size_t i = 0; i < h->n_tensors; i++) {
+        const tfs_str *n = &h->tensors[i].name;
+        scales |= n->len >= 7 && memcmp(n->ptr + n->len - 7, ".scales", 7) == 0;
+        packed |= h->tensors[i].type == TFS_ST_U32;
+    }
+    if (!scales || !packed) return params;
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    tfs_status st = strcmp(path, "-") == 0 ? tfs_lint_header(h, NULL, &r) : tfs_lint_path(path, h, NULL, &r);
+    if (st == TFS_OK && r.mlx_packed && r.mlx_packed <= params) {
+        uint64_t v = params - r.mlx_packed + r.mlx_values;
+        if (v >= params) { /* no wrap */
+            params = v;
+            *mlx = 1;
+        }
+    }
+    tfs_lint_report_free(&r);
+    return params;
+}

@@ -72,7 +72,11 @@ void print_json(FILE *out, const check_result *r) {
     u64_or_null(out, "alignment", h && h->format == TFS_FORMAT_GGUF, h ? h->alignment : 0);
     type_hist th;
     if (h) hist_build(h, &th);
-    u64_or_null(out, "params", h != NULL, h ? th.params : 0);
+    int mlx = 0; /* MLX packed weights: the values they hold (model_params) */
+    u64_or_null(out, "params", h != NULL,
+                h && !th.params_saturated ? model_params(r->file, h, th.params, &mlx)
+                : h                       ? th.params
+                                          : 0);
     fputs(",\"types\":", out);
     if (!h)
         fputs("null", out);
