@@ -69,13 +69,16 @@ TFS_API tfs_lint_rule tfs_lint_at(size_t i);
 typedef struct tfs_lint_finding {
     tfs_lint_rule rule;
     tfs_lint_severity severity;
-    int part;       /* the file concerned: index into tfs_lint_report.files
+    int part;               /* the file concerned: index into tfs_lint_report.files
                         for a set (0 for one file); -1: the set as a whole */
-    int64_t tensor; /* index into that file's tensors, or -1 */
-    int64_t kv;     /* index into that file's kv, or -1 */
-    char *text;     /* the finding with its names and numbers (owned by the
+    int64_t tensor;         /* index into that file's tensors, or -1 */
+    int64_t kv;             /* index into that file's kv, or -1 */
+    char *text;             /* the finding with its names and numbers (owned by the
                         report), e.g. "model.layers.0.mlp.up_proj.scales:
                         shape [64, 3], expected [64, 4] (...)" */
+    char *tensor_name;      /* the name of the tensor `tensor` (owned by the
+                               report, NUL added), or NULL when tensor is -1 */
+    size_t tensor_name_len; /* its bytes (a safetensors name may hold a NUL) */
 } tfs_lint_finding;
 
 /* One file of a set (tfs_set_check). */
@@ -101,8 +104,14 @@ typedef struct tfs_lint_report {
                               index order of first appearance, GGUF parts
                               in split.no order */
     size_t n_files;
-    size_t n_tensors;                 /* tensors over all files */
-    uint64_t tensor_bytes;            /* their bytes */
+    size_t n_tensors;      /* tensors over all files */
+    uint64_t tensor_bytes; /* their bytes */
+    /* MLX quantized weights (any lint of MLX safetensors): the U32 elements
+     * of the packed weights whose bits are known (given or inferred), and
+     * the values they hold (elements * 32 / bits), so that a model's
+     * parameters are n_elements summed - mlx_packed + mlx_values (a layer
+     * of 16,384 4-bit weights is 2,048 U32 elements) */
+    uint64_t mlx_packed, mlx_values;
     size_t cap_findings_, cap_files_; /* internal */
 } tfs_lint_report;
 
@@ -123,7 +132,24 @@ typedef struct tfs_lint_options {
      * padding after the JSON is checked (LT302).  NULL: not checked. */
     const uint8_t *head;
     size_t head_len; /* bytes */
+    /* GGUF: the file as a random-access byte source of known size (not
+     * forward-only), from which the padding bytes are read to check that
+     * they are zero (LT114): the padding before the data section and after
+     * each tensor, nothing else (tensor data is never read).  NULL or a
+     * forward-only source: LT114 is not checked.  Borrowed for the call. */
+    const tfs_source *src;
 } tfs_lint_options;
+
+/* Bytes at the end of a file that no tensor owns beyond the alignment
+ * padding (LT113), from the header alone (reads nothing):
+ *   GGUF: from the end of the data section padded to general.alignment
+ *         (with no tensors: the end of the tensor infos padded) to the end
+ *         of the file; ggml and llama.cpp ignore these bytes;
+ *   safetensors: 0 (trailing bytes make the file invalid: ST307).
+ * *offset (may be NULL) receives the file offset where they start.
+ * Returns 0 for NULL or incomplete h, an unknown file size (a stream parsed
+ * with TFS_HEADER_ONLY), or an end that does not fit 64 bits. */
+TFS_API uint64_t tfs_unowned_tail(const tfs_header *h, uint64_t *offset);
 
 /* Lint one parsed file (a header from any parse function that returned
  * TFS_OK; with TFS_PARTIAL an incomplete header is refused: TFS_EARG).
@@ -175,6 +201,18 @@ TFS_API tfs_status tfs_set_check(const char *path, unsigned flags, int lint, con
  * the array with free).  Returns TFS_OK, TFS_EIO (the directory cannot be
  * read: errno in *sys_errno, may be NULL), TFS_ENOMEM, TFS_EARG. */
 TFS_API tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_errno);
+
+/* The files a set entry names, as paths to open (for a walk that reports
+ * each file once: `tfs check -r`), without opening any of them:
+ *   a safetensors index: its shards, the weight_map values in their normal
+ *     form (docs/lint.md) joined to the index's folder, each once; names
+ *     outside the folder or naming no file are left out (SET001);
+ *   a first GGUF split: every part, PREFIX-0000k-of-0000N.gguf.
+ * Reads only the index (up to 256 MiB: a larger or unreadable one names no
+ * file).  *out receives n malloc'ed paths (free each, then the array).
+ * Returns TFS_OK, TFS_EARG (NULL argument, or path names no set entry by
+ * its name: tfs_set_kind_of), TFS_ENOMEM. */
+TFS_API tfs_status tfs_set_members(const char *path, char ***out, size_t *n);
 #endif
 
 #ifdef __cplusplus

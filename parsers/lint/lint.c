@@ -18,14 +18,17 @@ tfs_status tfs_lint_header(const tfs_header *h, const tfs_lint_options *opt, tfs
     if (!opt) opt = &none;
     const tfs_header *const hs[1] = {h};
     tfs_status st = TFS_OK;
+    size_t from = r->n_findings;
     if (h->format == TFS_FORMAT_GGUF) {
         st = tfs__lint_gguf(hs, 1, r);
+        if (st == TFS_OK) st = tfs__lint_bytes(h, 0, opt->src, r);
     } else if (h->format == TFS_FORMAT_SAFETENSORS) {
         st = tfs__lint_st(h, 0, opt->head, opt->head_len, r);
         if (st == TFS_OK) st = tfs__lint_mlx(hs, 1, opt->config_json, opt->config_len, r);
     } else {
         return TFS_EARG;
     }
+    if (st == TFS_OK) st = tfs__lint_name_tensors(r, from, hs, 1);
     return st == TFS_OK ? TFS_OK : TFS_ENOMEM;
 }
 
@@ -104,6 +107,32 @@ tfs_status tfs__lint_st_head(const char *path, uint8_t **out, size_t *len) {
     return TFS_OK;
 }
 
+/* positioned reads of an open file (ctx: its descriptor) */
+static int fd_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) {
+    size_t n = 0;
+    while (n < len) {
+        ssize_t k = pread(*(const int *)ctx, (char *)buf + n, len - n, (off_t)(off + n));
+        if (k < 0 && errno == EINTR) continue;
+        if (k < 0) return errno;
+        if (k == 0) break;
+        n += (size_t)k;
+    }
+    *got = n;
+    return 0;
+}
+
+tfs_status tfs__lint_bytes_path(const char *path, const tfs_header *h, int part, tfs_lint_report *r) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat sb;
+    tfs_source src = {.read = fd_read, .ctx = &fd, .forward = 0};
+    int ok = fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size == h->file_size;
+    if (ok) src.size = (uint64_t)sb.st_size;
+    /* a file changed since its parse, or not a regular file: no padding read */
+    tfs_status st = tfs__lint_bytes(h, part, ok ? &src : NULL, r);
+    if (fd >= 0) close(fd);
+    return st == TFS_OK ? st : TFS_ENOMEM;
+}
+
 char *tfs__lint_dirname(const char *path) {
     const char *slash = strrchr(path, '/');
     size_t n = slash ? (size_t)(slash - path) : 0;
@@ -134,6 +163,14 @@ char *tfs__lint_join(const char *dir, const char *name) {
 
 tfs_status tfs_lint_path(const char *path, const tfs_header *h, const char *config_path, tfs_lint_report *r) {
     if (!path || !h || !r || !h->complete) return TFS_EARG;
+    if (h->format == TFS_FORMAT_GGUF) {
+        const tfs_header *const hs[1] = {h};
+        size_t from = r->n_findings;
+        tfs_status st = tfs__lint_gguf(hs, 1, r);
+        if (st == TFS_OK) st = tfs__lint_bytes_path(path, h, 0, r);
+        if (st == TFS_OK) st = tfs__lint_name_tensors(r, from, hs, 1);
+        return st == TFS_OK ? st : TFS_ENOMEM;
+    }
     if (h->format != TFS_FORMAT_SAFETENSORS) return tfs_lint_header(h, NULL, r);
     tfs_lint_options o = {0};
     uint8_t *head = NULL;

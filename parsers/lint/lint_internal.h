@@ -6,8 +6,10 @@
  *   names.c    a sorted index of tensor names over several headers
  *   shard_name.c  the normal form of an index's shard names
  *   lint_gguf.c, lint_mlx.c, lint_st.c   the LT rules per scope
+ *   lint_bytes.c  GGUF bytes no structure owns (LT113, LT114)
  *   lint.c     tfs_lint_header, tfs_lint_path
  *   set.c, set_st.c, set_gg.c   model sets (POSIX file access)
+ *   set_series.c  files of a safetensors series the index does not name
  */
 #ifndef TFS_LINT_INTERNAL_H
 #define TFS_LINT_INTERNAL_H
@@ -28,6 +30,10 @@ tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+/* Give the findings from index `from` on that name a tensor its name
+ * (tensor_name), from hs[part] (n headers; NULL ones skipped).  TFS_OK or
+ * TFS_ENOMEM. */
+tfs_status tfs__lint_name_tensors(tfs_lint_report *r, size_t from, const tfs_header *const *hs, size_t n);
 /* Append a file to r->files (path copied); its index, or -1 (no memory). */
 int tfs__lint_add_file(tfs_lint_report *r, const char *path);
 /* "[64, 4]" of n sizes into buf (cut to cap bytes, always terminated). */
@@ -98,6 +104,10 @@ tfs_status tfs__lint_gguf(const tfs_header *const *hs, size_t n, tfs_lint_report
  * format "mlx", quantization given, or a tensor named *.scales. */
 tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *config, size_t config_len,
                          tfs_lint_report *r);
+/* GGUF bytes no structure owns (lint_bytes.c): LT113 from the header,
+ * LT114 reading the padding from src (NULL or forward-only: not read).
+ * Nothing for safetensors. */
+tfs_status tfs__lint_bytes(const tfs_header *h, int part, const tfs_source *src, tfs_lint_report *r);
 /* safetensors conventions of one file (part index for the findings). */
 tfs_status tfs__lint_st(const tfs_header *h, int part, const uint8_t *head, size_t head_len, tfs_lint_report *r);
 
@@ -113,6 +123,9 @@ tfs_status tfs__lint_slurp(const char *path, size_t max, char **out, size_t *len
 /* The first 8 + N bytes of a safetensors file (N from its size field, at
  * most 100,000,000).  TFS_OK or TFS_EIO / TFS_ENOMEM. */
 tfs_status tfs__lint_st_head(const char *path, uint8_t **out, size_t *len);
+/* tfs__lint_bytes of the file at path, opened again as a byte source;
+ * a file that cannot be opened: LT113 only. */
+tfs_status tfs__lint_bytes_path(const char *path, const tfs_header *h, int part, tfs_lint_report *r);
 /* The folder part of a path ("." when none), malloc'ed; NULL on no memory. */
 char *tfs__lint_dirname(const char *path);
 /* dir + "/" + name, malloc'ed; NULL on no memory. */
@@ -120,6 +133,20 @@ char *tfs__lint_join(const char *dir, const char *name);
 /* Set checks (set_st.c, set_gg.c): r->files, findings. */
 tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r);
 tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lint_report *r);
+/* The files of a safetensors set's series (PREFIX-NNNNN-of-MMMMM.safetensors
+ * beside the index) that the index does not name (set_series.c), read once
+ * on the first lookup; at most 64 of them. */
+typedef struct set_series {
+    char **paths;
+    tfs_header **hs;
+    size_t n;
+    bool loaded;
+} set_series;
+/* The path of the first such file that holds a tensor named `name` (len
+ * bytes) into *where (owned by s), or NULL.  TFS_OK or TFS_ENOMEM. */
+tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char *dir, const char *name, size_t len,
+                            const char **where);
+void tfs__series_free(set_series *s);
 /* A GGUF split name: PREFIX-NNNNN-of-MMMMM.gguf; the part number (1-based),
  * the count and the prefix length.  false when the name is not one. */
 bool tfs__split_name(const char *path, unsigned *no, unsigned *count, size_t *prefix_len);

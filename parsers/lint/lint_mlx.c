@@ -38,6 +38,11 @@ typedef struct mlx_ctx {
     tfs_lint_report *r;
     tfs_status st;
     int inferred; /* a weight's parameters were inferred (LT210, once) */
+    /* what was inferred for the first such weight, and whether others differ (LT210's text) */
+    qparams inf;
+    const char *inf_name;
+    size_t inf_len, n_inferred;
+    int inf_mixed;
 } mlx_ctx;
 
 static int ends_with(const tfs_str *s, const char *suffix) {
@@ -201,6 +206,14 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
                 (int)blen, base, got, wshape);
             return;
         }
+        if (!c->inferred) {
+            c->inf = p;
+            c->inf_name = base;
+            c->inf_len = blen;
+        } else if (p.bits != c->inf.bits || p.group != c->inf.group || p.mode != c->inf.mode) {
+            c->inf_mixed = 1;
+        }
+        c->n_inferred++;
         c->inferred = 1;
     } else {
         const char *why = params_problem(&p);
@@ -233,6 +246,12 @@ static void check_weight(mlx_ctx *c, const tfs_tensor *w, int wp, int64_t wi, co
                 (unsigned long long)p.group);
     }
     tfs__lint_shape(want, sizeof want, exp, w->n_dims);
+    /* the values the packed weight holds: a whole number per row (LT209 passed) */
+    if (p.bits >= 1 && p.bits <= 32) {
+        uint64_t v = w->n_elements / p.bits * 32u + w->n_elements % p.bits * 32u / p.bits;
+        c->r->mlx_packed += w->n_elements;
+        c->r->mlx_values += v;
+    }
     const char *sd = tfs_st_dtype_name(s->type);
     if (p.mode == Q_AFFINE ? !float_dtype(s->type) : s->type != TFS_ST_U8)
         add(c, TFS_LT207, sp, si, "%.*s.scales: dtype %s, expected %s for mode %s", (int)blen, base, sd ? sd : "?",
@@ -372,7 +391,13 @@ tfs_status tfs__lint_mlx(const tfs_header *const *hs, size_t n, const char *conf
     }
     if (c.inferred)
         add(&c, TFS_LT210, 0, -1,
-            "no quantization in config.json or __metadata__; bits and group size inferred from the shapes");
+            "no quantization in config.json or __metadata__; bits and group size inferred from the shapes: "
+            "%llu bits, group size %llu, mode %s (%.*s.weight%s)",
+            (unsigned long long)c.inf.bits, (unsigned long long)c.inf.group, mode_names[c.inf.mode],
+            (int)(c.inf_len > 200 ? 200 : c.inf_len), c.inf_name,
+            c.n_inferred == 1 ? ""
+            : c.inf_mixed     ? " and others, some inferred differently"
+                              : " and every other quantized weight");
     tfs__tn_free(&c.names);
     tfs__lj_free(root);
     return c.st;

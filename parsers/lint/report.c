@@ -64,7 +64,10 @@ void tfs_lint_report_init(tfs_lint_report *r) {
 
 void tfs_lint_report_free(tfs_lint_report *r) {
     if (!r) return;
-    for (size_t i = 0; i < r->n_findings; i++) free(r->findings[i].text);
+    for (size_t i = 0; i < r->n_findings; i++) {
+        free(r->findings[i].text);
+        free(r->findings[i].tensor_name);
+    }
     for (size_t i = 0; i < r->n_files; i++) free(r->files[i].path);
     free(r->findings);
     free(r->files);
@@ -95,10 +98,29 @@ tfs_status tfs__lint_add(tfs_lint_report *r, tfs_lint_rule rule, int part, int64
     f->tensor = tensor;
     f->kv = kv;
     f->text = text;
+    f->tensor_name = NULL;
+    f->tensor_name_len = 0;
     if (f->severity == TFS_LINT_ERROR)
         r->n_errors++;
     else
         r->n_warnings++;
+    return TFS_OK;
+}
+
+tfs_status tfs__lint_name_tensors(tfs_lint_report *r, size_t from, const tfs_header *const *hs, size_t n) {
+    for (size_t i = from; i < r->n_findings; i++) {
+        tfs_lint_finding *f = &r->findings[i];
+        if (f->tensor_name || f->tensor < 0 || f->part < 0 || (size_t)f->part >= n || !hs[f->part] ||
+            (uint64_t)f->tensor >= hs[f->part]->n_tensors)
+            continue;
+        const tfs_str *nm = &hs[f->part]->tensors[f->tensor].name;
+        char *p = malloc(nm->len + 1u);
+        if (!p) return TFS_ENOMEM;
+        if (nm->len) memcpy(p, nm->ptr, nm->len);
+        p[nm->len] = '\0';
+        f->tensor_name = p;
+        f->tensor_name_len = nm->len;
+    }
     return TFS_OK;
 }
 

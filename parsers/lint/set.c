@@ -206,4 +206,41 @@ tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_err
     *n = entries.n;
     return TFS_OK;
 }
+/* ---- tfs_set_members ---- */
+
+tfs_status tfs_set_members(const char *path, char ***out, size_t *n) {
+    if (!path || !out || !n) return TFS_EARG;
+    *out = NULL;
+    *n = 0;
+    strv m = {0};
+    int rc = 0;
+    unsigned no, count;
+    size_t pl;
+    if (has_suffix(path, ".safetensors.index.json")) {
+        strv named = {0};
+        char *dir = tfs__lint_dirname(path);
+        rc = dir ? index_shards(path, &named) : -1;
+        for (size_t i = 0; rc == 0 && i < named.n; i++) rc = push(&m, tfs__lint_join(dir, named.v[i]));
+        free(dir);
+        strv_free(&named);
+    } else if (tfs__split_name(path, &no, &count, &pl) && no == 1 && count > 1) {
+        const char *of = strstr(path + pl, "-of-");
+        int width = of ? (int)(of - (path + pl) - 1) : 5;
+        size_t cap = pl + 64u; /* a part's name is pl + 20 bytes and its NUL */
+        for (unsigned k = 1; rc == 0 && k <= count; k++) {
+            char *p = malloc(cap);
+            if (p) snprintf(p, cap, "%.*s-%0*u%s", (int)pl, path, width, k, of ? of : "");
+            rc = push(&m, p);
+        }
+    } else {
+        return TFS_EARG;
+    }
+    if (rc != 0) {
+        strv_free(&m);
+        return TFS_ENOMEM;
+    }
+    *out = m.v;
+    *n = m.n;
+    return TFS_OK;
+}
 #endif

@@ -64,6 +64,9 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
     int all = 1; /* every part parsed: the totals are known */
     for (unsigned k = 0; k < count; k++) all &= hs[k] != NULL;
     char what[64];
+    int kind0 = -1;     /* the first part's SET103 finding: 0 none, 1 missing, 2 wrong type, 3 wrong value; -1 absent */
+    int32_t tc0 = 0;    /* its value (3) */
+    uint32_t type0 = 0; /* its type (2) */
     for (unsigned k = 0; k < count; k++) {
         const tfs_header *h = hs[k];
         if (!h) continue;
@@ -72,17 +75,28 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
         snprintf(what, sizeof what, "the file name says part %u, 0-based %u", k + 1, k);
         st |= check_u16(r, h, (int)k, "split.no", k, TFS_SET102, what);
         const tfs_kv *kv = tfs_find_kv(h, "split.tensors.count");
-        int32_t tc;
-        if (!kv)
+        int32_t tc = 0;
+        /* one fault, one finding: a later part with the first part's wrong
+         * value adds nothing (llama.cpp reads the first part's) */
+        int kind = !kv ? 1 : kv->type != TFS_GG_I32 || tfs_kv_get_i32(h, kv, 0, &tc) != TFS_OK ? 2 : 3;
+        if (kind == 3 && !(tc < 0 || (all ? (uint64_t)tc != r->n_tensors : (uint64_t)tc < r->n_tensors))) kind = 0;
+        if (k == 0) {
+            kind0 = kind;
+            tc0 = kind == 3 ? tc : 0;
+        } else if (kind != 0 && kind == kind0 && (kind != 3 || tc == tc0) && (kind != 2 || kv->type == type0)) {
+            kind = 0;
+        }
+        if (k == 0 && kv) type0 = kv->type;
+        if (kind == 1)
             st |= tfs__lint_add(r, TFS_SET103, (int)k, -1, -1, "%s: no split.tensors.count", r->files[k].path);
-        else if (kv->type != TFS_GG_I32 || tfs_kv_get_i32(h, kv, 0, &tc) != TFS_OK)
+        else if (kind == 2)
             st |= tfs__lint_add(r, TFS_SET103, (int)k, -1, (int64_t)(kv - h->kv),
                                 "%s: split.tensors.count is a %s, llama.cpp reads an i32", r->files[k].path,
                                 tfs_gg_vtype_name(kv->type) ? tfs_gg_vtype_name(kv->type) : "?");
-        else if (tc < 0 || (all ? (uint64_t)tc != r->n_tensors : (uint64_t)tc < r->n_tensors))
+        else if (kind == 3)
             st |= tfs__lint_add(r, TFS_SET103, (int)k, -1, (int64_t)(kv - h->kv),
-                                "%s: split.tensors.count = %d, the %s hold %zu tensors", r->files[k].path, tc,
-                                all ? "parts" : "parts present", r->n_tensors);
+                                "%s: split.tensors.count = %d, the %s hold %zu tensor%s", r->files[k].path, tc,
+                                all ? "parts" : "parts present", r->n_tensors, r->n_tensors == 1 ? "" : "s");
         if (k > 0) {
             size_t extra = 0;
             int64_t first = -1;
@@ -107,8 +121,12 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
         st |= set_duplicates(r, &x, hs);
         /* lint needs the whole model (file_type against every tensor) */
         if (lint && all) st |= tfs__lint_gguf((const tfs_header *const *)hs, count, r);
+        /* bytes no structure owns, per part (LT113, LT114) */
+        for (unsigned k = 0; lint && k < count; k++)
+            if (hs[k]) st |= tfs__lint_bytes_path(r->files[k].path, hs[k], (int)k, r);
     }
     tfs__tn_free(&x);
+    if (st == TFS_OK) st = tfs__lint_name_tensors(r, 0, (const tfs_header *const *)hs, count);
     for (unsigned k = 0; k < count; k++) tfs_header_free(hs[k]);
     free(hs);
     return st == TFS_OK ? st : TFS_ENOMEM;

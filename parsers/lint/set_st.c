@@ -49,6 +49,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     wm_name *names = calloc(wm->n ? wm->n : 1u, sizeof *names);
     tfs_header **hs = NULL;
     tn_index x = {0};
+    set_series series = {0};
     if (!dir || !shard_of || !names) goto nomem;
     /* the shards, in order of first appearance */
     for (size_t i = 0; i < wm->n; i++) {
@@ -98,9 +99,18 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         if (t)
             st |= tfs__lint_add(r, TFS_SET004, (int)t->part, t->index, -1, "%.*s: the index names %s, found in %s",
                                 (int)names[i].len, names[i].name, r->files[s].path, r->files[t->part].path);
-        else
-            st |= tfs__lint_add(r, TFS_SET004, s, -1, -1, "%.*s: the index names %s, found in no shard",
-                                (int)names[i].len, names[i].name, r->files[s].path);
+        else {
+            const char *where = NULL;
+            if (tfs__series_find(&series, r, dir, names[i].name, names[i].len, &where) != TFS_OK) goto nomem;
+            if (where)
+                st |= tfs__lint_add(r, TFS_SET004, s, -1, -1,
+                                    "%.*s: the index names %s, found in %s (a file of the same series the index "
+                                    "does not name)",
+                                    (int)names[i].len, names[i].name, r->files[s].path, where);
+            else
+                st |= tfs__lint_add(r, TFS_SET004, s, -1, -1, "%.*s: the index names %s, found in no shard",
+                                    (int)names[i].len, names[i].name, r->files[s].path);
+        }
     }
     if (n4 > SET_PER_RULE)
         st |= tfs__lint_add(r, TFS_SET004, -1, -1, -1, "%zu more tensors not in the shard the index names",
@@ -166,10 +176,12 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         }
         free(config);
     }
+    if (tfs__lint_name_tensors(r, 0, (const tfs_header *const *)hs, r->n_files) != TFS_OK) goto nomem;
     goto done;
 nomem:
     st = TFS_ENOMEM;
 done:
+    tfs__series_free(&series);
     tfs__tn_free(&x);
     for (size_t i = 0; hs && i < r->n_files; i++) tfs_header_free(hs[i]);
     free(hs);

@@ -1,14 +1,16 @@
 #!/bin/sh
 # test_walk.sh TFS_BINARY SOURCE_DIR: `tfs check -r DIR`.
 #  1. `tfs check -r --json corpus/` walks the corpus: one record per model
-#     file (the corpus's model files all have a model extension), each with
+#     file (the corpus's model files all have a model extension) or model
+#     set (corpus/lint/sets: its files under it, not again alone), each with
 #     the verdict its MANIFEST.tsv gives the file in the default profile, then
 #     a summary record whose counts are those of the records, the other files
 #     counted as skipped.
 #  2. A made-up tree: model extensions in any case and under .part/.partial,
 #     a GGUF without extension found by content (issue 18), other files
-#     skipped and counted, names in byte order, a link to a file followed, a
-#     link to a directory (a loop) not entered, a FIFO refused unread; a walk
+#     skipped and counted, names in byte order, a link to a file followed
+#     (one to a file already met: checked once), a link to a directory (a
+#     loop) not entered, a FIFO refused unread; a walk
 #     that checks nothing exits 1; a folder that cannot be entered is
 #     reported and counted as a folder, not a file.
 #  4. An Ollama model store (blobs/sha256-..., no extensions; manifests in
@@ -30,14 +32,21 @@ if /usr/bin/python3 - "$src" "$tmp/corpus.jsonl" <<'PY'; then ok; else ko "corpu
 import csv, json, os, sys
 src, path = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(path, encoding="utf-8")]
-files, summary = rows[:-1], rows[-1]
+records, summary = rows[:-1], rows[-1]
+sets = [r for r in records if r.get("set")]
+files = [r for r in records if not r.get("set")]
 bad = []
 want = sorted(os.path.relpath(os.path.join(d, f), src)
               for d, _, fs in os.walk(os.path.join(src, "corpus"))
               for f in fs if f.lower().endswith((".gguf", ".safetensors")))
+# every model file once: alone, or under the set that holds it (corpus/lint/sets)
+members = [os.path.normpath(f["file"]) for s in sets for f in s["files"] if f["verdict"] != "missing"]
 got = [r["file"] for r in files]
-if sorted(got) != want:
-    bad.append("files: %d walked, %d on disk; e.g. %s" % (len(got), len(want), sorted(set(got) ^ set(want))[:3]))
+if sorted(got + members) != want:
+    bad.append("files: %d alone + %d in sets, %d on disk; e.g. %s" % (len(got), len(members), len(want),
+               sorted(set(got + members) ^ set(want))[:3]))
+if len(sets) < 15 or any(not s["file"].startswith("corpus/lint/sets/") for s in sets):
+    bad.append("sets: %d found, %s" % (len(sets), [s["file"] for s in sets][:3]))
 if got != sorted(got, key=lambda p: [c.encode() for c in p.split("/")]):  # depth first, names in byte order
     bad.append("not depth first in byte order")
 expect = {}
@@ -58,10 +67,13 @@ for r in files:
 if checked < 300:
     bad.append("only %d records matched a manifest row" % checked)
 n = {v: sum(r["verdict"] == v for r in files) for v in ("valid", "parser_error", "not_a_model")}
+n["valid"] += sum(s["verdict"] == "valid" for s in sets)
+n["parser_error"] += sum(s["verdict"] == "invalid" for s in sets)
 s = summary.get("summary")
 on_disk = sum(len(fs) for _, _, fs in os.walk(os.path.join(src, "corpus")))
-want_s = {"files": len(files), "valid": n["valid"], "invalid": n["parser_error"], "not_a_model": n["not_a_model"],
-          "errors": len(files) - sum(n.values()), "skipped": on_disk - len(files), "unreadable_folders": 0}
+reported = set(got) | set(members) | {os.path.normpath(s["file"]) for s in sets if os.path.exists(os.path.join(src, s["file"]))}
+want_s = {"files": len(records), "valid": n["valid"], "invalid": n["parser_error"], "not_a_model": n["not_a_model"],
+          "errors": len(records) - sum(n.values()), "skipped": on_disk - len(reported), "unreadable_folders": 0}
 if s != want_s:
     bad.append("summary %r, want %r" % (s, want_s))
 for b in bad[:10]:
@@ -81,7 +93,7 @@ cp "$src/corpus/real/gguf/ratchet-test.gguf" "$d/sub/deeper/y.gguf.partial"
 printf 'not a model\n' > "$d/readme.md"
 printf 'not a model\n' > "$d/sub/config.json"
 cp "$src/corpus/real/gguf/ratchet-test.gguf" "$d/no-extension"
-ln -s ../b.gguf "$d/sub/link.gguf"
+ln -s ../b.gguf "$d/sub/link.gguf" # b.gguf again (same st_dev, st_ino): checked once, as b.gguf
 ln -s .. "$d/sub/loop.gguf"   # a link to a directory: not entered
 ln -s .. "$d/sub/loopdir"
 mkfifo "$d/sub/fifo.gguf"
@@ -93,17 +105,16 @@ no-extension
 sub/deeper/x.safetensors.part
 sub/deeper/y.gguf.partial
 sub/fifo.gguf
-sub/link.gguf
 sub/m.SafeTensors"
 if [ "$files" = "$want" ]; then ok; else ko "tree walk: got
 $files
 want
 $want"; fi
 if [ "$rc" -eq 2 ]; then ok; else ko "tree walk exit $rc, want 2 (the FIFO is an I/O error)"; fi
-if printf '%s\n' "$out" | grep -qx "8 files: 6 valid, 1 invalid, 1 error; 2 other files skipped (not model files)"; then ok; else ko "tree summary"; printf '%s\n' "$out" | tail -2; fi
+if printf '%s\n' "$out" | grep -qx "7 files: 5 valid, 1 invalid, 1 error; 2 other files skipped (not model files)"; then ok; else ko "tree summary"; printf '%s\n' "$out" | tail -2; fi
 out=$("$tfs" check -r --json "$d" 2> /dev/null)
 last=$(printf '%s\n' "$out" | tail -1)
-if [ "$last" = '{"summary":{"files":8,"valid":6,"invalid":1,"not_a_model":0,"errors":1,"skipped":2,"unreadable_folders":0}}' ]; then ok; else ko "json summary: $last"; fi
+if [ "$last" = '{"summary":{"files":7,"valid":5,"invalid":1,"not_a_model":0,"errors":1,"skipped":2,"unreadable_folders":0}}' ]; then ok; else ko "json summary: $last"; fi
 # without -r a directory is a model folder (issue 21): its own model files
 # and sets, not its subfolders; a folder without any is an I/O error, as before
 out=$("$tfs" check "$d" 2> /dev/null); rc=$?
@@ -140,9 +151,9 @@ i=0
 while [ $i -lt 25 ]; do cp "$d/b.gguf" "$d/sub/many-$i.gguf"; i=$((i + 1)); done
 if command -v script > /dev/null 2>&1; then
     script -qec "'$tfs' check -r '$d' > '$tmp/tty-out'" /dev/null > "$tmp/tty-err" 2>&1
-    if grep -q '\[3/34\]' "$tmp/tty-err"; then ok; else ko "no progress line on a terminal"; head -c 300 "$tmp/tty-err"; echo; fi
-    if grep -q '\[3/34\]' "$tmp/tty-out"; then ko "progress line in stdout"; else ok; fi
-    if tail -1 "$tmp/tty-out" | grep -q "32 files: 31 valid, 1 invalid, 0 errors; 2 other files skipped"; then ok; else ko "tty run summary"; tail -1 "$tmp/tty-out"; fi
+    if grep -q '\[3/33\]' "$tmp/tty-err"; then ok; else ko "no progress line on a terminal"; head -c 300 "$tmp/tty-err"; echo; fi
+    if grep -q '\[3/33\]' "$tmp/tty-out"; then ko "progress line in stdout"; else ok; fi
+    if tail -1 "$tmp/tty-out" | grep -q "31 files: 30 valid, 1 invalid, 0 errors; 2 other files skipped"; then ok; else ko "tty run summary"; tail -1 "$tmp/tty-out"; fi
 else
     echo "note: script(1) absent, progress line on a terminal not tested"
 fi

@@ -197,6 +197,8 @@ enum {
     GF_NO_BLOCKS = 1 << 9,
     GF_FTYPE_99 = 1 << 10,
     GF_FTYPE_Q6K = 1 << 11,
+    GF_PAD_5A = 1 << 12,   /* every padding byte 0x5a (LT114) */
+    GF_TRAILING = 1 << 13, /* 100 bytes 0x7f after the padded data section (LT113) */
 };
 
 #define N_TOK 6
@@ -284,10 +286,11 @@ static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsi
     size_t nt = 0;
     for (int i = 0; i < 4; i++)
         if (pick & (1u << i)) t[nt++] = all[i];
-    tfs_gg_model m = {.version = 3, .kv = kv, .n_kv = n, .tensors = t, .n_tensors = nt};
+    tfs_gg_model m = {
+        .version = 3, .kv = kv, .n_kv = n, .tensors = t, .n_tensors = nt, .pad_byte = flags & GF_PAD_5A ? 0x5a : 0};
     tfs_wbuf w;
     tfs_wbuf_init(&w);
-    if (tfs_gg_write(&m, &w) != TFS_OK) {
+    if (tfs_gg_write(&m, &w) != TFS_OK || ((flags & GF_TRAILING) && tfs_wbuf_fill(&w, 0x7f, 100) != TFS_OK)) {
         fprintf(stderr, "lint_mkfiles: tfs_gg_write %s failed\n", rel);
         g_rc = 1;
     }
@@ -315,6 +318,8 @@ static void gg_files(void) {
     gg_file("LT110-gguf-no-block-count", GF_NO_BLOCKS, "LT110", "blk.N tensors, no llama.block_count");
     gg_file("LT111-gguf-file-type-99", GF_FTYPE_99, "LT111", "general.file_type = 99");
     gg_file("LT112-gguf-file-type-q6_k", GF_FTYPE_Q6K, "LT112", "general.file_type Q6_K, no q6_K tensor");
+    gg_file("LT113-gguf-trailing-100", GF_TRAILING, "LT113", "100 bytes after the padded data section");
+    gg_file("LT114-gguf-padding-5a", GF_PAD_5A, "LT114", "every padding byte 0x5a (before the data, after a tensor)");
 }
 
 /* ------------------------------------------------------------------ sets */

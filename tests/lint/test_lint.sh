@@ -86,6 +86,36 @@ case $(cat "$tmp/o") in *"LT202"*|*"LT208"*) ok ;; *) ko "one shard alone: its w
 [ "$rc" -eq 2 ] && ok || ko "--config missing: exit $rc, want 2"
 "$tfs" check --config x.json "$c/files/mlx-q4-g32.safetensors" > /dev/null 2>&1; rc=$?
 [ "$rc" -eq 2 ] && ok || ko "--config without --lint: exit $rc, want 2"
+# lint JSON names the tensor beside its index (a file; a set: the tensor of the shard the finding names)
+case $("$tfs" check --lint --json "$c/files/LT205-mlx-scales-shape.safetensors") in
+*'"tensor":1,"tensor_name":"model.layers.0.mlp.up_proj.scales",'*) ok ;; *) ko "LT205 JSON: no tensor_name" ;; esac
+case $("$tfs" check --json "$c/sets/SET-st-three-errors/model.safetensors.index.json") in
+*'"id":"SET004","severity":"error","file":"'*'/model-00003-of-00003.safetensors","tensor":2,"tensor_name":"c",'*) ok ;; *) ko "SET004 JSON: no tensor_name" ;; esac
+case $("$tfs" check --json "$c/sets/SET-st-three-errors/model.safetensors.index.json") in
+*'"id":"SET007"'*'"tensor":null,"tensor_name":null,'*) ok ;; *) ko "SET007 JSON: tensor_name not null" ;; esac
+# bytes no tensor owns: a GGUF with 1 GiB after its data section (sparse), plain check, --json and --lint;
+# a 16 GB one with a non-zero padding byte: only the padding is read, so the check takes well under a second
+cp "$c/files/gguf-q4_0.gguf" "$tmp/big.gguf" && truncate -s +1G "$tmp/big.gguf"
+out=$("$tfs" check "$tmp/big.gguf"); rc=$?
+[ "$rc" -eq 0 ] && ok || ko "1 GiB tail: exit $rc, want 0 (valid; LT113 is a warning)"
+case $out in *"unowned     1,073,741,824 bytes after the data section, from offset 6,208"*) ok ;; *) ko "1 GiB tail, human: $out" ;; esac
+case $("$tfs" check --json "$tmp/big.gguf") in *'"unowned_bytes":1073741824,'*) ok ;; *) ko "1 GiB tail: no unowned_bytes in --json" ;; esac
+case $("$tfs" check --json "$c/files/gguf-q4_0.gguf") in *'"unowned_bytes":0,'*) ok ;; *) ko "no tail: unowned_bytes not 0" ;; esac
+if "$tfs" check --lint --json "$tmp/big.gguf" | /usr/bin/python3 -c '
+import json, sys
+d = json.loads(sys.stdin.read())
+f = d["lint"]["findings"]
+sys.exit(0 if [x["id"] for x in f] == ["LT113"] and f[0]["severity"] == "warning" and f[0]["message"].startswith("1073741824 bytes (1.0 GiB) after the data section, from offset 6208 to the end of the file at 1073748032") else 1)'
+then ok; else ko "1 GiB tail: LT113 with --lint --json"; fi
+cp "$c/files/gguf-q4_0.gguf" "$tmp/huge.gguf" && printf '\001' | dd of="$tmp/huge.gguf" bs=1 seek=920 conv=notrunc 2> /dev/null
+truncate -s 16G "$tmp/huge.gguf"
+t0=$(date +%s%N)
+out=$("$tfs" check --lint "$tmp/huge.gguf")
+t1=$(date +%s%N)
+case $out in *"LT113  warning 17179862976 bytes (16.0 GiB)"*) ok ;; *) ko "16 GB: LT113: $out" ;; esac
+case $out in *"LT114  warning padding bytes not zero: 1 of 30; the first at offset 920,"*) ok ;; *) ko "16 GB: LT114: $out" ;; esac
+[ $(( (t1 - t0) / 1000000 )) -lt 2000 ] && ok || ko "16 GB sparse file: $(( (t1 - t0) / 1000000 )) ms (reads beyond the padding?)"
+rm -f "$tmp/big.gguf" "$tmp/huge.gguf"
 
 # ---- tfs conform --lint: in process, and through an adapter
 if "$tfs" conform --lint --fixtures "$src/corpus/lint" --quiet > "$tmp/conform" 2>&1; then ok; else ko "conform --lint"; cat "$tmp/conform"; fi

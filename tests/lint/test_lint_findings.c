@@ -111,6 +111,18 @@ static const lcase cases[] = {
     {"files/LT112-gguf-file-type-q6_k.gguf",
      0,
      {{"LT112", 0, -1, 2, "general.file_type = 18 (MOSTLY_Q6_K), but none of the 4 tensors has type q6_K"}}},
+    /* gguf-q4_0's data section: q8_0 [64, 6] 408 bytes padded to 416, q4_0 [64, 64] 2 x 2,304, f32 [64] 256:
+     * 5,280 bytes from offset 928 (the tensor infos end at 906), so the file ends at 6,208 */
+    {"files/LT113-gguf-trailing-100.gguf",
+     0,
+     {{"LT113", 0, -1, -1,
+       "100 bytes after the data section, from offset 6208 to the end of the file at 6308: no tensor owns them"}}},
+    /* 22 bytes before the data section, 8 after token_embd.weight */
+    {"files/LT114-gguf-padding-5a.gguf",
+     0,
+     {{"LT114", 0, -1, -1,
+       "padding bytes not zero: 30 of 30; the first at offset 906, between the tensor infos (end at 906) and the "
+       "data section (at 928)"}}},
     /* ---- MLX: tensors weight, scales, biases, model.norm.weight (as many as the case writes) */
     {"files/mlx-q4-g32.safetensors", 0, {{0}}},
     {"files/mlx-mxfp4.safetensors", 0, {{0}}},
@@ -142,7 +154,12 @@ static const lcase cases[] = {
      0,
      {{"LT209", 0, 0, -1,
        L ".weight: shape [64, 8]: group size 128 does not divide the unpacked row of 64 values (4 bits)"}}},
-    {"files/LT210-mlx-inferred.safetensors", 0, {{"LT210", 0, -1, -1, "bits and group size inferred"}}},
+    /* weight U32 [64, 8] with scales [64, 2]: 4 bits, group 32 is the first pair of MLX's table that fits */
+    {"files/LT210-mlx-inferred.safetensors",
+     0,
+     {{"LT210", 0, -1, -1,
+       "bits and group size inferred from the shapes: 4 bits, group size 32, mode affine "
+       "(model.layers.0.mlp.up_proj.weight)"}}},
     /* ---- safetensors conventions */
     {"files/st-pt.safetensors", 0, {{0}}},
     {"files/LT301-st-header-unpadded.safetensors", 0, {{"LT301", 0, -1, -1, "the crate's serializer pads it"}}},
@@ -188,9 +205,8 @@ static const lcase cases[] = {
     {"sets/SET102-gg-split-no/model-00001-of-00003.gguf", 1, {{"SET102", 2, -1, 0, "split.no = 3, expected 2"}}},
     {"sets/SET103-gg-tensors-count/model-00001-of-00003.gguf",
      1,
-     {{"SET103", 0, -1, 15, "split.tensors.count = 5, the parts hold 4 tensors"},
-      {"SET103", 1, -1, 2, "split.tensors.count = 5, the parts hold 4 tensors"},
-      {"SET103", 2, -1, 2, "split.tensors.count = 5, the parts hold 4 tensors"}}},
+     /* the same wrong value in every part: one finding, on the first part (the one llama.cpp reads) */
+     {{"SET103", 0, -1, 15, "split.tensors.count = 5, the parts hold 4 tensors"}}},
     {"sets/SET104-gg-metadata-in-part-2/model-00001-of-00003.gguf",
      1,
      {{"SET104", 1, -1, 0, "13 metadata keys besides split.* (first: general.architecture)"}}},
@@ -881,8 +897,19 @@ static void test_mlx_inferred(void **state) {
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
         const tt l[] = {{"q.weight", TFS_ST_U32, 2, {1, f[i].lanes}}, {"q.scales", TFS_ST_U8, 2, {1, f[i].count}}};
         char got[512];
-        mlx_lint(l, 2, mlx_meta, NULL, got, sizeof got, NULL, 0);
+        char said[1024], inferred[128];
+        mlx_lint(l, 2, mlx_meta, NULL, got, sizeof got, said, sizeof said);
         const char *ids = f[i].mode ? "LT210@-1" : "LT205@1";
+        /* LT210 says what it inferred: mxfp4 4 bits / 32, nvfp4 4 / 16, mxfp8 8 / 32 */
+        if (f[i].mode) {
+            snprintf(inferred, sizeof inferred, ": %s bits, group size %s, mode %s (q.weight)",
+                     f[i].mode[0] == 'n'   ? "4"
+                     : f[i].mode[4] == '4' ? "4"
+                                           : "8",
+                     f[i].mode[0] == 'n' ? "16" : "32", f[i].mode);
+            if (!strstr(said, inferred)) print_message("fp lanes %u count %u: %s\n", f[i].lanes, f[i].count, said);
+            assert_non_null(strstr(said, inferred));
+        }
         if (strcmp(got, ids) != 0) print_message("fp lanes %u count %u: %s\n", f[i].lanes, f[i].count, got);
         assert_string_equal(got, ids);
         if (!f[i].mode) continue;
@@ -2198,6 +2225,9 @@ static void test_gguf_splits(void **state) {
          "split.no = 0, expected 1 (the file name says part 2, 0-based 1)"},
         {arch, NULL, 1, 0, 1, 2, 3, 2, "SET103@0:k2", "split.tensors.count = 3, the parts hold 2 tensors"},
         {arch, NULL, 1, 0, 1, 2, 2, 1, "SET103@1:k2", NULL},
+        /* one wrong value in both parts: reported once, on the first; two different values: each */
+        {arch, NULL, 1, 0, 1, 2, 3, 3, "SET103@0:k2", NULL},
+        {arch, NULL, 1, 0, 1, 2, 3, 4, "SET103@0:k2 SET103@1:k2", NULL},
         {arch, NULL, 1, 0, 1, 2, -1, 2, "SET103@0:k2", NULL},
         {arch, count_u32, 1, 1, 1, 2, 2, 2, "SET101@1:k2", "split.count is a u32, llama.cpp reads a u16"},
         {arch, no_u32, 1, 1, 1, 2, 2, 2, "SET102@1:k2", NULL},
@@ -2245,15 +2275,15 @@ static void test_gguf_splits(void **state) {
         unlink(path);
         expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, m[i].ids, "missing part, case", i, &r);
         if (i == 0)
-            assert_non_null(strstr(r.findings[1].text, "split.tensors.count = 0, the parts present hold 1 tensors"));
+            assert_non_null(strstr(r.findings[1].text, "split.tensors.count = 0, the parts present hold 1 tensor"));
         tfs_lint_report_free(&r);
     }
     /* parts without tensors: split.tensors.count 0 is right, 1 is not */
     for (int32_t tc = 0; tc <= 1; tc++) {
         put_part("g-00001-of-00002.gguf", 0, 2, arch, 1, tc, NULL);
         put_part("g-00002-of-00002.gguf", 1, 2, NULL, 0, tc, NULL);
-        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, tc ? "SET103@0:k2 SET103@1:k2" : "", "no tensors, tc",
-                       (size_t)tc, &r);
+        expect_set_ids("g-00001-of-00002.gguf", TFS_FORMAT_GGUF, tc ? "SET103@0:k2" : "", "no tensors, tc", (size_t)tc,
+                       &r);
         assert_int_equal(r.n_tensors, 0);
         tfs_lint_report_free(&r);
     }
@@ -2325,11 +2355,12 @@ static void test_rule_table(void **state) {
     assert_int_equal(tfs_lint_from_id("LT999"), TFS_LINT_NONE);
     assert_int_equal(tfs_lint_from_id("LT20"), TFS_LINT_NONE);
     assert_int_equal(tfs_lint_from_id(NULL), TFS_LINT_NONE);
-    /* 12 GGUF, 10 MLX, 4 safetensors, 9 + 4 set rules, in lint.def's order */
-    assert_int_equal(tfs_lint_count(), 39);
+    /* 14 GGUF, 10 MLX, 4 safetensors, 9 + 4 set rules, in lint.def's order */
+    assert_int_equal(tfs_lint_count(), 41);
     assert_int_equal(tfs_lint_at(0), TFS_LT101);
-    assert_int_equal(tfs_lint_at(38), TFS_SET104);
-    assert_int_equal(tfs_lint_at(39), TFS_LINT_NONE);
+    assert_int_equal(tfs_lint_at(13), TFS_LT114);
+    assert_int_equal(tfs_lint_at(40), TFS_SET104);
+    assert_int_equal(tfs_lint_at(41), TFS_LINT_NONE);
     lint_shape_cases(); /* report.c's other helper */
 }
 

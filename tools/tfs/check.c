@@ -70,42 +70,21 @@ static void io_result(const char *path, int e, const check_opts *o, check_result
     r->verdict = V_IO_ERROR;
 }
 
-/* A directory without -r: its model sets (indexes, first GGUF splits) and
- * the model files no set holds (tfs_set_entries); none: the directory
- * itself as EISDIR (the -r hint). */
-static int collect_folder(walk_list *l, const char *dir) {
-    char **v = NULL;
-    size_t n = 0;
-    int e = 0;
-    tfs_status st = tfs_set_entries(dir, &v, &n, &e);
-    if (st == TFS_ENOMEM) return ENOMEM;
-    if (st != TFS_OK) return walk_add(l, dir, e ? e : EIO);
-    int rc = n == 0 ? walk_add(l, dir, EISDIR) : 0;
-    for (size_t i = 0; i < n; i++) {
-        if (rc == 0) rc = walk_add(l, v[i], 0);
-        free(v[i]);
-    }
-    free(v);
-    return rc;
-}
-
-/* The files to check: each FILE as given, with -r the model files under a
- * directory FILE, without -r a folder's sets and model files.  Returns 0,
- * or ENOMEM. */
+/* The files to check: each FILE as given, a directory FILE's sets and
+ * model files (walk_dir; with -r all its files), each file once.  Returns
+ * 0, or ENOMEM. */
 static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
     for (int i = o->first_file; i < argc; i++) {
         struct stat st;
         int rc;
         int dir = strcmp(argv[i], "-") != 0 && stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode);
-        if (dir && o->recursive)
-            rc = walk_dir(l, argv[i]);
-        else if (dir)
-            rc = collect_folder(l, argv[i]);
+        if (dir)
+            rc = walk_dir(l, argv[i], o->recursive);
         else
             rc = walk_add(l, argv[i], 0);
         if (rc) return rc;
     }
-    return 0;
+    return walk_dedupe(l); /* each file once (a set's shards, links) */
 }
 
 /* --lint on a valid file: its findings into *lr (r->lint); 0, or -1 when the
@@ -174,9 +153,9 @@ int cmd_check(int argc, char **argv, int first) {
         check_result r;
         tfs_header *h = NULL;
         if (show_progress) progress(i, files.n, files.v[i].path);
-        /* -r checks file by file (one record per model file); otherwise an
-         * index or a first GGUF split is checked as a model set */
-        tfs_set_kind sk = files.v[i].err || o.format != TFS_FORMAT_UNKNOWN || o.recursive
+        /* an index or a first GGUF split (named, or a set a walk found) is
+         * checked as a model set, unless --format asks for one format */
+        tfs_set_kind sk = files.v[i].err || o.format != TFS_FORMAT_UNKNOWN || (o.recursive && !files.v[i].is_set)
                               ? TFS_SET_NONE
                               : tfs_set_kind_of(files.v[i].path);
         if (sk == TFS_SET_INDEX || sk == TFS_SET_SPLIT) {

@@ -161,12 +161,13 @@ tfs_format sniff_decide(tfs_format forced, const uint8_t *p, size_t n, uint64_t 
 void check_verdict_set(check_result *r, const tfs_header *h);
 
 /* ---- walk.c ---- */
-/* One file found by a walk, or a directory that could not be read. */
+/* One file or model set found by a walk, or a directory that could not be read. */
 typedef struct walk_item {
     char *path; /* owned */
     int err;    /* errno of a directory that could not be read, else 0 */
     int walked; /* found by walk_dir (1), or named by the user (0) */
     int is_dir; /* a directory that could not be read (err != 0) */
+    int is_set; /* a set entry (an index, a first GGUF split) found by walk_dir */
 } walk_item;
 typedef struct walk_list {
     walk_item *v;
@@ -174,12 +175,28 @@ typedef struct walk_list {
 } walk_list;
 /* Append `path` itself (err 0, or the given errno). Returns 0, or ENOMEM. */
 int walk_add(walk_list *l, const char *path, int err);
-/* Append every regular file under the directory `dir` (whatever its name:
- * the caller sniffs the content), and FIFOs / devices with a model name
- * (model_ext), depth first, names in byte order; symbolic links to files
- * are followed, to directories not (no loops).  A directory that cannot be
- * read is appended with is_dir = 1 and its errno.  Returns 0, or ENOMEM. */
-int walk_dir(walk_list *l, const char *dir);
+/* Append what `tfs check` checks under the directory `dir`, depth first,
+ * names in byte order; per folder first its model sets (tfs_set_entries:
+ * every *.safetensors.index.json and GGUF first split, is_set = 1), then:
+ *   recursive: every other regular file whatever its name (the caller
+ *     sniffs the content) and FIFOs / devices with a model name
+ *     (model_ext), but not the files a set of the folder names by a model
+ *     name (they are reported under the set); symbolic links to files are
+ *     followed, to directories not (no loops); then its subfolders;
+ *   not recursive: its model files (by name) that no set holds; a folder
+ *     with neither sets nor model files is entered one level further (a
+ *     folder of model folders, a Hugging Face cache) and so on, down to its
+ *     first folders that hold some; a walk that finds nothing adds `dir`
+ *     itself with EISDIR.
+ * Then every file is checked once (walk_dedupe).  A directory that cannot
+ * be read is appended with is_dir = 1 and its errno.  Returns 0, or ENOMEM. */
+int walk_dir(walk_list *l, const char *dir, int recursive);
+/* Drop what would be checked twice, by (st_dev, st_ino) after symbolic
+ * links: a file that a set of the list holds (tfs_set_members: a Hugging
+ * Face blob whose snapshot link a set names), a file met again (a link,
+ * a hard link: the one with a model name kept, else the first), a set
+ * entry met again.  Returns 0, or ENOMEM. */
+int walk_dedupe(walk_list *l);
 void walk_free(walk_list *l);
 int cmd_rules(int argc, char **argv, int first);
 int cmd_mint(int argc, char **argv, int first);   /* mint_cmd.c: execs generators/mint.py */
@@ -236,6 +253,11 @@ void dump_table(FILE *out, const tfs_header *h, const size_t *idx, size_t n, int
 int dump_tree(FILE *out, const tfs_header *h, const size_t *idx, size_t n);
 /* v with digits grouped by thousands ("1,234,567") in buf. */
 const char *group3(uint64_t v, char *buf, size_t cap);
+/* dump_set.c: `tfs dump` of a set entry (an index, a first GGUF split):
+ * its files (verdict, tensors, parameters, bytes) and totals per type,
+ * human or one JSON object.  Returns 0 (every file valid), 1 (a file
+ * missing or invalid), 2 (out of memory), -1 (path is no set entry). */
+int dump_set(FILE *out, const char *path, const check_opts *o, int json);
 /* "GG111 (DUPLICATE_KEY) at byte 74, kv 2: message" (dump.c). */
 void dump_put_violation(FILE *out, const tfs_error *e);
 
@@ -282,6 +304,12 @@ int kv_key_is(const tfs_kv *kv, const char *s);
  * shown for findings about one of its files) or a JSON array. */
 void lint_print_human(FILE *out, const struct tfs_lint_report *r);
 void lint_print_json(FILE *out, const struct tfs_lint_report *r);
+/* The parameters of a valid file: `params` (its tensors' elements summed),
+ * except in MLX quantized safetensors, where a packed U32 weight counts the
+ * values it holds (elements * 32 / bits; bits from the config.json beside
+ * the file or __metadata__, else inferred: a lint of the file, which reads
+ * its header again).  *mlx = 1 when so counted. */
+uint64_t model_params(const char *path, const tfs_header *h, uint64_t params, int *mlx);
 
 /* ---- lint_conform.c ---- */
 /* `tfs conform --lint`: corpus/lint/LINT.tsv in process or through an

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tfs/lint.h"
 
 static void dump_usage(FILE *f) {
     fputs(dump_usage_line, f);
@@ -41,6 +42,10 @@ static void dump_usage(FILE *f) {
                "bytes of each array and strings of up to 256 bytes; what it leaves out is\n"
                "counted in \"left_out\" (and \"complete\" is false) and on stderr.\n"
                "A file that is not a model file is not parsed (as `tfs check`: not_a_model).\n"
+               "An index (*.safetensors.index.json) or the first part of a GGUF split\n"
+               "shows the whole model first: each file with its verdict, tensors,\n"
+               "parameters and bytes, then the totals per type (with --json one object\n"
+               "with \"set\": true); a first part then shows its own content.\n"
                "\n"
                "exit status: 0 valid, 1 invalid or not a model file, 2 usage or I/O error,\n"
                "or out of memory\n");
@@ -283,6 +288,15 @@ int cmd_dump(int argc, char **argv, int first) {
         return 2;
     }
     const char *file = argv[o.first_file];
+    /* an index or a first GGUF split: the whole model first (dump_set.c);
+     * an index holds no tensors itself, a first part then shows its own */
+    tfs_set_kind sk = o.format == TFS_FORMAT_UNKNOWN && !content_only ? tfs_set_kind_of(file) : TFS_SET_NONE;
+    int set_rc = -1;
+    if (sk == TFS_SET_INDEX || sk == TFS_SET_SPLIT) {
+        set_rc = dump_set(stdout, file, &o, json);
+        if (set_rc >= 0 && (sk == TFS_SET_INDEX || json || set_rc == 2)) return stdout_done("dump", set_rc);
+        if (set_rc >= 0) fputc('\n', stdout);
+    }
     tfs_header *h = NULL;
     tfs_error e;
     const char *not_model, *hint;
@@ -308,5 +322,6 @@ int cmd_dump(int argc, char **argv, int first) {
                 "%u bytes of each array and strings of up to 256 bytes are kept%s\n",
                 left_out, left_out == 1 ? "" : "s", (unsigned)TFS_ARRAY_KEEP,
                 json ? " (\"left_out\" in the JSON)" : "");
-    return st == TFS_OK ? 0 : st == TFS_INVALID ? 1 : 2;
+    int file_rc = st == TFS_OK ? 0 : st == TFS_INVALID ? 1 : 2;
+    return set_rc > file_rc ? set_rc : file_rc;
 }

@@ -31,6 +31,11 @@ void lint_print_json(FILE *out, const tfs_lint_report *r) {
             fprintf(out, "%" PRId64, f->tensor);
         else
             fputs("null", out);
+        fputs(",\"tensor_name\":", out);
+        if (f->tensor_name)
+            json_str(out, f->tensor_name, f->tensor_name_len);
+        else
+            fputs("null", out);
         fputs(",\"kv\":", out);
         if (f->kv >= 0)
             fprintf(out, "%" PRId64, f->kv);
@@ -41,4 +46,28 @@ void lint_print_json(FILE *out, const tfs_lint_report *r) {
         fputc('}', out);
     }
     fputc(']', out);
+}
+
+uint64_t model_params(const char *path, const tfs_header *h, uint64_t params, int *mlx) {
+    *mlx = 0;
+    if (!h || h->format != TFS_FORMAT_SAFETENSORS) return params;
+    int scales = 0, packed = 0;
+    for (size_t i = 0; i < h->n_tensors; i++) {
+        const tfs_str *n = &h->tensors[i].name;
+        scales |= n->len >= 7 && memcmp(n->ptr + n->len - 7, ".scales", 7) == 0;
+        packed |= h->tensors[i].type == TFS_ST_U32;
+    }
+    if (!scales || !packed) return params;
+    tfs_lint_report r;
+    tfs_lint_report_init(&r);
+    tfs_status st = strcmp(path, "-") == 0 ? tfs_lint_header(h, NULL, &r) : tfs_lint_path(path, h, NULL, &r);
+    if (st == TFS_OK && r.mlx_packed && r.mlx_packed <= params) {
+        uint64_t v = params - r.mlx_packed + r.mlx_values;
+        if (v >= params) { /* no wrap */
+            params = v;
+            *mlx = 1;
+        }
+    }
+    tfs_lint_report_free(&r);
+    return params;
 }

@@ -92,7 +92,7 @@ static void print_metadata(FILE *out, const tfs_header *h) {
     if (h->n_kv > shown) fprintf(out, INDENT "(+%zu more)\n", h->n_kv - shown);
 }
 
-static void print_valid(FILE *out, const tfs_header *h) {
+static void print_valid(FILE *out, const char *file, const tfs_header *h) {
     char a[32], b[32], c[32];
     if (h->format == TFS_FORMAT_GGUF)
         fprintf(out, "  format      gguf v%" PRIu32 ", alignment %" PRIu32 "\n", h->version, h->alignment);
@@ -111,11 +111,17 @@ static void print_valid(FILE *out, const tfs_header *h) {
             h->format == TFS_FORMAT_SAFETENSORS ? " of JSON" : "", grouped(extent, b), grouped(h->data_offset, c));
     if (extent != h->data_size) fprintf(out, " (%s padded)", grouped(h->data_size, b));
     fprintf(out, "; %s\n", f);
+    uint64_t at, tail = tfs_unowned_tail(h, &at);
+    if (tail)
+        fprintf(out, "  unowned     %s bytes after the data section, from offset %s: no tensor owns them (LT113)\n",
+                grouped(tail, a), grouped(at, b));
     type_hist th;
     hist_build(h, &th);
     print_types(out, h, &th);
-    fprintf(out, "  parameters  %s%s%s\n", th.params_saturated ? ">= " : "", grouped(th.params, a),
-            short_count(th.params, b));
+    int mlx = 0;
+    uint64_t params = th.params_saturated ? th.params : model_params(file, h, th.params, &mlx);
+    fprintf(out, "  parameters  %s%s%s%s\n", th.params_saturated ? ">= " : "", grouped(params, a),
+            short_count(params, b), mlx ? "; MLX packed weights counted as the values they hold" : "");
     print_metadata(out, h);
 }
 
@@ -125,7 +131,7 @@ void print_human(FILE *out, const check_result *r) {
     if (r->flags && r->verdict != V_NOT_MODEL) fprintf(out, " (%s)", profile_name(r->flags));
     fputc('\n', out);
     switch (r->verdict) {
-    case V_VALID: print_valid(out, r->h); break;
+    case V_VALID: print_valid(out, r->file, r->h); break;
     case V_NOT_MODEL:
         fprintf(out, "  looks like  %s\n", r->not_model);
         fprintf(out, "  note        neither GGUF nor safetensors, and no .gguf / .safetensors name;\n" INDENT

@@ -3,13 +3,15 @@
  * message, then for a valid file version, n_tensors, n_kv, header_size,
  * data_offset, data_size, file_size, alignment, params, types {name: count},
  * data_extent (bytes from data_offset to the end of the last tensor's data;
- * data_size counts GGUF's padding after it), looks_like (not_a_model: what
+ * data_size counts GGUF's padding after it), unowned_bytes (bytes after the
+ * data section padded to the alignment that no tensor owns: LT113,
+ * tfs_unowned_tail; null when the file size is unknown), looks_like (not_a_model: what
  * the file looks like; parser_error: what its content looks like when that
  * is a known kind, sniff.c error_hint, else null), detail (parser_error of
  * GG304, ST307, GG130: the numbers behind it, detail.c); fields that do not
  * apply are null.
  * With --lint on a valid file: lint {errors, warnings, findings: [{id,
- * severity, file, tensor, kv, message}]} (lint_out.c). */
+ * severity, file, tensor, tensor_name, kv, message}]} (lint_out.c). */
 #include <inttypes.h>
 #include <string.h>
 
@@ -70,7 +72,11 @@ void print_json(FILE *out, const check_result *r) {
     u64_or_null(out, "alignment", h && h->format == TFS_FORMAT_GGUF, h ? h->alignment : 0);
     type_hist th;
     if (h) hist_build(h, &th);
-    u64_or_null(out, "params", h != NULL, h ? th.params : 0);
+    int mlx = 0; /* MLX packed weights: the values they hold (model_params) */
+    u64_or_null(out, "params", h != NULL,
+                h && !th.params_saturated ? model_params(r->file, h, th.params, &mlx)
+                : h                       ? th.params
+                                          : 0);
     fputs(",\"types\":", out);
     if (!h)
         fputs("null", out);
@@ -87,6 +93,8 @@ void print_json(FILE *out, const check_result *r) {
         fputc('}', out);
     }
     u64_or_null(out, "data_extent", h != NULL, h ? data_extent(h) : 0);
+    /* LT113: bytes after the padded data section (GGUF; 0 for safetensors) */
+    u64_or_null(out, "unowned_bytes", h != NULL && h->file_size != 0, tfs_unowned_tail(h, NULL));
     fputs(",\"looks_like\":", out);
     json_cstr(out, r->verdict == V_NOT_MODEL ? r->not_model : bad ? r->hint : NULL);
     fputs(",\"detail\":", out);

@@ -24,9 +24,14 @@ static void human(FILE *out, const char *path, const tfs_lint_report *r, check_v
     fput_safe(out, path, strlen(path));
     fprintf(out, ": %s", v == V_VALID ? "valid" : "invalid");
     if (flags) fprintf(out, " (%s)", profile_name(flags));
-    fprintf(out, "\n  set         %s, %zu file%s, %zu tensors, %" PRIu64 " bytes of tensor data\n",
+    size_t missing = 0;
+    for (size_t i = 0; i < r->n_files; i++)
+        missing += r->files[i].status == TFS_EIO && r->files[i].err.sys_errno == ENOENT;
+    char gone[48] = "";
+    if (missing) snprintf(gone, sizeof gone, " (%zu missing)", missing);
+    fprintf(out, "\n  set         %s, %zu file%s%s, %zu tensor%s, %" PRIu64 " bytes of tensor data\n",
             r->format == TFS_FORMAT_GGUF ? "gguf split" : "safetensors index", r->n_files, r->n_files == 1 ? "" : "s",
-            r->n_tensors, r->tensor_bytes);
+            gone, r->n_tensors, r->n_tensors == 1 ? "" : "s", r->tensor_bytes);
     for (size_t i = 0; i < r->n_files; i++) {
         const tfs_lint_file *f = &r->files[i];
         if (quiet && f->status == TFS_OK) continue;
@@ -34,7 +39,7 @@ static void human(FILE *out, const char *path, const tfs_lint_report *r, check_v
         fput_safe(out, f->path, strlen(f->path));
         fprintf(out, ": %s", file_verdict(f));
         if (f->status == TFS_OK)
-            fprintf(out, ", %zu tensors", f->n_tensors);
+            fprintf(out, ", %zu tensor%s", f->n_tensors, f->n_tensors == 1 ? "" : "s");
         else if (f->status == TFS_INVALID)
             fprintf(out, " %s", tfs_rule_id(f->err.rule));
         fputc('\n', out);

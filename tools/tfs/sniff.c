@@ -163,6 +163,16 @@ tfs_format sniff_decide(tfs_format forced, const uint8_t *p, size_t n, uint64_t 
     /* parsed because of its name or --format: what the content alone looks
      * like, kept only for an error verdict (parse_one) */
     *hint = error_hint(p, n, size, size_known);
+    /* a GGUF passed through a text-mode transfer (a download saved as text,
+     * an editor): every byte sequence that was not UTF-8 became EF BF BD,
+     * U+FFFD, so lengths and counts read wrong; shown with an error verdict */
+    if (!*hint && starts(p, n, "GGUF", 4))
+        for (size_t i = 4; i + 3 <= n; i++)
+            if (p[i] == 0xef && p[i + 1] == 0xbf && p[i + 2] == 0xbd) {
+                *hint = "a GGUF damaged by a text-mode transfer: it holds EF BF BD (U+FFFD, the UTF-8 replacement "
+                        "character) where bytes that were not UTF-8 stood; fetch the file again in binary mode";
+                break;
+            }
     /* --format against the content (issue 18): a GGUF magic read as
      * safetensors, or plausible safetensors read as GGUF */
     tfs_format content = sniff_format(p, n, size, size_known, NULL);
