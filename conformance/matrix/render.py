@@ -78,7 +78,8 @@ def markdown(doc, links=None):
            "(docs/conform.md \"Profiles\"). Cells: `ok` pass, `FA` false accept, `FR` false reject, `WR` wrong",
            "rule, `MR` misread (accepted, content differs), `CRASH` (signal, sanitizer report, exit outside the",
            "protocol), `TO` timeout, `impl` implementation-defined (either verdict conforms), `-` not run for",
-           "this reader (format or profile). Each non-pass cell is explained in docs/findings.md.", ""]
+           "this reader (format or profile). Each non-pass cell links to its defect class on the reader's page,",
+           "docs/findings/<reader>.md (index: docs/findings.md).", ""]
     if any(c.get("warning") for cells in doc["cells"].values() for c in cells.values()):
         out += ["A `*` after a cell: the adapter broke the protocol there (its JSON line was not stdout's first",
                 "line, docs/conform.md), so the verdict stands but the content was not compared.", ""]
