@@ -19,8 +19,9 @@ def family(c):
 def _stamp(doc):
     c = doc.get("corpus") or {}
     corpus = f", corpus {c['version']} (manifests sha256 {c['manifests_sha256']}, {len(doc['fixtures'])} fixtures)" if c else ""
-    return (f"Generated {doc['generated']} at tfs {doc['tfs_commit']}{corpus} by `{doc['command']}`; a column redone or "
-            "filled later says when in the Readers table. Regenerate: docs/matrix.md.")
+    return (f"Generated {doc['generated']} at tfs {doc['tfs_commit']}{corpus}, from `{doc['command']}` and the later "
+            "runs that redid or filled columns (the Readers table says when, each column's entry in results.json by "
+            "which command). Regenerate: docs/matrix.md.")
 
 
 SEVERITY = ("crash", "timeout", "misread", "false_accept", "false_reject", "wrong_rule")
