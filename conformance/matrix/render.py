@@ -167,7 +167,7 @@ const ids = D.readers.filter(r => D.cells[r.id]).map(r => r.id);
 const el = (t, a = {}, ...kids) => { const e = document.createElement(t); for (const [k, v] of Object.entries(a)) e.setAttribute(k, v); for (const k of kids) e.append(k); return e; };
 document.getElementById("stamp").textContent = `Generated ${D.generated} at tfs ${D.tfs_commit}` +
   (D.corpus ? `, corpus ${D.corpus.version} (manifests sha256 ${D.corpus.manifests_sha256}, ${D.fixtures.length} fixtures)` : "") +
-  ` by ${D.command}. Readers worst first (crashes, timeouts, misreads, false accepts, false rejects, wrong rules).`;
+  `, from ${D.command} and the later runs that redid or filled columns. Readers worst first (crashes, timeouts, misreads, false accepts, false rejects, wrong rules).`;
 const rt = document.getElementById("readers");
 rt.append(el("tr", {}, ...["reader", "version", "profile", ...Object.keys(ABBR), "lacks"].map(h => el("th", {}, h))));
 for (const r of D.readers) {
