@@ -2,8 +2,9 @@
 """matrix.py: every fixture through every reader we can get (docs/matrix.md).
 
   conformance/matrix/run.sh [--tfs PATH] [--readers-dir DIR] [--ggml-adapter PATH]
+                            [--st-oracle PATH] [--gguf-py DIR]
                             [--only ID,ID] [--id GLOB]... [--out DIR] [-j N] [--timeout S]
-                            [--merge] [--reports DIR]
+                            [--merge | --only-new] [--reports DIR]
   conformance/matrix/run.sh --adapter 'CMD {file}' --reader-id ID [--format F]
                             [--profile P] [--label L] [--reader-version V]
                             [--category-map FILE] [--out DIR | --merge]
