@@ -179,9 +179,15 @@ EXPLAIN = [
      "gguf.cpp, an abort: the detail has the line) instead of rejecting the file; 0.25.1 rejects it (EMPTY_KEY)"),
     ("ggml-3.12.0-*", (CR,), "GG102-*", None, "b6122 allocates a string of the declared length before checking the "
      "bytes that remain (std::bad_alloc, an abort); 0.25.1 rejects the length first (STRING_TOO_LONG)"),
+    ("ggml-3.12.0-*", (CR,), "GG101-*", None, "b6122 makes a std::string of the declared length before checking the "
+     "bytes that remain: a length of 2^63 is above std::string's max_size, and the std::length_error it throws is not "
+     "caught (an abort); 0.25.1 rejects the length first"),
     ("ggml-3.12.0-*", (WR,), "*", None, "b6122's message for this file names another check than the fixture's (the "
      "category its message maps to is in the detail; most often the short read that follows, TRUNCATED): the "
      "verdict is right; 0.25.1 names the fixture's check"),
+    ("ggml-3.3.0-*", (FR,), "GG304-pos-*-header-only", None, "version difference: the tensors after the cut one hold "
+     "0 elements (a dimension of 0), which b4234 rejects (\"invalid number of elements (0)\"); 0.25.1 accepts empty "
+     "tensors"),
     # ggml b4234 shares these divergences with 0.25.1 (CELL_NOTES name them for 0.25.1)
     ("ggml-3.3.0-*", (FA,), "GG305-*", None, "implementation difference shared with 0.25.1, docs/divergences.md "
      "`div:GG305-padded-size-wraps` (buglog G3)"),
@@ -202,7 +208,7 @@ EXPLAIN = [
     # antirez/gguf-tools gguflib.c and its `show` command ("gguf?[!p]*": gguflib and gguf-tools-show, not gguf-py)
     ("gguf?[!p]*", (CR,), "GG204-G13-*", None, "gguf_get_tensor asserts ndim <= GGUF_TENSOR_MAX_DIM (an abort) instead "
      "of rejecting the file"),
-    ("gguf?[!p]*", (CR,), "GG209-removed-type-[45]", None, "its type table gives the removed types 4 and 5 a block size "
+    ("gguf?[!p]*", (CR,), "GG209-*removed-type-[45]", None, "its type table gives the removed types 4 and 5 a block size "
      "of 0, and gguflib.c divides by it (UBSan: division by zero)"),
     ("gguf?[!p]*", (CR,), "GG01[12]-*", None, "it reads a big-endian or v1 file as v3 little-endian (it checks neither): "
      "counts and lengths come out huge and it reads out of bounds"),
@@ -234,6 +240,9 @@ EXPLAIN = [
      "range it reads fails JSON.parse"),
     ("hf-hub", (WR,), "ST101-*", None, "it does not check UTF-8 (replacement characters): it reports the JSON "
      "error that follows"),
+    ("hf-hub", (WR,), "ST306-*", None, "it never compares a tensor's byte size (shape x dtype) with its "
+     "data_offsets: it reports the end past the file that follows (read as a double: 2^63 shows as "
+     "9223372036854776000)"),
     ("hf-hub", (WR,), "ST30[12]-*", None, "no walk of the offsets in their order (contiguous from 0, each end after "
      "its start): it reports the first tensor, in key order, that ends past the file"),
     # safetensors 0.0.1 (npm; dist/safetensors.es.js, class SafeTensor)
@@ -320,6 +329,9 @@ EXPLAIN = [
     ("*safetensors*", (WR,), "*", "TensorInvalidInfo", "it computes the byte size in wrapping size_t arithmetic from "
      "dimensions cast from doubles (a negative one becomes huge), with no overflow check: it reports the size "
      "mismatch that follows"),
+    ("*safetensors*", (WR,), "ST306-*-2-64-minus-1", "InvalidOffset", "it reads data_offsets as doubles and casts "
+     "them to size_t (csafetensors.c:798-799, safetensors.hh:3694): 2^64-1 rounds to 2^64, outside size_t's range "
+     "(undefined behaviour; the end comes out 0 here), so it reports begin > end"),
     ("*safetensors*", (WR,), "*", "InvalidOffset", "it reads a negative offset as a huge size_t (a cast from "
      "double): it reports begin > end"),
     ("*safetensors*", (WR,), "ST002-*", "InvalidHeaderLength", "it checks the header length against the file "
@@ -330,6 +342,9 @@ EXPLAIN = [
      "and F6_*: it reports an unknown dtype first"),
     ("*safetensors*", (WR,), "ST301-*", "MetadataIncompleteBuffer", "no check that the offsets are contiguous from "
      "0: it reports the data end it checks next"),
+    ("*safetensors*", (WR,), "ST303-*", "MetadataIncompleteBuffer", "it checks each tensor's end against the data "
+     "before anything about its shape, and has no overflow check on the element count (a wrapping product: its "
+     "ST303 false accepts): this file's data section is shorter than the tensor's end, which it reports"),
     ("*safetensors*", (WR,), "ST306-*", "MetadataIncompleteBuffer", "it checks a tensor's end against the data "
      "before the tensor's size (the crate: size first)"),
     ("safetensors-cpp", (WR,), "ST222-before-trailing-data", "MetadataIncompleteBuffer", "it reads the shape value "
@@ -486,6 +501,10 @@ SOURCE = [
      "(gguf_get_version(ctx)) without a NULL check"),
     ("llama-node", (MR,), "*", "src/LlamaContext.cpp:83-105 (1.7.15): version, alignment, data_offset and the KVs "
      "set on one object"),
+    ("csafetensors", (WR,), "ST306-*-2-64-minus-1", "csafetensors.c:798-799 (af90b6c): `tensor->data_offset_end = "
+     "(size_t)end->data.number;`, a double cast to size_t with no range check"),
+    ("safetensors-cpp", (WR,), "ST306-*-2-64-minus-1", "safetensors.hh:3694 (af90b6c): `dst[cnt] = size_t(*pn);` in "
+     "parse_data_offsets, a double cast to size_t with no range check"),
     ("safetensors-cpp", (CR,), "ST113-*", "safetensors.hh (af90b6c): the JSON parser recurses per nesting level"),
 ]
 # A fix for one class where the class's INSTEAD text does not fit: (reader glob, results, fixture glob, text)

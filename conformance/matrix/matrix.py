@@ -235,16 +235,39 @@ def readers_all(a):
     return readers(argparse.Namespace(**dict(vars(a), only=None)))
 
 
+def anchors(old, r, have):
+    """--only-new: fixtures the column already passes, run again in front of the new ones, so that tfs conform's
+    adapter check (the selection's two smallest valid fixtures and two invalid ones of the lowest rule ids) has
+    both kinds to try, as in a full run: new fixtures alone may all be invalid ones a lenient reader accepts."""
+    if r.get("inprocess"):
+        return []
+    fx = {f["id"]: f for f in old["fixtures"]}
+    def size(i):
+        try:
+            return os.path.getsize(os.path.join(ROOT, fx[i]["path"]))
+        except OSError:
+            return 1 << 62
+    ok = [i for i, c in have.items() if c["result"] == "pass" and i in fx]
+    valid = sorted((i for i in ok if fx[i]["manifest_expect"] == "valid"), key=lambda i: (size(i), i))[:2]
+    bad = sorted((i for i in ok if fx[i]["manifest_expect"] == "parser_error"), key=lambda i: (fx[i].get("rule") or "", i))[:2]
+    return valid + bad
+
+
 def run_reader(a, r, tmp):
     """One column's tfs conform report (a dict), or None (r["why"] says why).  More fixture ids than tfs conform
     takes at once (64 --id options): run in chunks, one report."""
     ids = r.get("ids")
-    if not ids or len(ids) <= 64:
+    whole = a.reports and os.path.exists(os.path.join(a.reports, r["id"] + ".json"))  # one report, run before
+    if not ids or len(ids) <= 64 or whole:
         return run_one(a, r, tmp)
     merged = None
     for k in range(0, len(ids), 64):
-        part = run_one(a, dict(r, ids=ids[k:k + 64]), tmp, suffix=f".{k // 64}")
+        # the adapter check (a few fixtures of the selection tried first) is the column's: the first chunk makes it;
+        # a later chunk may hold no fixture the reader rejects (or none it accepts) and would be stopped for that
+        chunk = dict(r, ids=ids[k:k + 64], no_check=k > 0)
+        part = run_one(a, chunk, tmp, suffix=f".{k // 64}")
         if part is None:
+            r["why"], r["why_more"] = chunk.get("why"), chunk.get("why_more")
             return None
         if merged is None:
             merged = part
@@ -268,14 +291,17 @@ def run_one(a, r, tmp, suffix=""):
         cmd += ["--id", g]
     if not r.get("inprocess"):
         cmd += ["-j", str(a.jobs), "--adapter", r["command"]]
+        if r.get("no_check"):
+            cmd += ["--no-sanity-check"]
         if r.get("map") and os.path.exists(r["map"]):
             cmd += ["--category-map", r["map"]]
     env = dict(os.environ, **(r.get("env") or {}))
     env.setdefault("GGML_NO_BACKTRACE", "1")
     done = a.reports and os.path.join(a.reports, r["id"] + ".json")
-    r["conform_command"] = " ".join(shlex.quote(c) for c in cmd[1:] if c != rep).replace(" --json", "")
+    shown = [c for c in cmd[1:] if c not in (rep, "--no-sanity-check")]  # the column's command, check included
+    r["conform_command"] = " ".join(shlex.quote(c) for c in shown).replace(" --json", "")
     if r.get("ids"):  # the column's command, not this selection's
-        r["conform_command"] = " ".join(shlex.quote(c) for c in cmd[1:] if c != rep and c not in r["ids"]
+        r["conform_command"] = " ".join(shlex.quote(c) for c in shown if c not in r["ids"]
                                         ).replace(" --json", "").replace(" --id", "")
     run_one.last_command = r["conform_command"]
     if done and os.path.exists(done):  # the same run's report, kept from an interrupted run
@@ -360,7 +386,8 @@ def main():
                 if not new_ids:
                     print(f"matrix: {r['id']}: nothing new", file=sys.stderr)
                     continue
-                r["ids"] = new_ids
+                r["ids"] = anchors(old, r, have) + new_ids
+                r["new_ids"] = new_ids
                 kept[r["id"]] = have
                 print(f"matrix: {r['id']}: {len(new_ids)} new fixtures", file=sys.stderr)
         print(f"matrix: {r['id']} ...", file=sys.stderr, flush=True)
@@ -388,7 +415,7 @@ def main():
                 r["summary"][c["result"]] = r["summary"].get(c["result"], 0) + 1
             prev = next(o for o in old["readers"] if o["id"] == r["id"])
             r["seconds"] = round(prev.get("seconds", 0) + rep["seconds"], 1)
-            r["filled"] = prev.get("filled", []) + [{"fixtures": len(ran), "generated": datetime.datetime.now(
+            r["filled"] = prev.get("filled", []) + [{"fixtures": len(set(ran) & set(r.pop("new_ids"))), "generated": datetime.datetime.now(
                 datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}]
             r["generated_first"] = prev.get("generated_first") or prev.get("generated") or old["generated"]
             r["tfs_commit_first"] = prev.get("tfs_commit_first") or prev.get("tfs_commit") or old["tfs_commit"]
@@ -410,6 +437,23 @@ def main():
                 cells[r["id"]] = old["cells"][r["id"]]
         for f in old["fixtures"]:
             fixtures.setdefault(f["id"], f)
+        # a fixture the corpus no longer has (renamed, removed) leaves the kept columns with it
+        lists = [current_ids(a, None, p) for p in ("default", "strict", "header-only")]
+        if all(x is not None for x in lists):
+            current = set().union(*lists)
+            gone = sorted(i for i in fixtures if i not in current)
+            for i in gone:
+                del fixtures[i]
+                for cc in cells.values():
+                    cc.pop(i, None)
+            for r in rs + keep:  # the summaries count the cells left
+                if gone and r.get("summary") and r["id"] in cells:
+                    r["summary"] = {k: 0 for k in r["summary"]}
+                    for c in cells[r["id"]].values():
+                        r["summary"][c["result"]] = r["summary"].get(c["result"], 0) + 1
+            if gone:
+                print(f"matrix: {len(gone)} fixtures no longer in the corpus left out: {', '.join(gone[:8])}"
+                      + (" ..." if len(gone) > 8 else ""), file=sys.stderr)
         order = [r["id"] for r in old["readers"]] + [r["id"] for r in rs if r["id"] not in {o["id"] for o in old["readers"]}]
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         for r in rs:
@@ -423,6 +467,7 @@ def main():
     for r in rs:
         r.pop("env", None)
         r.pop("why_more", None)
+        r.pop("ids", None)  # a selection of this run (--only-new), not the column's
         if r.get("command"):
             r["command"] = r["command"].replace(ROOT + "/", "").replace(os.path.expanduser("~"), "~")
         if r.get("conform_command"):
