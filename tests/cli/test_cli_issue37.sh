@@ -64,6 +64,7 @@ if [ "$rc" -eq 0 ] && [ -z "$out" ]; then ok; else ko "check -q of a valid set w
 # ---- pipes, FIFOs and character devices: the stream path
 want=$("$tfs" check --json "$clean" | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
 case $want in *'"verdict":"valid"'*) ok ;; *) ko "reference verdict: $want" ;; esac
+# cat: a pipe (with < FILE, /dev/stdin would be the regular file)
 out=$(cat "$clean" | "$tfs" check --json /dev/stdin 2>&1 | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
 if [ "$out" = "$want" ]; then ok; else ko "cat FILE | tfs check /dev/stdin: $out"; fi
 out=$("$tfs" check --json <(cat "$clean") 2>&1 | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
