@@ -254,10 +254,13 @@ def main():
             tv = theirs[prof]
             desc = (f"kills mutant {a.mutant} ({m['op']}, line {m['line']}): the mutant gives "
                     f"{tv[0]} {tv[1] or ''}".rstrip() + (" with other content" if tv[0] == v == "valid" else ""))
+            rel = os.path.relpath(os.path.abspath(seed_path), ROOT)
+            seed_name = rel if not rel.startswith("..") else os.path.basename(seed_path)  # no machine path
             line = "\t".join([fid, fid + EXT[fmt], sha, str(len(small)), fmt, expect, rule or "-",
                               j.get("category") or "-", prof, desc,
-                              f"minted by maint/mutants/mint_mutant.py from {how} of "
-                              f"{os.path.relpath(seed_path, ROOT)}; {oracle}"])
+                              "minted by maint/mutants/mint_mutant.py from "
+                              + (seed_name if how == "seed" else f"{how} of {seed_name}")
+                              + f" (minimised); {oracle}"])
             if expect == "valid":  # the expected content, as maint/gen_expected.py writes it
                 os.makedirs(os.path.join(a.out, "expected"), exist_ok=True)
                 with open(os.path.join(a.out, "expected", fid + ".json"), "wb") as f:
