@@ -92,6 +92,11 @@ set_tests_properties(test_adapter_template_python test_adapter_template_js test_
 add_test(NAME test_matrix_exit COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_run_exit.sh ${TFS_PYTHON3}
                                        $<TARGET_FILE:tfs_cli>)
 set_tests_properties(test_matrix_exit PROPERTIES LABELS "conformance;matrix" TIMEOUT 300)
+# the committed matrix covers the current corpus for every column CI can run
+# (check_current.py; no reader run, no network), and fails on a planted gap
+add_test(NAME test_matrix_current COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_current.sh ${TFS_PYTHON3}
+                                          $<TARGET_FILE:tfs_cli>)
+set_tests_properties(test_matrix_current PROPERTIES LABELS "conformance;matrix" TIMEOUT 120)
 # lib.mjs: the adapter's own failures (reader cache, import, a fixture it cannot open) exit 3, never 1
 add_test(NAME test_adapter_js_lib COMMAND sh ${_dir}/js/test_lib.sh)
 set_tests_properties(test_adapter_js_lib PROPERTIES LABELS "conformance;adapters" TIMEOUT 120 SKIP_RETURN_CODE 77)

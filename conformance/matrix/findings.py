@@ -83,7 +83,7 @@ NOTES = {
                     "(start <= end, end within the data, size), never that the offsets are contiguous.",
     "gguf-py": "llama.cpp's Python reader (gguf_reader.py at 0b6d225; gguf_dump.py, the convert scripts and "
                "transformers' GGUF loading use it). It maps the file with numpy and reads every field through `_get` "
-               "(gguf_reader.py:203-208): a slice of the map viewed as the field's type, whose length is never "
+               "(gguf_reader.py:209-216): a slice of the map viewed as the field's type, whose length is never "
                "checked, so a read past the end of the file comes back short or empty instead of failing. It checks "
                "the magic (and takes \"FUGG\" for a big-endian file), the version (2 or 3; a version whose low 16 bits "
                "are 0 is re-read byte-swapped), value and ggml types (Python enums), duplicate keys and tensor names, "
@@ -100,10 +100,14 @@ NOTES = {
                            "check of n_dims, dimensions, ggml type or offset. KVs come back nested by the dots of their "
                            "keys (flattened back by the adapter; partial content).",
     "llama-node": "@fugood/llama.node 1.7.15 bundles llama.cpp b10257 (22dc605c4). loadLlamaModelInfo "
-                  "(src/LlamaContext.cpp:64-113) calls gguf_init_from_file with no_alloc = false and then "
-                  "gguf_get_version(ctx) without checking ctx: every file the bundled ggml rejects ends the Node "
-                  "process with SIGSEGV instead of an exception the caller can catch. Where ggml accepts, its checks "
-                  "are the current ggml's (compare the ggml-3.22.1 columns).",
+                  "(src/LlamaContext.cpp:64-113) calls gguf_init_from_file (no_alloc = false, no context: header "
+                  "and tensor infos only) and then gguf_get_version(ctx) without checking ctx: every file the bundled "
+                  "ggml rejects ends the Node process with SIGSEGV instead of an exception the caller can catch. It "
+                  "returns the version, alignment and data offset in the same object as the KVs, so a KV named "
+                  "`version` replaces the file's version. Where ggml accepts, its checks are its bundled ggml's.",
+    "ggml-3.12.0-meta": "ggml at llama.cpp b6122 (npm @node-llama-cpp/linux-x64 3.12.0), between the two other "
+                        "releases: each class says whether the newer (0.25.1) or the older (b4234) fails alike.",
+    "ggml-3.12.0-data": "ggml at llama.cpp b6122 in data mode (no_alloc = false: the tensor data is read).",
     "ggml-3.3.0-meta": "ggml at llama.cpp b4234 (December 2024): asserts (GGML_ASSERT, an abort) on a wrong-typed "
                        "general.alignment and on n_dims 0, divides by a zero alignment (SIGFPE), and lacks the checks "
                        "added since (among them GG303-G2, the padded-size overflow of CVE-2025-53630).",
@@ -168,6 +172,16 @@ KEY_ORDER = ("it takes the last tensor in key order as the one that ends the dat
 EMPTY = ("it rejects any tensor with a 0 dimension that has data_offsets, before it looks at the rest of the tensor "
          "(the crate requires [n, n] there)")
 EXPLAIN = [
+    # ggml b6122 (npm 3.12.0): what differs from both other releases (the rest: explain()'s fallback)
+    ("ggml-3.12.0-*", (CR,), "valid-*zero-dim*", None, "b6122 divides by a dimension of 0 of a valid 0-element "
+     "tensor (SIGFPE) while it reads the tensor infos; 0.25.1 accepts empty tensors"),
+    ("ggml-3.12.0-*", (CR,), "GG110-*", None, "b6122 asserts that a key is not empty (GGML_ASSERT(!key.empty()) in "
+     "gguf.cpp, an abort: the detail has the line) instead of rejecting the file; 0.25.1 rejects it (EMPTY_KEY)"),
+    ("ggml-3.12.0-*", (CR,), "GG102-*", None, "b6122 allocates a string of the declared length before checking the "
+     "bytes that remain (std::bad_alloc, an abort); 0.25.1 rejects the length first (STRING_TOO_LONG)"),
+    ("ggml-3.12.0-*", (WR,), "*", None, "b6122's message for this file names another check than the fixture's (the "
+     "category its message maps to is in the detail; most often the short read that follows, TRUNCATED): the "
+     "verdict is right; 0.25.1 names the fixture's check"),
     # ggml b4234 shares these divergences with 0.25.1 (CELL_NOTES name them for 0.25.1)
     ("ggml-3.3.0-*", (FA,), "GG305-*", None, "implementation difference shared with 0.25.1, docs/divergences.md "
      "`div:GG305-padded-size-wraps` (buglog G3)"),
@@ -185,18 +199,18 @@ EXPLAIN = [
     # hyllama 0.2.2
     ("hyllama", (FA,), "GG*", None, "hyllama checks only the magic and reads the rest as declared: no check for: "
      "{title} ({rule})"),
-    # antirez/gguf-tools gguflib.c and its `show` command
-    ("gguf*", (CR,), "GG204-G13-*", None, "gguf_get_tensor asserts ndim <= GGUF_TENSOR_MAX_DIM (an abort) instead "
+    # antirez/gguf-tools gguflib.c and its `show` command ("gguf?[!p]*": gguflib and gguf-tools-show, not gguf-py)
+    ("gguf?[!p]*", (CR,), "GG204-G13-*", None, "gguf_get_tensor asserts ndim <= GGUF_TENSOR_MAX_DIM (an abort) instead "
      "of rejecting the file"),
-    ("gguf*", (CR,), "GG209-removed-type-[45]", None, "its type table gives the removed types 4 and 5 a block size "
+    ("gguf?[!p]*", (CR,), "GG209-removed-type-[45]", None, "its type table gives the removed types 4 and 5 a block size "
      "of 0, and gguflib.c divides by it (UBSan: division by zero)"),
-    ("gguf*", (CR,), "GG01[12]-*", None, "it reads a big-endian or v1 file as v3 little-endian (it checks neither): "
+    ("gguf?[!p]*", (CR,), "GG01[12]-*", None, "it reads a big-endian or v1 file as v3 little-endian (it checks neither): "
      "counts and lengths come out huge and it reads out of bounds"),
-    ("gguf*", (CR,), "GG*", None, "gguflib.c trusts every count, length and offset after the 24-byte header: no "
+    ("gguf?[!p]*", (CR,), "GG*", None, "gguflib.c trusts every count, length and offset after the 24-byte header: no "
      "check for: {title} ({rule}), so it reads out of bounds (the sanitizer's report is in the detail)"),
     ("gguf-tools-show", (TO,), "GG130-*", None, "it prints every element of an array whose declared count (2^30) "
      "the file cannot hold: no check for: {title} ({rule})"),
-    ("gguf*", (FA,), "GG*", None, "gguflib.c checks only the magic and the 24-byte header size: no check for: "
+    ("gguf?[!p]*", (FA,), "GG*", None, "gguflib.c checks only the magic and the 24-byte header size: no check for: "
      "{title} ({rule})"),
     ("gguflib", (MR,), "valid-type-*", None, "its type table has a wrong block or type size for this ggml type "
      "(issue 17): the data offsets it computes come out wrong"),
@@ -232,19 +246,36 @@ EXPLAIN = [
      "{title} ({rule})"),
     # llama.cpp gguf-py GGUFReader (gguf_reader.py at 0b6d225)
     ("gguf-py*", (FA,), "GG002-*", None, "it takes the magic \"FUGG\" for a big-endian GGUF file and reads the rest "
-     "byte-swapped (gguf_reader.py:135-141)"),
+     "byte-swapped (gguf_reader.py:138-147)"),
     ("gguf-py*", (FA,), "GG01[12]-*", None, "it reads big-endian files: the FUGG magic, or a version whose low 16 bits "
-     "are 0, switches it to byte-swapped reads (gguf_reader.py:135-151); ggml rejects them"),
-    ("gguf-py*", (FA,), "GG00[0-9]-*", None, "a read past the end of the file comes back short or empty (`_get`, "
-     "gguf_reader.py:203-208), not an error: no check for: {title} ({rule})"),
+     "are 0, switches it to byte-swapped reads (gguf_reader.py:138-158); ggml rejects them"),
+] + [("gguf-py*", (FA,), glob, None, "a read past the end of the file comes back short or empty (`_get`, "
+        "gguf_reader.py:209-216), not an error: no check for: {title} ({rule})")
+       for glob in ("GG00[0-9]-*", "GG10[0-9]-*", "GG13[0-9]-*", "GG20[01]-*")] + [
     ("gguf-py*", (FA,), "GG*", None, "GGUFReader checks the magic, version, value and ggml types, duplicate keys "
      "and names, general.alignment and that each tensor's data reshapes, nothing else: no check for: {title} "
      "({rule})"),
+    ("gguf-py*", (TO,), "valid-*", None, "it builds one numpy view per array element (gguf_reader.py:259-266): "
+     "this real file's vocabulary (tens of thousands of tokens) took longer than the matrix's 30 s limit on the "
+     "2-core machine the column ran on at load average above 30: a cost linear in the elements, not a hang; "
+     "reading an array as one numpy view would make it fast"),
+    ("gguf-py*", (FR,), "valid-type-09-q8_1", None, "its table GGML_QUANT_SIZES gives Q8_1 a block of 4 + 4 + 32 = "
+     "40 bytes (constants.py); ggml's block_q8_1 is 36 (two f16 and 32 int8): the tensor's data comes out 4 bytes "
+     "per block too long and the reshape fails (\"cannot reshape array of size 224 into shape (3,80)\")"),
+    ("gguf-py*", (FR,), "valid-*type*", None, "its GGMLQuantizationType enum (constants.py) lacks this ggml type: "
+     "\"is not a valid GGMLQuantizationType\""),
+    ("gguf-py*", (WR,), "GG209-*", None, "the removed ggml type is not in its GGMLQuantizationType enum: it reports "
+     "an unknown type (BAD_TYPE) where ggml reports the block size"),
+    ("gguf-py*", (WR,), "GG011-*", None, "it reads the big-endian file byte-swapped (gguf_reader.py:150-158) and "
+     "fails later, on a duplicate key, instead of refusing the byte order"),
     ("gguf-py*", (TO,), "*", None, "it loops over a declared array count (`for idx in range(alen[0])`, "
-     "gguf_reader.py:247) building one numpy view per element, with no bound by the file size: no check for: "
+     "gguf_reader.py:259) building one numpy view per element, with no bound by the file size: no check for: "
      "{title} ({rule})"),
     ("gguf-py*", (MR,), "valid-*", None, "it reads the file but returns other values than it holds (the detail "
      "names the first difference)"),
+    ("gguf-py-meta", (FR,), "*-header-only", None, "GGUFReader maps every tensor's data while it opens the file "
+     "(gguf_reader.py:379, a numpy view reshaped to the tensor's shape): data past the end of the file fails the "
+     "reshape, so it refuses a file whose header is valid (the header-only profile accepts it)"),
     ("gguf-py*", (FR,), "valid-*", None, "it refuses a valid file (its message is in the detail): a check ggml does "
      "not make"),
     ("gguf-py*", (WR,), "*", None, "rejected, but its exception names another cause than the fixture's rule (the "
@@ -255,27 +286,34 @@ EXPLAIN = [
      "warning only)"),
     ("node-llama-cpp-gguf", (FA,), "GG*", None, "it checks the magic, the version (not 1) and the value types, and "
      "reads the rest as declared (GgufV2Parser.js:95-165): no check for: {title} ({rule})"),
-    ("node-llama-cpp-gguf", (TO,), "*", None, "it loops over a declared count with no bound by the file size "
-     "(GgufV2Parser.js:76-87 / 130-165): no check for: {title} ({rule})"),
+    ("node-llama-cpp-gguf", (TO,), "*", None, "no answer within 30 s: it loops over, or reads by, a declared count "
+     "or size that the file cannot hold, with no bound by the file size (GgufV2Parser.js:76-87, 106-124, 130-165): "
+     "no check for: {title} ({rule})"),
     ("node-llama-cpp-gguf", (CR,), "*", None, "Node ended outside the protocol (the detail has the exit): a declared "
      "count or length drives an allocation or recursion the file cannot back"),
-    ("node-llama-cpp-gguf", (MR,), "valid-*", None, "its metadata is an object nested by the dots of the keys: a key "
-     "that is also the prefix of another, a duplicate or an integer-like key part comes back changed or lost "
+    ("node-llama-cpp-gguf", (MR,), "valid-*", None, "its metadata is an object nested by the dots of the keys "
+     "(convertMetadataKeyValueRecordToNestedObject): the file's KV order is lost (keys that share a prefix come back "
+     "together), and a key that is also the prefix of another, or a JavaScript property name, is changed or lost "
      "(the detail names the first difference)"),
     ("node-llama-cpp-gguf", (FR,), "valid-*", None, "it refuses a valid file (its message is in the detail)"),
     ("node-llama-cpp-gguf", (WR,), "*", None, "rejected for another cause than the fixture's (its message is in "
      "the detail)"),
     # @fugood/llama.node 1.7.15 loadLlamaModelInfo
-    ("llama-node", (CR,), "valid-*", None, "the bundled ggml (no_alloc = false) dies on this valid file (the "
-     "signal is in the detail): SIGFPE on a 0-element tensor"),
+    ("llama-node", (CR,), "valid-*zero-dim*", None, "its bundled ggml divides by a dimension of 0 of a valid "
+     "0-element tensor while it reads the tensor infos (SIGFPE), as ggml b6122 does (ggml-3.12.0 columns); ggml "
+     "0.25.1 (ggml-3.22.1 columns) accepts it"),
+    ("llama-node", (CR,), "GG140-*", None, "its bundled ggml asserts that general.alignment is a u32 (GGML_ASSERT in "
+     "gguf.cpp, an abort: the detail has the line) instead of rejecting the file"),
     ("llama-node", (CR,), "*", None, "gguf_init_from_file rejects the file and returns NULL; loadLlamaModelInfo "
-     "then calls gguf_get_version(NULL) (src/LlamaContext.cpp:81-84): SIGSEGV instead of an error"),
-    ("llama-node", (FA,), "*", None, "the bundled ggml accepts it (as ggml 0.25.1 does where the ggml-3.22.1 "
-     "columns show the same): no check for: {title} ({rule})"),
-    ("llama-node", (TO,), "*", None, "the bundled ggml (no_alloc = false) allocates or reads the declared data "
-     "before checking the file holds it"),
+     "then calls gguf_get_version(NULL) (src/LlamaContext.cpp:81-85): SIGSEGV instead of an error"),
+    ("llama-node", (MR,), "valid-key-js-properties", None, "it returns version, alignment and data_offset in the "
+     "object that holds the KVs (src/LlamaContext.cpp:83-105): the KV `version` (\"7\") replaces the file's "
+     "version (3)"),
+    ("llama-node", (FA,), "*", None, "its bundled ggml accepts it: no check for: {title} ({rule})"),
+    ("llama-node", (TO,), "*", None, "its bundled ggml loops or allocates by a declared size before checking it "
+     "against the file"),
     ("llama-node", (MR,), "*", None, "it returns another version or alignment than the file holds"),
-    ("llama-node", (FR,), "*", None, "the bundled ggml refuses a valid file (its message is in the detail)"),
+    ("llama-node", (FR,), "*", None, "its bundled ggml refuses a valid file (its message is in the detail)"),
     ("llama-node", (WR,), "*", None, "rejected for another cause than the fixture's"),
     # syoyo/safetensors-cpp: safetensors.hh and csafetensors.c
     ("*safetensors*", (WR,), "*", "EmptyTensorWithOffsets", EMPTY),
@@ -321,6 +359,8 @@ EXPLAIN = [
      "refused (the crate accepts it)"),
     ("safetensors-cpp", (FR,), "valid-ignored-*", None, "its JSON parser refuses a value in a field the crate "
      "ignores (\"JSON parse error: invalid token\")"),
+    ("safetensors-cpp", (FR,), "valid-number-exponent-*", None, "its JSON parser refuses the number "
+     "1.25e-2147483647 (\"JSON parse error: invalid token\") in a field the crate ignores; serde_json reads it"),
     ("*safetensors*", (FR,), "valid-empty-unpadded", None, "it refuses any file under 16 bytes (its own minimum; "
      "the crate's is 8)"),
     ("*safetensors*", (FR,), "valid-dtype-*", None, "its dtype table lacks this dtype (the crate knows it)"),
@@ -363,6 +403,17 @@ def explain(rid, fid, c):
         newer = doc["cells"].get(rid.replace("3.3.0", "3.22.1"), {}).get(fid)
         if newer and newer["result"] == "pass":
             return "version difference: ggml 0.25.1 (npm 3.22.1) passes this fixture; the check came after b4234"
+    if rid.startswith("ggml-3.12.0-"):  # b6122: as the newer or the older release where they fail alike
+        for other, note in (("3.22.1", "as ggml 0.25.1 (npm 3.22.1)"), ("3.3.0", "as b4234 (npm 3.3.0)")):
+            orid = rid.replace("3.12.0", other)
+            oc = doc["cells"].get(orid, {}).get(fid)
+            if oc and oc["result"] == c["result"]:
+                why = explain(orid, fid, oc)
+                if why:
+                    return f"{note}: {why}"
+        newer = doc["cells"].get(rid.replace("3.12.0", "3.22.1"), {}).get(fid)
+        if newer and newer["result"] == "pass":
+            return "version difference: ggml 0.25.1 (npm 3.22.1) passes this fixture; the check came after b6122"
     return ""
 
 def repro(r, f):
@@ -406,8 +457,11 @@ STOCK = {
                         "then `safetensors::validate_data_offsets(st, err)`"),
     "csafetensors": "its API: `csafetensors_load_from_file(\"{file}\", &st)` then `csafetensors_validate(&st)`",
     "safetensors-crate": "`SafeTensors::deserialize(&std::fs::read(\"{file}\")?)` (the canonical reader)",
-    "gguf-py*": ("in a llama.cpp checkout at the pinned commit (`pip`-free: numpy from python3-numpy): "
-                 "`python3 gguf-py/gguf/scripts/gguf_dump.py {file}` (GGUFReader, then every field's contents)"),
+    "gguf-py*": ("in a llama.cpp checkout at the pinned commit: `python3 gguf-py/gguf/scripts/gguf_dump.py {file}` "
+                 "(GGUFReader, then every field's contents; it imports the whole gguf package and its dependencies), "
+                 "or the reader alone: `python3 -c \"import sys; sys.path.insert(0, 'gguf-py'); "
+                 "from gguf.gguf_reader import GGUFReader; r = GGUFReader(sys.argv[1]); "
+                 "[f.contents() for f in r.fields.values()]\" {file}`"),
     "node-llama-cpp-gguf": "`npx -y node-llama-cpp@3.22.1 inspect gguf {file}` (readGgufFileInfo)",
     "llama-node": ("`npm i @fugood/llama.node@1.7.15`, then `GGML_NO_BACKTRACE=1 node -e \"require('@fugood/llama.node')"
                    ".loadLlamaModelInfo(process.argv[1]).then(console.log)\" {file}`"),
@@ -416,16 +470,50 @@ STOCK = {
 # (reader glob, results, fixture glob, "file:line: what").  A class without an
 # entry says so ("not located").
 SOURCE = [
-    ("gguf-py*", (FA, MR), "GG002-*", "gguf_reader.py:135-141 (0b6d225): magic \"FUGG\" is taken as a big-endian file"),
-    ("gguf-py*", (FA,), "GG01[12]-*", "gguf_reader.py:146-151 (0b6d225): a version whose low 16 bits are 0 is re-read "
+    ("gguf-py*", (FA, MR), "GG002-*", "gguf_reader.py:138-147 (0b6d225): magic \"FUGG\" is taken as a big-endian file"),
+    ("gguf-py*", (FA,), "GG01[12]-*", "gguf_reader.py:150-158 (0b6d225): a version whose low 16 bits are 0 is re-read "
      "byte-swapped (\"legacy\" big-endian files)"),
-    ("gguf-py*", (FA, MR, CR), "*", "gguf_reader.py:203-208 (0b6d225): _get slices the memmap and views it without "
+    ("gguf-py*", (FR,), "valid-type-09-q8_1", "constants.py GGML_QUANT_SIZES: `GGMLQuantizationType.Q8_1: (32, 4 + "
+     "4 + 32)` (0b6d225); ggml's block_q8_1 is 2 + 2 + 32"),
+    ("gguf-py*", (TO,), "*", "gguf_reader.py:259 (0b6d225): `for idx in range(alen[0])`, one view per element"),
+    ("gguf-py*", (FA, MR, CR), "*", "gguf_reader.py:209-216 (0b6d225): _get slices the memmap and views it without "
      "checking the slice is as long as asked; a short read comes back short (or empty) instead of failing"),
-    ("llama-node", (CR,), "*", "src/LlamaContext.cpp:81-84 (1.7.15): gguf_init_from_file's result is used "
+    ("llama-node", (CR,), "valid-*", "the bundled ggml's tensor-info size check divides by a dimension that may be 0 "
+     "(gguf.cpp of the bundled build; not located by line: the package ships the binary); ggml 0.25.1 accepts these "
+     "files"),
+    ("llama-node", (CR,), "GG140-*", "the bundled ggml's gguf.cpp:194 (GGML_ASSERT on the type of general.alignment)"),
+    ("llama-node", (CR,), "*", "src/LlamaContext.cpp:81-85 (1.7.15): gguf_init_from_file's result is used "
      "(gguf_get_version(ctx)) without a NULL check"),
+    ("llama-node", (MR,), "*", "src/LlamaContext.cpp:83-105 (1.7.15): version, alignment, data_offset and the KVs "
+     "set on one object"),
     ("safetensors-cpp", (CR,), "ST113-*", "safetensors.hh (af90b6c): the JSON parser recurses per nesting level"),
 ]
-SEVERITY = {CR: "crash or memory error", TO: "hang", MR: "misread of a valid file", FA: "false accept of a malformed file",
+# A fix for one class where the class's INSTEAD text does not fit: (reader glob, results, fixture glob, text)
+FIX = [
+    ("gguf-py*", (TO,), "valid-*", "read a numeric or string array with one numpy view (or one pass over its bytes), not "
+     "one view per element"),
+    ("gguf-py*", (FR,), "valid-type-09-q8_1", "GGML_QUANT_SIZES[GGMLQuantizationType.Q8_1] = (32, 2 + 2 + 32), as "
+     "ggml's block_q8_1"),
+] + [("gguf-py*", (FA,), g, "refuse \"FUGG\" and byte-swapped versions as ggml does (or read them only behind an "
+        "explicit option)") for g in ("GG002-*", "GG01[12]-*")] + [
+       ("gguf-py*", (FA,), g, "in `_get`, raise when the slice holds fewer than count items (a read past the end)")
+       for g in ("GG00[013-9]-*", "GG10[0-9]-*", "GG13[0-9]-*", "GG20[01]-*")] + [
+    ("llama-node", (CR,), "GG*", "check gguf_init_from_file's result before using it: a NULL context is an error to "
+     "throw to the caller (Napi::Error), not a context"),
+    ("llama-node", (MR,), "*", "return version, alignment and data_offset apart from the KVs (another object, or names "
+     "no GGUF key can take)"),
+    ("node-llama-cpp-gguf", (MR,), "*", "keep the KVs as an ordered list of (key, type, value) beside the nested view"),
+]
+
+
+def fix_for(rid, result, fid):
+    for rg, results, fg, text in FIX:
+        if fnmatch.fnmatch(rid, rg) and result in results and fnmatch.fnmatch(fid, fg):
+            return text
+    return INSTEAD.get(result, "")
+
+
+SEVERITY = {CR: "crash or memory error", TO: "hang or timeout (no answer within 30 s)", MR: "misread of a valid file", FA: "false accept of a malformed file",
             FR: "false reject of a valid file", WR: "wrong rule (verdict right, reason wrong)"}
 
 
@@ -521,7 +609,7 @@ def reader_page(d, r, cls, size):
                 f"- Matrix cell: `{repro(r, f0)}`",
                 f"- Source: {source(r['id'], c['result'], f0['id']) or 'not located at the pinned version (the explanation is from the reader’s message and behaviour)'}",
                 f"- Why: {c['why'] or '(see the class)'}",
-                f"- Fix: {INSTEAD.get(c['result'], '')}", "",
+                f"- Fix: {fix_for(r['id'], c['result'], f0['id'])}", "",
                 "| fixture | bytes | rule | what the runner saw |", "|---|---|---|---|"]
         for i in c["fixtures"]:
             det = (cells[i].get("detail") or "").replace("|", "\\|").replace("\n", " ")[:160]

@@ -2,8 +2,9 @@
 """matrix.py: every fixture through every reader we can get (docs/matrix.md).
 
   conformance/matrix/run.sh [--tfs PATH] [--readers-dir DIR] [--ggml-adapter PATH]
+                            [--st-oracle PATH] [--gguf-py DIR]
                             [--only ID,ID] [--id GLOB]... [--out DIR] [-j N] [--timeout S]
-                            [--merge] [--reports DIR]
+                            [--merge | --only-new] [--reports DIR]
   conformance/matrix/run.sh --adapter 'CMD {file}' --reader-id ID [--format F]
                             [--profile P] [--label L] [--reader-version V]
                             [--category-map FILE] [--out DIR | --merge]
@@ -50,7 +51,7 @@ sys.path.insert(0, HERE)
 import findings  # noqa: E402
 import render  # noqa: E402
 
-NPM_GGML = {"3.22.1": None, "3.3.0": None}
+NPM_GGML = {"3.22.1": None, "3.12.0": None, "3.3.0": None}
 # Ollama's Go readers need a newer Go than Debian's (docs/adapters.md "Readers
 # that cannot be run here"): listed, with the reason, never silently left out.
 OLLAMA_WHY = ("not buildable with Debian's Go 1.19: fs/ggml and fs/gguf import the standard packages iter, slices, maps, "
@@ -78,7 +79,7 @@ def readers(a):
     out.append(dict(id="tfs-default", label="tfs (ours)", format=None, profile="default", inprocess=True, version=None))
     out.append(dict(id="tfs-strict", label="tfs --strict (ours)", format=None, profile="strict", inprocess=True, version=None))
     node = "node"
-    for vers in ("3.22.1", "3.3.0"):
+    for vers in ("3.22.1", "3.12.0", "3.3.0"):
         d = npm_dir(f"@node-llama-cpp/linux-x64@{vers}")
         lib = d and os.path.join(d, "node_modules/@node-llama-cpp/linux-x64/bins/linux-x64/libggml-base.so")
         why = None
@@ -105,7 +106,7 @@ def readers(a):
             ("gguf-js", "gguf (npm, GGUF.js) parseRawMetadata", "gguf-js.mjs", "gguf", "header-only", "gguf@1.0.7"),
             ("node-llama-cpp-gguf", "node-llama-cpp readGgufFileInfo", "node-llama-cpp-gguf.mjs", "gguf", "header-only",
              ["node-llama-cpp@3.22.1", "@node-llama-cpp/linux-x64@3.22.1"]),
-            ("llama-node", "@fugood/llama.node loadLlamaModelInfo", "llama-node.mjs", "gguf", "default",
+            ("llama-node", "@fugood/llama.node loadLlamaModelInfo", "llama-node.mjs", "gguf", "header-only",
              "@fugood/llama.node@1.7.15")):
         d = npm_dir(spec)
         spec = spec[0] if isinstance(spec, list) else spec
@@ -163,7 +164,8 @@ def readers(a):
 FAILURES = ("false_accept", "false_reject", "wrong_rule", "misread", "crash", "timeout")
 # Columns CI can run (npm readers and ours): test_matrix_current fails when the
 # committed results lack a current fixture for one of them (--only-new fills it).
-CI_RUNNABLE = ("tfs-default", "tfs-strict", "ggml-3.22.1-meta", "ggml-3.22.1-data", "ggml-3.3.0-meta", "ggml-3.3.0-data",
+CI_RUNNABLE = ("tfs-default", "tfs-strict", "ggml-3.22.1-meta", "ggml-3.22.1-data", "ggml-3.12.0-meta", "ggml-3.12.0-data",
+               "ggml-3.3.0-meta", "ggml-3.3.0-data",
                "hf-gguf", "hyllama", "hf-hub", "safetensors-js", "node-llama-cpp-gguf", "llama-node")
 PATH_RE = re.compile(r"(?:/work|/root|/home/[^/\s]+|/tmp/tmp\.[^/\s]+|/tmp/tfs-matrix-[^/\s]+)(?:/[^\s\"':,;()]+)*")
 
@@ -234,7 +236,29 @@ def readers_all(a):
 
 
 def run_reader(a, r, tmp):
-    rep = os.path.join(tmp, r["id"] + ".json")
+    """One column's tfs conform report (a dict), or None (r["why"] says why).  More fixture ids than tfs conform
+    takes at once (64 --id options): run in chunks, one report."""
+    ids = r.get("ids")
+    if not ids or len(ids) <= 64:
+        return run_one(a, r, tmp)
+    merged = None
+    for k in range(0, len(ids), 64):
+        part = run_one(a, dict(r, ids=ids[k:k + 64]), tmp, suffix=f".{k // 64}")
+        if part is None:
+            return None
+        if merged is None:
+            merged = part
+        else:
+            merged["cases"] += part["cases"]
+            merged["seconds"] = merged.get("seconds", 0) + part.get("seconds", 0)
+            for key, v in part["summary"].items():
+                merged["summary"][key] = merged["summary"].get(key, 0) + v
+    r["conform_command"] = run_one.last_command
+    return merged
+
+
+def run_one(a, r, tmp, suffix=""):
+    rep = os.path.join(tmp, r["id"] + suffix + ".json")
     cmd = [a.tfs, "conform", "-q", "--json", rep, "--timeout", str(a.timeout), "--profile", r["profile"]]
     if a.fixtures:
         cmd += ["--fixtures", a.fixtures]
@@ -250,6 +274,10 @@ def run_reader(a, r, tmp):
     env.setdefault("GGML_NO_BACKTRACE", "1")
     done = a.reports and os.path.join(a.reports, r["id"] + ".json")
     r["conform_command"] = " ".join(shlex.quote(c) for c in cmd[1:] if c != rep).replace(" --json", "")
+    if r.get("ids"):  # the column's command, not this selection's
+        r["conform_command"] = " ".join(shlex.quote(c) for c in cmd[1:] if c != rep and c not in r["ids"]
+                                        ).replace(" --json", "").replace(" --id", "")
+    run_one.last_command = r["conform_command"]
     if done and os.path.exists(done):  # the same run's report, kept from an interrupted run
         rep = done
     else:

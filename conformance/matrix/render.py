@@ -19,8 +19,9 @@ def family(c):
 def _stamp(doc):
     c = doc.get("corpus") or {}
     corpus = f", corpus {c['version']} (manifests sha256 {c['manifests_sha256']}, {len(doc['fixtures'])} fixtures)" if c else ""
-    return (f"Generated {doc['generated']} at tfs {doc['tfs_commit']}{corpus} by `{doc['command']}`; a column redone or "
-            "filled later says when in the Readers table. Regenerate: docs/matrix.md.")
+    return (f"Generated {doc['generated']} at tfs {doc['tfs_commit']}{corpus}, from `{doc['command']}` and the later "
+            "runs that redid or filled columns (the Readers table says when, each column's entry in results.json by "
+            "which command). Regenerate: docs/matrix.md.")
 
 
 SEVERITY = ("crash", "timeout", "misread", "false_accept", "false_reject", "wrong_rule")
@@ -78,7 +79,8 @@ def markdown(doc, links=None):
            "(docs/conform.md \"Profiles\"). Cells: `ok` pass, `FA` false accept, `FR` false reject, `WR` wrong",
            "rule, `MR` misread (accepted, content differs), `CRASH` (signal, sanitizer report, exit outside the",
            "protocol), `TO` timeout, `impl` implementation-defined (either verdict conforms), `-` not run for",
-           "this reader (format or profile). Each non-pass cell is explained in docs/findings.md.", ""]
+           "this reader (format or profile). Each non-pass cell links to its defect class on the reader's page,",
+           "docs/findings/<reader>.md (index: docs/findings.md).", ""]
     if any(c.get("warning") for cells in doc["cells"].values() for c in cells.values()):
         out += ["A `*` after a cell: the adapter broke the protocol there (its JSON line was not stdout's first",
                 "line, docs/conform.md), so the verdict stands but the content was not compared.", ""]
@@ -165,7 +167,7 @@ const ids = D.readers.filter(r => D.cells[r.id]).map(r => r.id);
 const el = (t, a = {}, ...kids) => { const e = document.createElement(t); for (const [k, v] of Object.entries(a)) e.setAttribute(k, v); for (const k of kids) e.append(k); return e; };
 document.getElementById("stamp").textContent = `Generated ${D.generated} at tfs ${D.tfs_commit}` +
   (D.corpus ? `, corpus ${D.corpus.version} (manifests sha256 ${D.corpus.manifests_sha256}, ${D.fixtures.length} fixtures)` : "") +
-  ` by ${D.command}. Readers worst first (crashes, timeouts, misreads, false accepts, false rejects, wrong rules).`;
+  `, from ${D.command} and the later runs that redid or filled columns. Readers worst first (crashes, timeouts, misreads, false accepts, false rejects, wrong rules).`;
 const rt = document.getElementById("readers");
 rt.append(el("tr", {}, ...["reader", "version", "profile", ...Object.keys(ABBR), "lacks"].map(h => el("th", {}, h))));
 for (const r of D.readers) {
