@@ -1326,8 +1326,10 @@ static void test_set_limits(void **state) {
         put_shard("model-00001-of-00002.safetensors", pa, ca, fa, 2);
         put_shard("model-00002-of-00002.safetensors", pb, cb, fb, 2);
         char idx[4096];
-        size_t o = (size_t)snprintf(idx, sizeof idx, "{\"metadata\": {\"total_size\": %u}, \"weight_map\": {",
-                                    4 * (n8 + n5) + 8 * n5 + 4);
+        /* total_size counts each tensor the index names once, where it names it: the d's of shard 1 (F16, 4 bytes)
+         * and b00; the t's are nowhere, the u's unlisted and the F32 d's of shard 2 duplicates: no SET007 */
+        size_t o =
+            (size_t)snprintf(idx, sizeof idx, "{\"metadata\": {\"total_size\": %u}, \"weight_map\": {", 4 * n5 + 4);
         for (unsigned i = 0; i < n4; i++)
             o += (size_t)snprintf(idx + o, sizeof idx - o, "\"t%02u\": \"model-00001-of-00002.safetensors\", ", i);
         for (unsigned i = 0; i < n5; i++)
@@ -1860,6 +1862,12 @@ static void test_set_index(void **state) {
         /* the index names a00x, the shard holds a00: neither is the other */
         {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
          "SET004@0:-1 SET008@0:0"},
+        /* total_size may count the index's tensors (0 bytes here: a00x is nowhere) or the shards' (4): 0 and 4 are
+         * no SET007, 5 is */
+        {"{\"metadata\": {\"total_size\": 0}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
+         "SET004@0:-1 SET008@0:0"},
+        {"{\"metadata\": {\"total_size\": 5}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
+         "SET004@0:-1 SET008@0:0 SET007@-1:-1"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_text("model.safetensors.index.json", v[i].index);
@@ -1870,12 +1878,17 @@ static void test_set_index(void **state) {
             assert_non_null(strstr(r.findings[1].text, "weight_map[\"c\"] is a path outside the index's folder"));
         }
         if (i == 3)
-            assert_string_equal(r.findings[0].text, "metadata.total_size = 3, the shards' tensors hold 4 bytes");
+            assert_string_equal(r.findings[0].text,
+                                "metadata.total_size = 3, the shards' tensors hold 4 bytes (each tensor once)");
         if (i == 5)
             assert_string_equal(r.findings[1].text,
                                 "metadata.total_size = 3, less than the 4 bytes of the shards present");
         if (i == 8) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is not a non-negative integer"));
         if (i == 11) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is missing"));
+        if (i == sizeof v / sizeof v[0] - 1)
+            assert_string_equal(r.findings[2].text,
+                                "metadata.total_size = 5; the tensors the index names hold 0 bytes, "
+                                "the shards' tensors 4 (each tensor once)");
         tfs_lint_report_free(&r);
     }
     /* with lint: the safetensors rules run on every shard, the first included (LT303: F32 after 2 bytes of U8) */
@@ -1884,7 +1897,8 @@ static void test_set_index(void **state) {
     static const uint32_t fm[] = {TFS_ST_U8, TFS_ST_F32};
     put_shard("s1.safetensors", pm, cm, fm, 2);
     put_shard("s2.safetensors", pm, cm, fm, 2);
-    put_text("model.safetensors.index.json", "{\"metadata\": {\"total_size\": 20}, \"weight_map\": {\"m00\": "
+    /* total_size 10: m00 (2 bytes) and n00 (8) once each; the copies in the other shard are SET005, not SET007 */
+    put_text("model.safetensors.index.json", "{\"metadata\": {\"total_size\": 10}, \"weight_map\": {\"m00\": "
                                              "\"s1.safetensors\", \"n00\": \"s2.safetensors\"}}");
     char path[512];
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", g_tmp);
