@@ -145,6 +145,14 @@ function notes(c, d, s) {
             num(c.data_extent) + ' bytes after byte ' + num(c.data_offset) + '; the file has ' + num(c.file_size) +
             ' bytes).');
     }
+    /* LT113: bytes after the data section (padded) that no tensor owns: ggml and llama.cpp never read them,
+     * so a payload can ride there; red from 1 MiB on or above 1 % of the file */
+    if (c.verdict === 'valid' && c.unowned_bytes) {
+        var u = Number(c.unowned_bytes), large = u >= 1048576 || u * 100 >= Number(c.file_size);
+        add(large ? 'bad' : 'warn', 'Bytes no tensor owns: ' + num(c.unowned_bytes) + ' bytes after the data ' +
+            'section (LT113). Every reader accepts the file and never reads them, so anything can hide there: ' +
+            'strip them (or reject the file) before passing it on.');
+    }
     if (c.verdict === 'valid' && s.verdict === 'parser_error' && !DUPLICATE[s.rule])
         add('warn', 'The strict profile rejects it: ' + s.rule + ' (' + s.message + '). The canonical readers ' +
             'accept this case; other readers may not.');
@@ -171,6 +179,11 @@ function renderFields(c, d) {
         tr.appendChild(el('td', v));
         t.appendChild(tr);
     }
+    /* what the file is, first (as gguf-dump and the Hub's viewer show it) */
+    (d.kv || []).forEach(function (kv) {
+        if ((kv.key === 'general.architecture' || kv.key === 'general.name') && typeof kv.value === 'string')
+            row(kv.key === 'general.architecture' ? 'architecture' : 'name', kv.value);
+    });
     row('format', d.format);
     row('version', d.version);
     row('alignment', d.alignment);
@@ -250,6 +263,9 @@ function renderKv(d) {
 function big(v) { return BigInt(v); }
 
 function renderTensors(d) {
+    /* a file with no tensors: say so instead of an empty box */
+    $('tensors').hidden = d.tensors.length === 0;
+    $('notensors').hidden = d.tensors.length !== 0;
     tensors = d.tensors.map(function (t, i) {
         var n = t.shape.reduce(function (a, x) { return a * big(x); }, 1n);
         var begin = big(t.offsets[0]), end = big(t.offsets[1]);
