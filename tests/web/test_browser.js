@@ -212,6 +212,14 @@ function native(file, opt) {
     check(r.bad.some((t) => t.startsWith('Bytes no tensor owns: 1,073,741,824 bytes after the data section (LT113)')),
           'GGUF with 1 GiB after its data: a red security note with the byte count');
 
+    /* an MLX file whose .scales has the wrong shape: LT205 shown (the lint runs in the browser) */
+    const mlx = path.join(srcDir, 'corpus/lint/files/LT205-mlx-scales-shape.safetensors');
+    r = await drop(mlx, 'mlx-lt205.png');
+    sameVerdict(r, native(mlx), 'MLX file with wrong scales');
+    check(r.bad.some((t) => t.startsWith('Lint LT205 (error): model.layers.0.mlp.up_proj.scales: shape [64, 3], ' +
+                                         'expected [64, 2]')), 'MLX file with wrong scales: LT205 as a red note');
+    check(/lint\s*1 error/.test(r.text), 'MLX file with wrong scales: the verdict says 1 lint error');
+
     r = await drop(empty, 'no-tensors.png');
     sameVerdict(r, native(empty), 'GGUF without tensors');
     check(r.notensors && r.rows === 0, 'GGUF without tensors: "no tensors" said, no empty table');

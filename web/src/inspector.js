@@ -67,6 +67,7 @@ function renderVerdict(c) {
     var v = $('verdict');
     v.textContent = '';
     v.className = c.verdict;
+    delete v.dataset.lint;
     var word = {valid: 'VALID', parser_error: 'INVALID', not_a_model: 'NOT A MODEL FILE',
                 io_error: 'I/O ERROR', internal_error: 'INTERNAL ERROR'}[c.verdict] || c.verdict;
     var h = el('h2', word + ' ');
@@ -85,6 +86,12 @@ function renderVerdict(c) {
     row('message', c.message);
     row('detail', c.detail);
     row('looks like', c.looks_like);
+    /* the format verdict stays valid; lint errors mean a loader refuses or misreads it (as tfs check --lint) */
+    if (c.lint && c.lint.errors) {
+        row('lint', num(c.lint.errors) + ' error' + (c.lint.errors === 1 ? '' : 's') + ': a loader refuses or ' +
+            'misreads this file (security notes)');
+        v.dataset.lint = 'errors';
+    }
     v.appendChild(dl);
 }
 
@@ -153,6 +160,11 @@ function notes(c, d, s) {
             'section (LT113). Every reader accepts the file and never reads them, so anything can hide there: ' +
             'strip them (or reject the file) before passing it on.');
     }
+    /* lint (docs/lint.md): a valid container that a loader refuses or misreads (error), or that is unusual */
+    if (c.lint && c.lint.findings) c.lint.findings.forEach(function (f) {
+        if (f.id === 'LT113') return; /* said above, with its byte count */
+        add(f.severity === 'error' ? 'bad' : 'warn', 'Lint ' + f.id + ' (' + f.severity + '): ' + f.message);
+    });
     if (c.verdict === 'valid' && s.verdict === 'parser_error' && !DUPLICATE[s.rule])
         add('warn', 'The strict profile rejects it: ' + s.rule + ' (' + s.message + '). The canonical readers ' +
             'accept this case; other readers may not.');
