@@ -2596,6 +2596,43 @@ static void test_corpus_findings(void **state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
 }
 
+/* tfs_set_members: the files a set entry names, opened by none: an index's shards in their normal form (each once,
+ * names outside the folder or naming no file left out), every part of a split; other paths are no entry */
+static void test_set_members(void **state) {
+    (void)state;
+    put_text("m.safetensors.index.json", "{\"weight_map\": {\"a\": \"./s1.safetensors\", \"b\": \"s1.safetensors\", "
+                                         "\"c\": \"sub//s2.safetensors\", \"d\": \"../x.safetensors\", \"e\": \"\", "
+                                         "\"f\": 5}}");
+    char path[512], exp[512];
+    snprintf(path, sizeof path, "%s/m.safetensors.index.json", g_tmp);
+    char **m = NULL;
+    size_t n = 99;
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
+    assert_int_equal(n, 2);
+    snprintf(exp, sizeof exp, "%s/s1.safetensors", g_tmp);
+    assert_string_equal(m[0], exp);
+    snprintf(exp, sizeof exp, "%s/sub/s2.safetensors", g_tmp);
+    assert_string_equal(m[1], exp);
+    for (size_t i = 0; i < n; i++) free(m[i]);
+    free(m);
+    /* a split: every part, none of which exists */
+    snprintf(path, sizeof path, "%s/g-00001-of-00003.gguf", g_tmp);
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
+    assert_int_equal(n, 3);
+    snprintf(exp, sizeof exp, "%s/g-00003-of-00003.gguf", g_tmp);
+    assert_string_equal(m[2], exp);
+    for (size_t i = 0; i < n; i++) free(m[i]);
+    free(m);
+    /* an index that cannot be read names nothing; not an entry: TFS_EARG */
+    snprintf(path, sizeof path, "%s/none.safetensors.index.json", g_tmp);
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
+    assert_int_equal(n, 0);
+    free(m);
+    snprintf(path, sizeof path, "%s/g-00002-of-00003.gguf", g_tmp);
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_EARG);
+    assert_int_equal(tfs_set_members(NULL, &m, &n), TFS_EARG);
+}
+
 int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
@@ -2611,6 +2648,7 @@ int main(void) {
         cmocka_unit_test(test_gguf_keys),
         cmocka_unit_test(test_set_limits),
         cmocka_unit_test(test_set_index),
+        cmocka_unit_test(test_set_members),
         cmocka_unit_test(test_set_shard_paths),
         cmocka_unit_test(test_shard_names),
         cmocka_unit_test(test_gguf_splits),
