@@ -571,53 +571,6 @@ uint64_t *tfs__mut_st_own_shape(mut_ctx *c, tfs_st_wentry *e, uint32_t n_dims) {
     return s;
 }
 
-/* String arrays of at least this many elements are written from their
- * stored bytes when c->flat_arrays allows it. */
-#define MUT_FLAT_MIN 64u
-
-/* The stored bytes of string array v (each element an 8-byte length then
- * its bytes, back to back, as the parse left them), or NULL when its
- * elements are not laid out so or carry writer knobs. */
-static const uint8_t *stored_strs(const tfs_gg_wvalue *v, size_t *len) {
-    const tfs_wstr *s = v->strs;
-    if (!s || v->n_strs == 0 || v->count != v->n_strs || v->raw) return NULL;
-    const uint8_t *start = (const uint8_t *)s[0].ptr - 8, *at = start;
-    for (size_t i = 0; i < v->n_strs; i++) {
-        if (s[i].hole || s[i].len_set || (const uint8_t *)s[i].ptr != at + 8) return NULL;
-        uint64_t n = 0;
-        for (int j = 0; j < 8; j++) n |= (uint64_t)at[j] << (8 * j);
-        if (n != s[i].len) return NULL;
-        at += 8 + s[i].len;
-    }
-    *len = (size_t)(at - start);
-    return start;
-}
-
-/* the KV array to write: c->kv, or an arena copy in which large string
- * arrays are given as stored bytes (c->flat_arrays) */
-static const tfs_gg_wkv *kvs_to_write(mut_ctx *c) {
-    if (!c->flat_arrays) return c->kv;
-    tfs_gg_wkv *out = NULL;
-    for (size_t i = 0; i < c->n_kv; i++) {
-        const tfs_gg_wvalue *v = &c->kv[i].value;
-        size_t len = 0;
-        const uint8_t *raw;
-        if (v->type != TFS_GG_ARRAY || v->elem_type != TFS_GG_STRING || v->n_strs < MUT_FLAT_MIN ||
-            !(raw = stored_strs(v, &len)))
-            continue;
-        if (!out) {
-            out = tfs__mut_alloc(c, c->n_kv * sizeof *out);
-            if (!out) return c->kv;
-            memcpy(out, c->kv, c->n_kv * sizeof *out);
-        }
-        out[i].value.strs = NULL;
-        out[i].value.n_strs = 0;
-        out[i].value.raw = raw;
-        out[i].value.raw_len = len;
-    }
-    return out ? out : c->kv;
-}
-
 /* Keep what the writer materialises bounded: padding is written as bytes,
  * data as holes, and only max_size bytes are kept. */
 static int write_gg(mut_ctx *c) {
@@ -645,7 +598,7 @@ static int write_gg(mut_ctx *c) {
         }
         used += nb;
     }
-    m.kv = kvs_to_write(c);
+    m.kv = c->kv;
     m.n_kv = c->n_kv;
     m.tensors = t;
     m.n_tensors = c->n_gt;
