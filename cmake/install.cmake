@@ -52,7 +52,7 @@ if(TFS_BUILD_TOOLS)
           RENAME tfs COMPONENT tfs_tools)
   # the fixtures of the runner (tfs conform): an installed `tfs` finds them
   # by default (conformance/runner/CMakeLists.txt: <bindir>/../share/tfs/conformance)
-  foreach(part gguf safetensors real)
+  foreach(part gguf safetensors real minted)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/${part} DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}
             COMPONENT tfs_conformance)
   endforeach()

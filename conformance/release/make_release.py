@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tarfile
 
-CORPUS = ("gguf", "safetensors", "real")
+CORPUS = ("gguf", "safetensors", "real", "minted")
 ADAPTERS = ("example_adapter.c", "example_adapter.py", "tfs-adapter")
 
 
