@@ -4,7 +4,7 @@
  * of the time spent in each phase of a call.
  *
  *   mutate_bench [--front libfuzzer|tfs_mutate] [--seconds S | --calls N]
- *                [--max-size BYTES] [--depth N] [--json] SEED...
+ *                [--clock cpu|wall] [--max-size BYTES] [--depth N] [--json] SEED...
  *
  * SEED: files or folders (every regular file directly inside).  Calls are
  * made as libFuzzer makes them: a seed is copied into a buffer of max_size
@@ -15,7 +15,9 @@
  * LLVMFuzzerCustomMutator (its length control caps the output at 1.5 x the
  * input or 4 KiB), the other LLVMFuzzerCustomCrossOver with the next seed
  * as second parent; --front tfs_mutate calls tfs_mutate(max_size) alone.
- * Only those calls are timed (CLOCK_MONOTONIC).  --max-size is libFuzzer's
+ * Only those calls are timed, in CPU time of the thread (--clock cpu, the
+ * default: other processes on a shared machine do not count) or wall time
+ * (--clock wall).  --max-size is libFuzzer's
  * max_size (default 131072, the campaigns' and OSS-Fuzz's -max_len): a seed
  * longer than it is cut, as libFuzzer cuts it.  Family figures (below) use
  * tfs_mutate in both modes (a family cannot be chosen through the front end),
@@ -25,9 +27,10 @@
  * format it has no mutation for are skipped) mutations/s over all seeds
  * for S seconds (default 1), then the median over families; for each seed
  * size class (< 1 KiB, 1-64 KiB, 64 KiB-1 MiB, >= 1 MiB) mutations/s of
- * random picks over the seeds of that class; then the share of each phase
- * (load = parse + model, mutate = the model and bytes phases, write,
- * copy out + free) over a run of random picks over all seeds.
+ * random picks over the seeds of that class, and over all seeds; then the
+ * share of each phase (load = parse + model, mutate = the model and bytes
+ * phases, write, copy out + free) in a second run of random picks over all
+ * seeds with the core's phase timer on.
  * --json: the same as one JSON object on stdout.  --calls N: N calls per
  * figure instead of S seconds, and a digest (FNV-1a) of every output: two
  * builds that mutate alike print the same digest.
@@ -51,9 +54,13 @@ typedef struct seed {
 static seed *g_seeds;
 static size_t g_n_seeds, g_cap_seeds;
 
+/* --clock cpu (default): this thread's CPU time, so that other processes on
+ * a shared machine do not count; --clock wall: CLOCK_MONOTONIC */
+static clockid_t g_clock = CLOCK_THREAD_CPUTIME_ID;
+
 static uint64_t now_ns(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(g_clock, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -218,6 +225,13 @@ int main(int argc, char **argv) {
                 return 2;
             }
             g_front_lf = strcmp(f, "libfuzzer") == 0;
+        } else if (strcmp(argv[i], "--clock") == 0 && i + 1 < argc) {
+            const char *k = argv[++i];
+            if (strcmp(k, "cpu") != 0 && strcmp(k, "wall") != 0) {
+                fprintf(stderr, "mutate_bench: --clock cpu or wall\n");
+                return 2;
+            }
+            g_clock = strcmp(k, "cpu") == 0 ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
         } else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) {
             g_calls = strtoull(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--json") == 0) {
@@ -289,13 +303,16 @@ int main(int argc, char **argv) {
     }
 
     /* phases, random picks over all seeds */
+    memset(use, 1, g_n_seeds);
+    uint64_t pc;
+    double all = rate(NULL, use, seconds, &pc);
+    /* the same again with the phase timer on (it reads the clock 6 times a
+     * call, so its own run is slower: only its shares are used) */
     mut_prof prof;
     memset(&prof, 0, sizeof prof);
     prof.now = now_ns;
     tfs__mut_prof = &prof;
-    memset(use, 1, g_n_seeds);
-    uint64_t pc;
-    double all = rate(NULL, use, seconds, &pc);
+    rate(NULL, use, seconds, &pc);
     tfs__mut_prof = NULL;
     uint64_t sum = 0;
     for (int i = 0; i < MUT_PH_N; i++) sum += prof.ns[i];

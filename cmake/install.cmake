@@ -36,23 +36,23 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/tfs/
 install(FILES ${TFS_GENERATED_INCLUDE_DIR}/tfs/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/tfs COMPONENT tfs_dev)
 
-install(TARGETS tfs tfs_shared EXPORT tfsTargets
+install(TARGETS tfs_static tfs_shared EXPORT tfsTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_dev
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT tfs_runtime NAMELINK_COMPONENT tfs_dev
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_runtime)
 set(TFS_INSTALL_CONFORMANCEDIR ${CMAKE_INSTALL_DATADIR}/tfs/conformance CACHE STRING
     "Where the conformance suite (fixtures, manifests, expected contents) is installed, relative to the prefix")
 if(TFS_BUILD_TOOLS)
-  install(TARGETS tfs_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
-  if(TARGET tfs_conform_cli) # `tfs conform` runs it from beside tfs
-    install(TARGETS tfs_conform_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
+  install(TARGETS tfs RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
+  if(TARGET tfs-conform) # `tfs conform` runs it from beside tfs
+    install(TARGETS tfs-conform RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT tfs_tools)
   endif()
   install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT tfs_tools)
   install(FILES ${PROJECT_SOURCE_DIR}/tools/tfs/tfs.bash DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/bash-completion/completions
           RENAME tfs COMPONENT tfs_tools)
   # the fixtures of the runner (tfs conform): an installed `tfs` finds them
   # by default (conformance/runner/CMakeLists.txt: <bindir>/../share/tfs/conformance)
-  foreach(part gguf safetensors real)
+  foreach(part gguf safetensors real minted)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/${part} DESTINATION ${TFS_INSTALL_CONFORMANCEDIR}
             COMPONENT tfs_conformance)
   endforeach()

@@ -235,14 +235,17 @@ def sums(add):
     off_of = lambda infos_, i: len(header(len(infos_), 0) + b"".join(infos_[:i])) + 8 + 4 + 4 + 8 + 4
     for tag, sizes in (("2-63-plus-2-63", [2**63, 2**63]), ("2-64-minus-64-plus-64", [2**64 - 64, 64]),
                        ("64-plus-2-64-minus-64", [64, 2**64 - 64]),
-                       ("32-32-2-64-minus-64", [32, 32, 2**64 - 64])):
+                       ("32-32-2-64-minus-64", [32, 32, 2**64 - 64]),
+                       ("32-plus-2-64-minus-60", [32, 2**64 - 60])):
         run, infos_ = 0, []
         for j, s in enumerate(sizes):
             infos_.append(ti(tname(j), [s // 4], F32_T, run))
-            run = (run + s) % 2**64
+            run = (run + (s + 31) // 32 * 32) % 2**64
         data = pad(header(len(infos_), 0) + b"".join(infos_)) + b"\0" * 64
-        add("GG303-sum-%s" % tag, data, "f32 tensors of %s bytes at their packed offsets: the running sum reaches "
-            "2^64 at the last" % " + ".join(str(s) for s in sizes), "GG303", offset=off_of(infos_, len(sizes) - 1))
+        add("GG303-sum-%s" % tag, data, "f32 tensors of %s bytes at their packed offsets: the running sum of "
+            "padded sizes reaches 2^64 at the last%s" % (" + ".join(str(s) for s in sizes), "" if sizes[-1] % 32 else
+                                                         " (2^64 - 60: only the padded size makes it wrap)"),
+            "GG303", offset=off_of(infos_, len(sizes) - 1))
     # end of a tensor's data (GG304): tensor p of 2^64 - 32 (p + 1) bytes at offset 32 p: the sum of padded sizes
     # is 2^64 - 32 (no GG303), data start + offset + size wraps to data start - 32, inside the file
     for p in (0, 1, 2):

@@ -196,8 +196,8 @@ def positions(add):
 
 def ties(add):
     """Ties of the (start, end) sort, in both input orders, with 3 and with 40 tensors."""
-    for n in (3, 40):
-        k = n - 2  # the two tied tensors come after n - 2 one-byte tensors
+    for n in (4, 32, 33, 40):  # the insertion sort up to 32 records, the radix sort from 33
+        k = n - 2  # the two tied tensors come after n - 2 one-byte tensors (listed backwards: the sorted path)
         for tie, z_start in (("start", k), ("end", k + 4)):
             for first, tag in (("z", "zero-size-first"), ("b", "zero-size-second")):
                 h = Header()
@@ -261,7 +261,9 @@ def sums(add):
                    lambda p, s=shape: ent("U8", s, p, p + 1), "ST303", '"shape":')
     for dt, n, note in (("BF16", 2**60, "2^64 bits"), ("I32", 2**59, "2^64 bits"), ("F64", 2**58, "2^64 bits"),
                         ("U8", 2**61 + 1, "2^64 + 8 bits: wraps to one byte, one data byte there"),
-                        ("F64", 2**58 + 1, "2^64 + 64 bits: wraps to 8 bytes, 8 data bytes there")):
+                        ("F64", 2**58 + 1, "2^64 + 64 bits: wraps to 8 bytes, 8 data bytes there"),
+                        ("U8", 3 * 2**60, "3 x 2^63 bits: wraps to 2^63, more than the element count"),
+                        ("I32", 3 * 2**58, "3 x 2^63 bits: wraps to 2^63, more than the element count")):
         size = 8 if dt == "F64" and n & 1 else 1
         one_or_two("%s-%d" % (dt.lower(), n), "%s [%d]: %s" % (dt, n, note),
                    lambda p, dt=dt, n=n, size=size: ent(dt, [n], p, p + size), "ST304", "", data=size)

@@ -27,7 +27,7 @@ import os
 import subprocess
 import sys
 
-FOLDERS = ("gguf", "safetensors", "real")
+FOLDERS = ("gguf", "safetensors", "real", "minted")
 PROFILE_FLAGS = {"default": [], "strict": ["--strict"], "header-only": ["--header-only"]}
 
 

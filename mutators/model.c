@@ -117,6 +117,7 @@ char *tfs__mut_printf(mut_ctx *c, const char *fmt, ...) {
 typedef struct mut_cache_entry {
     uint8_t *copy;
     size_t size, cap;
+    uint64_t sig; /* signature(copy, size): tested before the bytes */
     int valid, busy;
     uint64_t stamp;
     tfs_status st; /* the parse's status */
@@ -153,26 +154,6 @@ void tfs__mut_cache_clear(void) {
     }
 }
 
-/* the entry holding data[0, size), or NULL */
-static mut_cache_entry *cache_find(const uint8_t *data, size_t size) {
-    for (size_t i = 0; i < MUT_CACHE_N; i++) {
-        mut_cache_entry *e = &g_cache[i];
-        if (e->valid && e->size == size && memcmp(e->copy, data, size) == 0) {
-            e->stamp = ++g_cache_clock;
-            return e;
-        }
-    }
-    return NULL;
-}
-
-/* Inputs are copied into the cache the second time they are seen (an
- * input seen once, such as the previous output in libFuzzer's chain of
- * mutations, costs no copy): the signatures (size, and a hash of the first
- * and last 64 bytes) of the last MUT_SEEN_N inputs parsed. */
-#define MUT_SEEN_N 32
-static _Thread_local uint64_t g_seen[MUT_SEEN_N];
-static _Thread_local size_t g_seen_at;
-
 static uint64_t signature(const uint8_t *p, size_t n) {
     uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)n;
     size_t k = n < 64 ? n : 64;
@@ -181,9 +162,35 @@ static uint64_t signature(const uint8_t *p, size_t n) {
     return h | 1u; /* never 0 (an empty slot) */
 }
 
-/* 1 when an input of this signature was parsed recently (and records it) */
-static int seen_before(const uint8_t *data, size_t size) {
-    uint64_t s = signature(data, size);
+/* the entry holding data[0, size), or NULL (*sig: the input's signature) */
+static mut_cache_entry *cache_find(const uint8_t *data, size_t size, uint64_t *sig) {
+    *sig = 0;
+    for (size_t i = 0; i < MUT_CACHE_N; i++) {
+        mut_cache_entry *e = &g_cache[i];
+        if (!e->valid || e->size != size) continue;
+        if (!*sig) *sig = signature(data, size);
+        if (e->sig == *sig && memcmp(e->copy, data, size) == 0) {
+            e->stamp = ++g_cache_clock;
+            return e;
+        }
+    }
+    return NULL;
+}
+
+/* Inputs are copied into the cache when they come back within MUT_SEEN_N
+ * parses (1: right after themselves, as in AFL++'s calls on one queue
+ * entry): the signatures (size, and a hash of the first and last 64 bytes)
+ * of the last MUT_SEEN_N inputs parsed.
+ * An input seen once, such as the previous output in libFuzzer's chain of
+ * mutations, or a corpus unit that comes back only after many others (more
+ * than the cache holds: copying it would only evict), costs no copy. */
+#define MUT_SEEN_N 1
+static _Thread_local uint64_t g_seen[MUT_SEEN_N];
+static _Thread_local size_t g_seen_at;
+
+
+/* 1 when an input of signature s was parsed recently (and records it) */
+static int seen_before(uint64_t s) {
     for (size_t i = 0; i < MUT_SEEN_N; i++)
         if (g_seen[i] == s) return 1;
     g_seen[g_seen_at] = s;
@@ -193,8 +200,9 @@ static int seen_before(const uint8_t *data, size_t size) {
 
 /* an entry holding a copy of data[0, size), its parse not yet made; NULL
  * when the input was not seen before, is too large, or memory is short */
-static mut_cache_entry *cache_take(const uint8_t *data, size_t size) {
-    if (size > MUT_CACHE_MAX_BYTES || !seen_before(data, size)) return NULL;
+static mut_cache_entry *cache_take(const uint8_t *data, size_t size, uint64_t sig) {
+    if (!sig) sig = signature(data, size);
+    if (size > MUT_CACHE_MAX_BYTES || !seen_before(sig)) return NULL;
     mut_cache_entry *v = NULL;
     for (size_t i = 0; i < MUT_CACHE_N; i++) {
         mut_cache_entry *e = &g_cache[i];
@@ -213,6 +221,7 @@ static mut_cache_entry *cache_take(const uint8_t *data, size_t size) {
     }
     memcpy(v->copy, data, size);
     v->size = size;
+    v->sig = sig;
     v->stamp = ++g_cache_clock;
     return v;
 }
@@ -438,11 +447,12 @@ static int load_parsed(mut_ctx *c, tfs_status st, int want) {
 int tfs__mut_load(mut_ctx *c, const uint8_t *data, size_t size, int want) {
     tfs_status st = TFS_INVALID;
     if (size > 0) {
-        mut_cache_entry *e = cache_find(data, size);
+        uint64_t sig;
+        mut_cache_entry *e = cache_find(data, size, &sig);
         if (e) {
             st = e->st;
         } else {
-            e = cache_take(data, size);
+            e = cache_take(data, size, sig);
             const uint8_t *bytes = e ? e->copy : data;
             tfs_format f = tfs_detect_format(bytes, size, NULL);
             tfs_error err;
@@ -561,53 +571,6 @@ uint64_t *tfs__mut_st_own_shape(mut_ctx *c, tfs_st_wentry *e, uint32_t n_dims) {
     return s;
 }
 
-/* String arrays of at least this many elements are written from their
- * stored bytes when c->flat_arrays allows it. */
-#define MUT_FLAT_MIN 64u
-
-/* The stored bytes of string array v (each element an 8-byte length then
- * its bytes, back to back, as the parse left them), or NULL when its
- * elements are not laid out so or carry writer knobs. */
-static const uint8_t *stored_strs(const tfs_gg_wvalue *v, size_t *len) {
-    const tfs_wstr *s = v->strs;
-    if (!s || v->n_strs == 0 || v->count != v->n_strs || v->raw) return NULL;
-    const uint8_t *start = (const uint8_t *)s[0].ptr - 8, *at = start;
-    for (size_t i = 0; i < v->n_strs; i++) {
-        if (s[i].hole || s[i].len_set || (const uint8_t *)s[i].ptr != at + 8) return NULL;
-        uint64_t n = 0;
-        for (int j = 0; j < 8; j++) n |= (uint64_t)at[j] << (8 * j);
-        if (n != s[i].len) return NULL;
-        at += 8 + s[i].len;
-    }
-    *len = (size_t)(at - start);
-    return start;
-}
-
-/* the KV array to write: c->kv, or an arena copy in which large string
- * arrays are given as stored bytes (c->flat_arrays) */
-static const tfs_gg_wkv *kvs_to_write(mut_ctx *c) {
-    if (!c->flat_arrays) return c->kv;
-    tfs_gg_wkv *out = NULL;
-    for (size_t i = 0; i < c->n_kv; i++) {
-        const tfs_gg_wvalue *v = &c->kv[i].value;
-        size_t len = 0;
-        const uint8_t *raw;
-        if (v->type != TFS_GG_ARRAY || v->elem_type != TFS_GG_STRING || v->n_strs < MUT_FLAT_MIN ||
-            !(raw = stored_strs(v, &len)))
-            continue;
-        if (!out) {
-            out = tfs__mut_alloc(c, c->n_kv * sizeof *out);
-            if (!out) return c->kv;
-            memcpy(out, c->kv, c->n_kv * sizeof *out);
-        }
-        out[i].value.strs = NULL;
-        out[i].value.n_strs = 0;
-        out[i].value.raw = raw;
-        out[i].value.raw_len = len;
-    }
-    return out ? out : c->kv;
-}
-
 /* Keep what the writer materialises bounded: padding is written as bytes,
  * data as holes, and only max_size bytes are kept. */
 static int write_gg(mut_ctx *c) {
@@ -635,7 +598,7 @@ static int write_gg(mut_ctx *c) {
         }
         used += nb;
     }
-    m.kv = kvs_to_write(c);
+    m.kv = c->kv;
     m.n_kv = c->n_kv;
     m.tensors = t;
     m.n_tensors = c->n_gt;

@@ -57,10 +57,6 @@ typedef struct mut_ctx {
     tfs_gg_model *gsrc; /* tfs_gg_model_from_view of h (borrowed from by gt, kv) */
     tfs_st_model *ssrc;
     struct mut_cache_entry *cached;
-    /* 1: no mutation of the run reads the written field map (none has a
-     * bytes phase), so large string arrays are handed to the writer as their
-     * stored bytes (one copy, no field per element); the bytes are the same */
-    int flat_arrays;
     /* GGUF model (arrays owned by the arena, capacity n + MUT_EXTRA or more) */
     tfs_gg_model gm;
     tfs_gg_wkv *kv;

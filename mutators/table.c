@@ -228,9 +228,6 @@ static int run(mut_ctx *c, const uint8_t *data, size_t size, const tfs_source *s
             if (p >= 0) picks[(*n)++] = p;
         }
     }
-    c->flat_arrays = 1;
-    for (int i = 0; i < *n; i++)
-        if (tfs__mut_def(picks[i])->bytes) c->flat_arrays = 0;
     for (int i = 0; i < *n; i++) {
         const mut_def *d = tfs__mut_def(picks[i]);
         if (d->model) d->model(c);

@@ -22,7 +22,10 @@ Targets:
         its time.
 Each round runs the plain then the structure-aware form of each target (the
 order flips every round) for S seconds (default 10) from a fresh corpus holding
-copies of the seeds (default corpus/real/gguf), -max_len=131072, -seed=round.
+copies of the seeds, -max_len=131072, -seed=round.  Seeds: the toy's --seeds
+(default corpus/real/gguf); ggml's --ggml-seeds, default "race": the seeds of
+bench/fuzz/ext_cov.py (the valid GGUF fixtures and the real files up to
+128 KiB, without the reader's known findings); or a folder.
 Prints every run, the median exec/s per form, structure-aware / plain, and the
 load average before and after; --json writes the same.
 """
@@ -91,31 +94,40 @@ def main():
     ap.add_argument("--mix", type=int, default=0, help="TFS_MUTATOR_MIX for the structure-aware runs (0..100)")
     ap.add_argument("--prefix", help="installed tfs: build and run the toy target")
     ap.add_argument("--ggml-build", help="build folder with fuzzers/ext_ggml_gguf_fuzzer and _sa_fuzzer")
-    ap.add_argument("--seeds", default=os.path.join(ROOT, "corpus", "real", "gguf"))
+    ap.add_argument("--seeds", default=os.path.join(ROOT, "corpus", "real", "gguf"), help="the toy's seeds")
+    ap.add_argument("--ggml-seeds", default="race", help="ggml's seeds: race (ext_cov.py's) or a folder")
     ap.add_argument("--json")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="tfs-mutspeed-")
     targets = []
     if a.prefix:
-        plain, sa = build_toy(a.prefix, work)
-        targets.append(("toy", plain, sa, False))
+        plain, sa = build_toy(os.path.abspath(a.prefix), work)
+        targets.append(("toy", plain, sa, False, a.seeds))
     if a.ggml_build:
-        fz = os.path.join(a.ggml_build, "fuzzers")
+        fz = os.path.join(os.path.abspath(a.ggml_build), "fuzzers")
+        gseeds = a.ggml_seeds
+        if gseeds == "race":
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            import ext_cov
+            gseeds = os.path.join(work, "ggml-seeds")
+            os.makedirs(gseeds)
+            ext_cov.valid_seeds("gguf", gseeds, ext_cov.known("ggml_gguf"))
         targets.append(("ggml", os.path.join(fz, "ext_ggml_gguf_fuzzer"), os.path.join(fz, "ext_ggml_gguf_sa_fuzzer"),
-                        True))
+                        True, gseeds))
     if not targets:
         ap.error("nothing to run: --prefix and/or --ggml-build")
     res = {"seconds": a.seconds, "rounds": a.rounds, "mix": a.mix, "seeds": os.path.relpath(a.seeds, ROOT),
+           "ggml_seeds": a.ggml_seeds if a.ggml_seeds == "race" else os.path.relpath(a.ggml_seeds, ROOT),
            "load_before": os.getloadavg(), "targets": {}}
     print("load average before: %.2f %.2f %.2f" % os.getloadavg(), flush=True)
-    for name, plain, sa, fork in targets:
+    for name, plain, sa, fork, seeds in targets:
         runs = {"plain": [], "sa": []}
         for r in range(a.rounds):
             order = [("plain", plain), ("sa", sa)]
             if r % 2:
                 order.reverse()
             for form, binary in order:
-                rate, execs = run_one(binary, fork, a.seconds, r + 1, a.seeds, work, a.mix if form == "sa" else 0)
+                rate, execs = run_one(binary, fork, a.seconds, r + 1, seeds, work, a.mix if form == "sa" else 0)
                 runs[form].append(rate)
                 print("%s round %d %s: %d executions, %.0f exec/s" % (name, r + 1, form, execs, rate), flush=True)
         p, s = statistics.median(runs["plain"]), statistics.median(runs["sa"])

@@ -11,12 +11,12 @@ if(NOT TARGET tfs_conform)
   return() # tfs built without `tfs conform` (no jansson or OpenSSL)
 endif()
 # --timeout: tfs dump of a 4 MB vocab file takes seconds in sanitizer builds on a loaded machine
-set(_cf $<TARGET_FILE:tfs_cli> conform -j 2 -q --timeout 120)
+set(_cf $<TARGET_FILE:tfs> conform -j 2 -q --timeout 120)
 set(_dir ${CMAKE_CURRENT_SOURCE_DIR})
 add_test(NAME test_adapter_tfs
-         COMMAND ${_cf} --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs_cli> {file}")
+         COMMAND ${_cf} --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> {file}")
 add_test(NAME test_adapter_tfs_header_only
-         COMMAND ${_cf} --profile header-only --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs_cli> --header-only {file}")
+         COMMAND ${_cf} --profile header-only --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> --header-only {file}")
 add_test(NAME test_adapter_example_c COMMAND ${_cf} --adapter "$<TARGET_FILE:tfs_example_adapter> {file}")
 add_test(NAME test_adapter_example_py
          COMMAND ${_cf} --format safetensors --adapter "${TFS_PYTHON3} ${_dir}/example_adapter.py {file}"
@@ -53,7 +53,7 @@ endif()
 # and does not free its data context twice (test_ggml_b4234.sh)
 if(TFS_HAVE_GGML_PARTS)
   add_test(NAME test_adapter_ggml_b4234
-           COMMAND sh ${_dir}/test_ggml_b4234.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:tfs_ggml_adapter>)
+           COMMAND sh ${_dir}/test_ggml_b4234.sh $<TARGET_FILE:tfs> $<TARGET_FILE:tfs_ggml_adapter>)
   set_tests_properties(test_adapter_ggml_b4234 PROPERTIES LABELS "conformance;adapters;npm" TIMEOUT 300 SKIP_RETURN_CODE 77)
 endif()
 # the type tables adapters read (types/tfs-types.json) are what include/tfs/*.def give
@@ -61,7 +61,7 @@ add_test(NAME test_adapter_types_json
          COMMAND sh -c "\"$1\" \"$2/types/gen_types.py\" \"$3\" | diff -u \"$2/types/tfs-types.json\" - && echo '1 passed, 0 failed'"
                  sh ${TFS_PYTHON3} ${_dir} ${PROJECT_SOURCE_DIR}/include/tfs)
 # the matrix command on the npm readers (short selection; skipped without npm)
-add_test(NAME test_matrix_npm COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_matrix.sh ${TFS_PYTHON3} $<TARGET_FILE:tfs_cli>)
+add_test(NAME test_matrix_npm COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_matrix.sh ${TFS_PYTHON3} $<TARGET_FILE:tfs>)
 set_tests_properties(test_adapter_types_json test_matrix_npm PROPERTIES LABELS "conformance;adapters" TIMEOUT 600 SKIP_RETURN_CODE 77)
 # the matrix page (docs/results.html) in headless Chromium (Debian's chromium +
 # npm playwright-core): renders from file://, filters work, no console error;
@@ -78,11 +78,11 @@ set_tests_properties(test_matrix_page PROPERTIES LABELS "conformance;matrix" TIM
 # (check_template.py); skipped (77) where the language's toolchain is absent
 set(_tpl ${CMAKE_CURRENT_BINARY_DIR}/templates)
 add_test(NAME test_adapter_template_python
-         COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py python $<TARGET_FILE:tfs_cli> ${_tpl})
+         COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py python $<TARGET_FILE:tfs> ${_tpl})
 set_tests_properties(test_adapter_template_python PROPERTIES FIXTURES_SETUP tfs_template_ref)
 foreach(_lang js c cpp rust go)
   add_test(NAME test_adapter_template_${_lang}
-           COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py ${_lang} $<TARGET_FILE:tfs_cli> ${_tpl} ${_tpl}/python.json)
+           COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py ${_lang} $<TARGET_FILE:tfs> ${_tpl} ${_tpl}/python.json)
   set_tests_properties(test_adapter_template_${_lang} PROPERTIES FIXTURES_REQUIRED tfs_template_ref)
 endforeach()
 set_tests_properties(test_adapter_template_python test_adapter_template_js test_adapter_template_c test_adapter_template_cpp
@@ -90,12 +90,12 @@ set_tests_properties(test_adapter_template_python test_adapter_template_js test_
                      PROPERTIES LABELS "conformance;adapters;templates" TIMEOUT 900 SKIP_RETURN_CODE 77)
 # run.sh's exit status and its guard of docs/results.* (shell adapters, no npm)
 add_test(NAME test_matrix_exit COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_run_exit.sh ${TFS_PYTHON3}
-                                       $<TARGET_FILE:tfs_cli>)
+                                       $<TARGET_FILE:tfs>)
 set_tests_properties(test_matrix_exit PROPERTIES LABELS "conformance;matrix" TIMEOUT 300)
 # the committed matrix covers the current corpus for every column CI can run
 # (check_current.py; no reader run, no network), and fails on a planted gap
 add_test(NAME test_matrix_current COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_current.sh ${TFS_PYTHON3}
-                                          $<TARGET_FILE:tfs_cli>)
+                                          $<TARGET_FILE:tfs>)
 set_tests_properties(test_matrix_current PROPERTIES LABELS "conformance;matrix" TIMEOUT 120)
 # lib.mjs: the adapter's own failures (reader cache, import, a fixture it cannot open) exit 3, never 1
 add_test(NAME test_adapter_js_lib COMMAND sh ${_dir}/js/test_lib.sh)

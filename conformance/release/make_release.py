@@ -6,7 +6,7 @@
 Writes DIR/tfs-conformance-<version>.tar.gz holding one folder
 tfs-conformance-<version>/ with
     README.md                 conformance/README.md (the protocol)
-    gguf/ safetensors/ real/  corpus/<folder>/: MANIFEST.tsv, the fixtures,
+    gguf/ safetensors/ real/ minted/  corpus/<folder>/: MANIFEST.tsv, the fixtures,
                               expected/<id>.json (expected contents)
     adapters/                 the example adapters (C, Python), tfs-adapter and every *.xfail
     SHA256SUMS                `sha256sum -c SHA256SUMS` inside the folder checks
@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tarfile
 
-CORPUS = ("gguf", "safetensors", "real")
+CORPUS = ("gguf", "safetensors", "real", "minted")
 ADAPTERS = ("example_adapter.c", "example_adapter.py", "tfs-adapter")
 
 

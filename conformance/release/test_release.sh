@@ -21,7 +21,7 @@ name=tfs-conformance-$version
 "$py" "$src/conformance/release/make_release.py" --version "$version" --src "$src" --out "$tmp/a" || ko "make_release (a)"
 # a copy of the tree whose files have other mtimes and modes: same bytes out
 mkdir -p "$tmp/src2/conformance" "$tmp/src2/corpus"
-cp -R "$src/corpus/gguf" "$src/corpus/safetensors" "$src/corpus/real" "$tmp/src2/corpus/"
+cp -R "$src/corpus/gguf" "$src/corpus/safetensors" "$src/corpus/real" "$src/corpus/minted" "$tmp/src2/corpus/"
 cp -R "$src/conformance/adapters" "$src/conformance/README.md" "$tmp/src2/conformance/"
 touch -d '2001-02-03 04:05:06' "$tmp/src2/corpus/gguf/MANIFEST.tsv"
 chmod 600 "$tmp/src2/corpus/safetensors/MANIFEST.tsv"
@@ -49,7 +49,7 @@ for f in README.md adapters/example_adapter.c adapters/example_adapter.py adapte
     [ -f "$d/$f" ] && ok "has $f" || ko "lacks $f"
 done
 missing=0 lines=0 valid=0
-for m in gguf safetensors real; do
+for m in gguf safetensors real minted; do
     [ -f "$d/$m/MANIFEST.tsv" ] || { ko "lacks $m/MANIFEST.tsv"; continue; }
     while IFS='	' read -r id path sha size format expect rest; do
         [ "$id" = id ] && continue

@@ -243,33 +243,42 @@ def main():
                     continue
                 oracle = "oracle: " + (o.stdout.strip().split("\n")[0][:80] or f"exit {o.returncode}")
             sha = hashlib.sha256(small).hexdigest()
-            fid = f"{rule if v != 'valid' else 'valid'}-mutant-{sha[:8]}"
-            os.makedirs(a.out, exist_ok=True)
-            shutil.copyfile(cp, os.path.join(a.out, fid + EXT[fmt]))
-            j = json.loads(subprocess.run([tfs, "check", "--json", "--format", fmt] +
-                                          dict(PROFILES[fmt])[prof] + [cp], capture_output=True,
-                                          text=True).stdout.split("\n")[0])
-            expect = {"valid": "valid"}.get(v, "implementation_defined" if v == "implementation_defined"
-                                            else "parser_error")
             tv = theirs[prof]
             desc = (f"kills mutant {a.mutant} ({m['op']}, line {m['line']}): the mutant gives "
-                    f"{tv[0]} {tv[1] or ''}".rstrip() + (" with other content" if tv[0] == v == "valid" else ""))
-            line = "\t".join([fid, fid + EXT[fmt], sha, str(len(small)), fmt, expect, rule or "-",
-                              j.get("category") or "-", prof, desc,
-                              f"minted by maint/mutants/mint_mutant.py from {how} of "
-                              f"{os.path.relpath(seed_path, ROOT)}; {oracle}"])
-            if expect == "valid":  # the expected content, as maint/gen_expected.py writes it
-                os.makedirs(os.path.join(a.out, "expected"), exist_ok=True)
-                with open(os.path.join(a.out, "expected", fid + ".json"), "wb") as f:
-                    f.write(subprocess.run([tfs, "dump", "--json", "--content-only", "--format", fmt] +
-                                           dict(PROFILES[fmt])[prof] + [cp], capture_output=True,
-                                           check=True).stdout)
+                    f"{tv[0]} {tv[1] or ''}".rstrip() + (" with other content" if tv[0] == ours[prof][0] == "valid"
+                                                         else "") + f" [{prof}]")
+            rel = os.path.relpath(os.path.abspath(seed_path), ROOT)
+            seed_name = rel if not rel.startswith("..") else os.path.basename(seed_path)  # no machine path
+            prov = ("minted by maint/mutants/mint_mutant.py from "
+                    + (seed_name if how == "seed" else f"{how} of {seed_name}") + f" (minimised); {oracle}")
+            # one line for the default profile, and one for each profile whose verdict differs from it
+            # (docs/fixtures.md: a file whose verdict differs by profile has one line per profile)
+            lines_for = [p for p, _ in PROFILES[fmt] if p == "default" or ours[p][:2] != ours["default"][:2]]
+            fid = None
+            os.makedirs(a.out, exist_ok=True)
             mp = os.path.join(a.out, "MANIFEST.tsv")
             new = not os.path.exists(mp)
             with open(mp, "a") as f:
                 if new:
                     f.write("id\tpath\tsha256\tsize\tformat\texpect\trule\tcategory\tmode\tdescription\tprovenance\n")
-                f.write(line + "\n")
+                for p in lines_for:
+                    pv, prule, _ = ours[p]
+                    pid = f"{prule if pv != 'valid' else 'valid'}-mutant-{sha[:8]}"
+                    fid = fid or pid  # the file is named by the default line
+                    flags = dict(PROFILES[fmt])[p]
+                    j = json.loads(subprocess.run([tfs, "check", "--json", "--format", fmt] + flags + [cp],
+                                                  capture_output=True, text=True).stdout.split("\n")[0])
+                    expect = "valid" if pv == "valid" else (pv if pv == "implementation_defined" else "parser_error")
+                    if p == lines_for[0]:
+                        shutil.copyfile(cp, os.path.join(a.out, fid + EXT[fmt]))
+                    f.write("\t".join([pid, fid + EXT[fmt], sha, str(len(small)), fmt, expect, prule or "-",
+                                        j.get("category") or "-", p, desc if p == "default" else
+                                        f"the file of {fid} in the {p} profile", prov]) + "\n")
+                    if expect == "valid":  # the expected content, as maint/gen_expected.py writes it
+                        os.makedirs(os.path.join(a.out, "expected"), exist_ok=True)
+                        with open(os.path.join(a.out, "expected", pid + ".json"), "wb") as ef:
+                            ef.write(subprocess.run([tfs, "dump", "--json", "--content-only", "--format", fmt] +
+                                                    flags + [cp], capture_output=True, check=True).stdout)
             print(f"mint_mutant: {fid} ({len(small)} bytes, candidate {tried}, "
                   f"{time.monotonic() - t0:.0f} s): ours {ours[prof][:2]}, mutant {tv[:2]} [{prof}]; {oracle}")
             return 0

@@ -233,10 +233,10 @@ class Build:
             if f.startswith("parsers/") and "/tfs_shared.dir/" not in e.get("output", e.get("command", "")):
                 cmd = e.get("command") or " ".join(shlex.quote(a) for a in e["arguments"])
                 self.compile.setdefault(f, (e["directory"], shlex.split(cmd)))
-        link = open(os.path.join(self.bdir, "parsers/CMakeFiles/tfs.dir/link.txt")).read().split("\n")[0]
+        link = open(os.path.join(self.bdir, "parsers/CMakeFiles/tfs_static.dir/link.txt")).read().split("\n")[0]
         words = shlex.split(link)
         if words[1:2] != ["qc"]:
-            raise SystemExit("mutants: unexpected archive command in parsers/CMakeFiles/tfs.dir/link.txt")
+            raise SystemExit("mutants: unexpected archive command in parsers/CMakeFiles/tfs_static.dir/link.txt")
         self.ar = words[0]
         self.objects = [os.path.join(self.bdir, "parsers", w) for w in words[3:]]
         self.targets = {}  # program path -> (dir, link words)

@@ -85,13 +85,25 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     st |= set_parse_files(r, flags, hs, "named by the index");
     if (!tfs__tn_build(&x, (const tfs_header *const *)hs, r->n_files)) goto nomem;
 
-    /* every index tensor in the shard it names */
+    /* every index tensor in the shard it names; the bytes of the tensors the
+     * index names, each once (in the shard it names, else where it is found).
+     * total_size may be that or the shards' tensors each once (a writer that
+     * counted a tensor the index then left out): a duplicate (SET005) or a
+     * tensor the index does not name (SET008) is its own finding, not also a
+     * wrong total (SET007) */
     size_t n4 = 0;
+    uint64_t named_bytes = 0;
     for (size_t i = 0; i < wm->n; i++) {
         int s = shard_of[i];
-        if (s < 0 || !hs[s]) continue; /* not a name, or the shard is missing / invalid: reported */
         size_t count = 0;
-        const tn_entry *t = tfs__tn_find(&x, names[i].name, names[i].len, &count);
+        const tn_entry *t = s < 0 ? NULL : tfs__tn_find(&x, names[i].name, names[i].len, &count);
+        const tn_entry *at = t;
+        for (size_t k = 0; t && k < count; k++)
+            if ((int)t[k].part == s) at = &t[k];
+        if (at && (i == 0 ||
+                   !(names[i].len == names[i - 1].len && memcmp(names[i].name, names[i - 1].name, names[i].len) == 0)))
+            named_bytes += hs[at->part]->tensors[at->index].n_bytes;
+        if (s < 0 || !hs[s]) continue; /* not a name, or the shard is missing / invalid: reported */
         int in_named = 0;
         for (size_t k = 0; t && k < count; k++) in_named |= (int)t[k].part == s;
         if (in_named) continue;
@@ -117,6 +129,12 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
                             n4 - SET_PER_RULE);
     st |= set_duplicates(r, &x, hs);
 
+    /* the shards' tensors, each name once (x is sorted by name) */
+    uint64_t unique_bytes = 0;
+    for (size_t i = 0; i < x.n; i++)
+        if (i == 0 || x.v[i].len != x.v[i - 1].len || memcmp(x.v[i].name, x.v[i - 1].name, x.v[i].len) != 0)
+            unique_bytes += hs[x.v[i].part]->tensors[x.v[i].index].n_bytes;
+
     /* shard tensors the index does not name */
     qsort(names, wm->n, sizeof *names, cmp_wm);
     size_t n8 = 0;
@@ -139,14 +157,20 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     if (!tfs__lj_u64(ts, &total))
         st |= tfs__lint_add(r, TFS_SET009, -1, -1, -1, "%s: metadata.total_size %s", index_path,
                             ts ? "is not a non-negative integer" : "is missing");
-    else if (all && total != r->tensor_bytes)
-        st |=
-            tfs__lint_add(r, TFS_SET007, -1, -1, -1, "metadata.total_size = %llu, the shards' tensors hold %llu bytes",
-                          (unsigned long long)total, (unsigned long long)r->tensor_bytes);
-    else if (!all && total < r->tensor_bytes)
+    else if (all && total != named_bytes && total != unique_bytes && named_bytes == unique_bytes)
         st |= tfs__lint_add(r, TFS_SET007, -1, -1, -1,
-                            "metadata.total_size = %llu, less than the %llu bytes of the shards present",
-                            (unsigned long long)total, (unsigned long long)r->tensor_bytes);
+                            "metadata.total_size = %llu, the shards' tensors hold %llu bytes (each tensor once)",
+                            (unsigned long long)total, (unsigned long long)named_bytes);
+    else if (all && total != named_bytes && total != unique_bytes)
+        st |=
+            tfs__lint_add(r, TFS_SET007, -1, -1, -1,
+                          "metadata.total_size = %llu; the tensors the index names hold %llu bytes, the shards' "
+                          "tensors %llu (each tensor once)",
+                          (unsigned long long)total, (unsigned long long)named_bytes, (unsigned long long)unique_bytes);
+    else if (!all && total < named_bytes && total < unique_bytes)
+        st |= tfs__lint_add(
+            r, TFS_SET007, -1, -1, -1, "metadata.total_size = %llu, less than the %llu bytes of the shards present",
+            (unsigned long long)total, (unsigned long long)(named_bytes < unique_bytes ? named_bytes : unique_bytes));
 
     if (lint) {
         for (size_t i = 0; i < r->n_files; i++) {

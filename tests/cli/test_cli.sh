@@ -217,9 +217,11 @@ if [ -w /dev/full ]; then
 fi
 
 # ---- files that are not regular: a FIFO and a device are read as a stream (a
-# FIFO without a writer is an empty stream: no wait), a directory is refused
+# FIFO whose writer writes nothing is an empty stream), a directory is refused
 mkfifo "$tmp/fifo"
+: > "$tmp/fifo" &
 run check "$tmp/fifo" /dev/null "$tmp/nomodels"; expect_rc 2 "fifo, device, directory"
+wait
 expect_out "$tmp/fifo: not_a_model" "fifo"
 expect_out "/dev/null: not_a_model" "device"
 expect_out "Is a directory" "directory"

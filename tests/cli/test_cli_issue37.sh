@@ -64,6 +64,7 @@ if [ "$rc" -eq 0 ] && [ -z "$out" ]; then ok; else ko "check -q of a valid set w
 # ---- pipes, FIFOs and character devices: the stream path
 want=$("$tfs" check --json "$clean" | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
 case $want in *'"verdict":"valid"'*) ok ;; *) ko "reference verdict: $want" ;; esac
+# cat: a pipe (with < FILE, /dev/stdin would be the regular file)
 out=$(cat "$clean" | "$tfs" check --json /dev/stdin 2>&1 | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
 if [ "$out" = "$want" ]; then ok; else ko "cat FILE | tfs check /dev/stdin: $out"; fi
 out=$("$tfs" check --json <(cat "$clean") 2>&1 | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
@@ -73,6 +74,14 @@ cat "$clean" > "$tmp/fifo.gguf" &
 out=$("$tfs" check --json "$tmp/fifo.gguf" 2>&1 | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
 wait
 if [ "$out" = "$want" ]; then ok; else ko "tfs check FIFO with a writer: $out"; fi
+# the writer comes after tfs opened the FIFO: tfs waits for it, as cat does
+mkfifo "$tmp/late.gguf"
+(sleep 0.5; exec cat "$clean" > "$tmp/late.gguf") &
+writer=$!
+out=$("$tfs" check --json "$tmp/late.gguf" 2>&1 | sed 's/"file":"[^"]*"//; s/"file_size":[0-9a-z]*//')
+kill "$writer" 2> /dev/null # a tfs that did not wait left it waiting for a reader
+wait
+if [ "$out" = "$want" ]; then ok; else ko "tfs check FIFO whose writer comes later: $out"; fi
 out=$("$tfs" check --json --lint <(cat "$lt_err") 2>&1); rc=$?
 if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q '"LT102"'; then ok; else ko "tfs check --lint <(cat FILE): exit $rc: $out"; fi
 out=$("$tfs" check /dev/null 2>&1); rc=$?

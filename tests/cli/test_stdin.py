@@ -65,7 +65,7 @@ def run_piped(argv, datas):
     pipe that tfs stopped reading (GGUF --header-only) is left when tfs
     ends.  Returns tfs's standard output."""
     pipes = [os.pipe() for _ in datas]
-    argv = [a.format(*[r for r, _ in pipes]) for a in argv]
+    argv = [a.format(*[r for r, _ in pipes]) if a.startswith("/dev/fd/{") else a for a in argv]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, pass_fds=[r for r, _ in pipes])
     sel = selectors.DefaultSelector()
     for (r, w), data in zip(pipes, datas):

@@ -2,7 +2,7 @@
 # manifest reader, conformance/runner/manifest.h; verdict/rule/category via libtfs).
 find_package(OpenSSL REQUIRED)
 add_executable(run_manifest ${CMAKE_CURRENT_LIST_DIR}/run_manifest.c)
-target_link_libraries(run_manifest PRIVATE tfs tfs_manifest tfs_bytepaths)
+target_link_libraries(run_manifest PRIVATE tfs_static tfs_manifest tfs_bytepaths)
 
 foreach(part safetensors gguf real)
   add_test(NAME test_corpus_${part} COMMAND run_manifest ${PROJECT_SOURCE_DIR}/corpus/${part}/MANIFEST.tsv)
@@ -21,17 +21,17 @@ endforeach()
 
 # Writer x parser property test: hypothesis strategies of valid models (generators/tfsgen/strategies.py)
 # written by tfsgen must be valid for `tfs dump --json` (default + strict) with the model's content.
-if(TARGET tfs_cli)
+if(TARGET tfs)
   add_test(NAME test_generator_strategies
-           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_strategies.py $<TARGET_FILE:tfs_cli>)
+           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_strategies.py $<TARGET_FILE:tfs>)
   set_tests_properties(test_generator_strategies PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
 endif()
 # Per-rule "break rule X and only X" strategies (generators/tfsgen/breakers.py, issue 19): every file
 # drawn is rejected with that rule (or a listed implied one) in the strategy's profile; 8 examples a
 # rule here, the longer run is documented in docs/mint.md.
-if(TARGET tfs_cli AND TARGET tfs_shared)
+if(TARGET tfs AND TARGET tfs_shared)
   add_test(NAME test_generator_breakers
-           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_breakers.py $<TARGET_FILE:tfs_cli>
+           COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/test_breakers.py $<TARGET_FILE:tfs>
                    --lib $<TARGET_FILE:tfs_shared> --examples 8)
   set_tests_properties(test_generator_breakers PROPERTIES LABELS "corpus;generators" SKIP_RETURN_CODE 77)
 endif()

@@ -1326,8 +1326,10 @@ static void test_set_limits(void **state) {
         put_shard("model-00001-of-00002.safetensors", pa, ca, fa, 2);
         put_shard("model-00002-of-00002.safetensors", pb, cb, fb, 2);
         char idx[4096];
-        size_t o = (size_t)snprintf(idx, sizeof idx, "{\"metadata\": {\"total_size\": %u}, \"weight_map\": {",
-                                    4 * (n8 + n5) + 8 * n5 + 4);
+        /* total_size counts each tensor the index names once, where it names it: the d's of shard 1 (F16, 4 bytes)
+         * and b00; the t's are nowhere, the u's unlisted and the F32 d's of shard 2 duplicates: no SET007 */
+        size_t o =
+            (size_t)snprintf(idx, sizeof idx, "{\"metadata\": {\"total_size\": %u}, \"weight_map\": {", 4 * n5 + 4);
         for (unsigned i = 0; i < n4; i++)
             o += (size_t)snprintf(idx + o, sizeof idx - o, "\"t%02u\": \"model-00001-of-00002.safetensors\", ", i);
         for (unsigned i = 0; i < n5; i++)
@@ -1860,6 +1862,12 @@ static void test_set_index(void **state) {
         /* the index names a00x, the shard holds a00: neither is the other */
         {"{\"metadata\": {\"total_size\": 4}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
          "SET004@0:-1 SET008@0:0"},
+        /* total_size may count the index's tensors (0 bytes here: a00x is nowhere) or the shards' (4): 0 and 4 are
+         * no SET007, 5 is */
+        {"{\"metadata\": {\"total_size\": 0}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
+         "SET004@0:-1 SET008@0:0"},
+        {"{\"metadata\": {\"total_size\": 5}, \"weight_map\": {\"a00x\": \"s1.safetensors\"}}",
+         "SET004@0:-1 SET008@0:0 SET007@-1:-1"},
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         put_text("model.safetensors.index.json", v[i].index);
@@ -1870,12 +1878,17 @@ static void test_set_index(void **state) {
             assert_non_null(strstr(r.findings[1].text, "weight_map[\"c\"] is a path outside the index's folder"));
         }
         if (i == 3)
-            assert_string_equal(r.findings[0].text, "metadata.total_size = 3, the shards' tensors hold 4 bytes");
+            assert_string_equal(r.findings[0].text,
+                                "metadata.total_size = 3, the shards' tensors hold 4 bytes (each tensor once)");
         if (i == 5)
             assert_string_equal(r.findings[1].text,
                                 "metadata.total_size = 3, less than the 4 bytes of the shards present");
         if (i == 8) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is not a non-negative integer"));
         if (i == 11) assert_non_null(strstr(r.findings[0].text, "metadata.total_size is missing"));
+        if (i == sizeof v / sizeof v[0] - 1)
+            assert_string_equal(r.findings[2].text,
+                                "metadata.total_size = 5; the tensors the index names hold 0 bytes, "
+                                "the shards' tensors 4 (each tensor once)");
         tfs_lint_report_free(&r);
     }
     /* with lint: the safetensors rules run on every shard, the first included (LT303: F32 after 2 bytes of U8) */
@@ -1884,7 +1897,8 @@ static void test_set_index(void **state) {
     static const uint32_t fm[] = {TFS_ST_U8, TFS_ST_F32};
     put_shard("s1.safetensors", pm, cm, fm, 2);
     put_shard("s2.safetensors", pm, cm, fm, 2);
-    put_text("model.safetensors.index.json", "{\"metadata\": {\"total_size\": 20}, \"weight_map\": {\"m00\": "
+    /* total_size 10: m00 (2 bytes) and n00 (8) once each; the copies in the other shard are SET005, not SET007 */
+    put_text("model.safetensors.index.json", "{\"metadata\": {\"total_size\": 10}, \"weight_map\": {\"m00\": "
                                              "\"s1.safetensors\", \"n00\": \"s2.safetensors\"}}");
     char path[512];
     snprintf(path, sizeof path, "%s/model.safetensors.index.json", g_tmp);
@@ -2582,6 +2596,43 @@ static void test_corpus_findings(void **state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
 }
 
+/* tfs_set_members: the files a set entry names, opened by none: an index's shards in their normal form (each once,
+ * names outside the folder or naming no file left out), every part of a split; other paths are no entry */
+static void test_set_members(void **state) {
+    (void)state;
+    put_text("m.safetensors.index.json", "{\"weight_map\": {\"a\": \"./s1.safetensors\", \"b\": \"s1.safetensors\", "
+                                         "\"c\": \"sub//s2.safetensors\", \"d\": \"../x.safetensors\", \"e\": \"\", "
+                                         "\"f\": 5}}");
+    char path[512], exp[512];
+    snprintf(path, sizeof path, "%s/m.safetensors.index.json", g_tmp);
+    char **m = NULL;
+    size_t n = 99;
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
+    assert_int_equal(n, 2);
+    snprintf(exp, sizeof exp, "%s/s1.safetensors", g_tmp);
+    assert_string_equal(m[0], exp);
+    snprintf(exp, sizeof exp, "%s/sub/s2.safetensors", g_tmp);
+    assert_string_equal(m[1], exp);
+    for (size_t i = 0; i < n; i++) free(m[i]);
+    free(m);
+    /* a split: every part, none of which exists */
+    snprintf(path, sizeof path, "%s/g-00001-of-00003.gguf", g_tmp);
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
+    assert_int_equal(n, 3);
+    snprintf(exp, sizeof exp, "%s/g-00003-of-00003.gguf", g_tmp);
+    assert_string_equal(m[2], exp);
+    for (size_t i = 0; i < n; i++) free(m[i]);
+    free(m);
+    /* an index that cannot be read names nothing; not an entry: TFS_EARG */
+    snprintf(path, sizeof path, "%s/none.safetensors.index.json", g_tmp);
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
+    assert_int_equal(n, 0);
+    free(m);
+    snprintf(path, sizeof path, "%s/g-00002-of-00003.gguf", g_tmp);
+    assert_int_equal(tfs_set_members(path, &m, &n), TFS_EARG);
+    assert_int_equal(tfs_set_members(NULL, &m, &n), TFS_EARG);
+}
+
 int main(void) {
     snprintf(g_tmp, sizeof g_tmp, "%s", "/tmp/tfs_lint_XXXXXX");
     if (!mkdtemp(g_tmp)) return 1;
@@ -2597,6 +2648,7 @@ int main(void) {
         cmocka_unit_test(test_gguf_keys),
         cmocka_unit_test(test_set_limits),
         cmocka_unit_test(test_set_index),
+        cmocka_unit_test(test_set_members),
         cmocka_unit_test(test_set_shard_paths),
         cmocka_unit_test(test_shard_names),
         cmocka_unit_test(test_gguf_splits),

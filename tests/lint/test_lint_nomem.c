@@ -32,8 +32,8 @@ static char *report_text(tfs_status st, const tfs_lint_report *r) {
                           r->n_errors, r->n_warnings, r->n_tensors, (unsigned long long)r->tensor_bytes);
     for (size_t i = 0; i < r->n_findings; i++) {
         const tfs_lint_finding *f = &r->findings[i];
-        o += (size_t)snprintf(t + o, cap - o, "%s %d %lld %lld %s\n", tfs_lint_id(f->rule), f->part,
-                              (long long)f->tensor, (long long)f->kv, f->text);
+        o += (size_t)snprintf(t + o, cap - o, "%s %d %lld %s %lld %s\n", tfs_lint_id(f->rule), f->part,
+                              (long long)f->tensor, f->tensor_name ? f->tensor_name : "-", (long long)f->kv, f->text);
     }
     for (size_t i = 0; i < r->n_files; i++)
         o += (size_t)snprintf(t + o, cap - o, "file %s %d %zu %llu\n", r->files[i].path, (int)r->files[i].status,
@@ -192,6 +192,36 @@ static void test_set_entries_nomem(void **state) {
             }
             assert_int_equal(st, TFS_OK);
             if (n != n_ref) print_error("%s, allocation %ld failing: %zu entries, %zu without\n", dirs[d], k, n, n_ref);
+            assert_int_equal(n, n_ref);
+            for (size_t i = 0; i < n; i++) {
+                assert_string_equal(v[i], ref[i]);
+                free(v[i]);
+            }
+            free(v);
+        }
+        for (size_t i = 0; i < n_ref; i++) free(ref[i]);
+        free(ref);
+    }
+    /* tfs_set_members: TFS_ENOMEM and nothing, or the same paths */
+    const char *const entries[] = {C "sets/st-set-dot-names/model.safetensors.index.json",
+                                   C "sets/gg-split-ok/model-00001-of-00003.gguf"};
+    for (size_t d = 0; d < sizeof entries / sizeof entries[0]; d++) {
+        char **ref = NULL, **v = NULL;
+        size_t n_ref = 0, n = 0;
+        tfs_test_nomem_arm(-1);
+        assert_int_equal(tfs_set_members(entries[d], &ref, &n_ref), TFS_OK);
+        long total = tfs_test_nomem_disarm();
+        assert_int_equal(n_ref, 3);
+        for (long k = 0; k < total; k++) {
+            tfs_test_nomem_arm(k);
+            tfs_status st = tfs_set_members(entries[d], &v, &n);
+            tfs_test_nomem_disarm();
+            if (st == TFS_ENOMEM) {
+                assert_null(v);
+                assert_int_equal(n, 0);
+                continue;
+            }
+            assert_int_equal(st, TFS_OK);
             assert_int_equal(n, n_ref);
             for (size_t i = 0; i < n; i++) {
                 assert_string_equal(v[i], ref[i]);

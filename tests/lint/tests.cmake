@@ -4,10 +4,10 @@
 # through `tfs check --lint` (expected ids), the done-when cases, and the
 # real files (no lint error).
 add_executable(lint_mkfiles ${PROJECT_SOURCE_DIR}/tests/lint/lint_mkfiles.c ${PROJECT_SOURCE_DIR}/tests/common/st_model.c)
-target_link_libraries(lint_mkfiles PRIVATE tfs)
+target_link_libraries(lint_mkfiles PRIVATE tfs_static)
 target_include_directories(lint_mkfiles PRIVATE ${PROJECT_SOURCE_DIR}/tests)
 add_test(NAME test_lint
-         COMMAND ${PROJECT_SOURCE_DIR}/tests/lint/test_lint.sh $<TARGET_FILE:tfs_cli> $<TARGET_FILE:lint_mkfiles>
+         COMMAND ${PROJECT_SOURCE_DIR}/tests/lint/test_lint.sh $<TARGET_FILE:tfs> $<TARGET_FILE:lint_mkfiles>
                  ${PROJECT_SOURCE_DIR})
 set_tests_properties(test_lint PROPERTIES LABELS "lint;cli;corpus" SKIP_RETURN_CODE 77)
 # test_lint_findings: what each corpus/lint finding names (file, tensor, key,

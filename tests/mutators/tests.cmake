@@ -10,7 +10,7 @@ if(TFS_POSIX)
 endif()
 if(TFS_BUILD_TOOLS)
   add_test(NAME test_mutators_doc
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/mutators/test_mutators_doc.sh $<TARGET_FILE:tfs_cli> ${PROJECT_SOURCE_DIR})
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/mutators/test_mutators_doc.sh $<TARGET_FILE:tfs> ${PROJECT_SOURCE_DIR})
   set_tests_properties(test_mutators_doc PROPERTIES LABELS "mutators;docs")
 endif()
 # AFL++ for a few seconds with AFL_CUSTOM_MUTATOR_ONLY=1 (needs afl++: afl-clang-fast with

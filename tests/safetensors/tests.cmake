@@ -18,9 +18,9 @@ endforeach()
 
 # Two-fault headers against the Rust crate (generators/st_twofault.py): needs a
 # message-printing st-oracle in $ST_ORACLE at test time, so it is skipped in CI.
-if(TARGET tfs_cli)
+if(TARGET tfs)
   add_test(NAME test_st_twofault COMMAND ${TFS_PYTHON3} ${PROJECT_SOURCE_DIR}/generators/st_twofault.py
-           --tfs $<TARGET_FILE:tfs_cli> --count 2000 --show 5)
+           --tfs $<TARGET_FILE:tfs> --count 2000 --show 5)
   set_tests_properties(test_st_twofault PROPERTIES LABELS "safetensors;oracle" SKIP_RETURN_CODE 77)
 endif()
 
@@ -29,7 +29,7 @@ endif()
 # headers.  Not in TFS_RULE_OFF / TFS_BUG builds (those flags change libtfs only).
 if(TFS_POSIX AND TARGET tfs_generic AND NOT TFS_RULE_OFF AND NOT TFS_BUG)
   add_executable(st_probe_fast ${_st_dir}/st_path_probe.c)
-  target_link_libraries(st_probe_fast PRIVATE tfs)
+  target_link_libraries(st_probe_fast PRIVATE tfs_static)
   # the dtype-name lookups counted: a canonical entry the fast path gives up on costs one more
   target_compile_definitions(st_probe_fast PRIVATE ST_PROBE_LOOKUPS)
   target_link_options(st_probe_fast PRIVATE -Wl,--wrap=tfs_st_dtype_from_name)

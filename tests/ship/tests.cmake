@@ -31,7 +31,7 @@ if(NOT TFS_POSIX)
   set(TFS_NO_POSIX_FORBIDDEN "getrandom getentropy clock_gettime open open64 openat openat64 pread pread64 fstat fstat64 __fxstat __fxstat64 close read lseek mmap madvise ftruncate")
   set(TFS_NO_POSIX_PENDING "")
   add_test(NAME test_no_posix
-           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_no_posix.sh $<TARGET_FILE:tfs> "${TFS_NO_POSIX_FORBIDDEN}"
+           COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_no_posix.sh $<TARGET_FILE:tfs_static> "${TFS_NO_POSIX_FORBIDDEN}"
                    "${TFS_NO_POSIX_PENDING}")
   set_tests_properties(test_no_posix PROPERTIES LABELS "ship;nonposix")
 endif()

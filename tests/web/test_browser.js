@@ -88,6 +88,26 @@ const zip = path.join(work, 'checkpoint.pt');
 fs.writeFileSync(zip, Buffer.concat([Buffer.from('PK\x03\x04', 'binary'), Buffer.alloc(26), Buffer.from('archive/data.pkl')]));
 const real = path.join(srcDir, 'corpus/real/gguf/ollama-llama-2-tiny-random.gguf');
 const damaged = path.join(srcDir, 'corpus/real/gguf-damaged/ushure-ggml-vocab-bert-bge.gguf');
+/* the lint corpus's small GGUF with 1 GiB appended (sparse): LT113's 1,073,741,824 unowned bytes */
+const tail = path.join(work, 'tail-1GiB.gguf');
+fs.copyFileSync(path.join(srcDir, 'corpus/lint/files/gguf-q4_0.gguf'), tail);
+fs.truncateSync(tail, fs.statSync(tail).size + 1073741824);
+/* a GGUF with one KV and no tensor */
+const empty = path.join(work, 'no-tensors.gguf');
+{
+    const k = Buffer.from('general.name'), v = Buffer.from('x');
+    const b = Buffer.alloc(24 + 8 + k.length + 4 + 8 + v.length);
+    b.write('GGUF', 0);
+    b.writeUInt32LE(3, 4);
+    b.writeBigUInt64LE(0n, 8);
+    b.writeBigUInt64LE(1n, 16);
+    b.writeBigUInt64LE(BigInt(k.length), 24);
+    k.copy(b, 32);
+    b.writeUInt32LE(8, 32 + k.length);
+    b.writeBigUInt64LE(BigInt(v.length), 36 + k.length);
+    v.copy(b, 44 + k.length);
+    fs.writeFileSync(empty, b);
+}
 /* the real file cut 100 bytes short: GG304, with the detail line (detail.c) */
 const cut = path.join(work, 'cut-short.gguf');
 {
@@ -158,6 +178,9 @@ function native(file, opt) {
             tcount: document.getElementById('tcount').textContent,
             hex: document.getElementById('hex').innerText,
             focus: document.querySelectorAll('#hex .focus').length,
+            fields: document.getElementById('fields').innerText,
+            bad: [...document.querySelectorAll('#notes li.bad')].map((e) => e.textContent),
+            notensors: !document.getElementById('notensors').hidden,
         }));
         r.wall = wall;
         if (shot) await page.screenshot({path: path.join(artDir, shot), fullPage: false});
@@ -178,6 +201,28 @@ function native(file, opt) {
     let r = await drop(real, 'real-valid.png');
     sameVerdict(r, native(real), 'real file');
     check(r.notes.includes('No code in the format'), 'real file: security note on code');
+    /* what the file is, first: general.architecture and general.name head the header table */
+    check(/^architecture\tllama\nname\t/.test(r.fields), 'real file: architecture and name first: ' +
+          r.fields.split('\n').slice(0, 2).join(' | '));
+    check(!r.notensors && r.rows > 0, 'real file: the tensor table, no "no tensors" line');
+
+    r = await drop(tail, 'tail-1GiB.png');
+    sameVerdict(r, native(tail), 'GGUF with 1 GiB after its data');
+    check(native(tail).unowned_bytes === 1073741824, 'native: unowned_bytes 1,073,741,824');
+    check(r.bad.some((t) => t.startsWith('Bytes no tensor owns: 1,073,741,824 bytes after the data section (LT113)')),
+          'GGUF with 1 GiB after its data: a red security note with the byte count');
+
+    /* an MLX file whose .scales has the wrong shape: LT205 shown (the lint runs in the browser) */
+    const mlx = path.join(srcDir, 'corpus/lint/files/LT205-mlx-scales-shape.safetensors');
+    r = await drop(mlx, 'mlx-lt205.png');
+    sameVerdict(r, native(mlx), 'MLX file with wrong scales');
+    check(r.bad.some((t) => t.startsWith('Lint LT205 (error): model.layers.0.mlp.up_proj.scales: shape [64, 3], ' +
+                                         'expected [64, 2]')), 'MLX file with wrong scales: LT205 as a red note');
+    check(/lint\s*1 error/.test(r.text), 'MLX file with wrong scales: the verdict says 1 lint error');
+
+    r = await drop(empty, 'no-tensors.png');
+    sameVerdict(r, native(empty), 'GGUF without tensors');
+    check(r.notensors && r.rows === 0, 'GGUF without tensors: "no tensors" said, no empty table');
 
     r = await drop(damaged, 'real-damaged.png');
     sameVerdict(r, native(damaged), 'damaged file');

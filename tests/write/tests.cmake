@@ -8,7 +8,7 @@ tfs_add_test(test_write_st_bytes SOURCES write/test_write_st_bytes.c write/wt_ut
              safetensors)
 
 add_executable(write_roundtrip ${CMAKE_CURRENT_LIST_DIR}/roundtrip.c ${CMAKE_CURRENT_LIST_DIR}/wt_util.c)
-target_link_libraries(write_roundtrip PRIVATE tfs)
+target_link_libraries(write_roundtrip PRIVATE tfs_static)
 if(NOT TFS_POSIX)
   target_link_libraries(write_roundtrip PRIVATE tfs_test_seed)
 endif()

@@ -34,7 +34,7 @@ static int fd_read(void *ctx, uint64_t off, void *buf, size_t len, size_t *got) 
  * source. */
 static void detail_of(const char *path, const tfs_header *h, const tfs_error *e, char *buf, size_t n) {
     struct stat st;
-    int fd = strcmp(path, "-") == 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    int fd = strcmp(path, "-") == 0 || input_streamed() ? -1 : open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
         tfs_source src = {.read = fd_read, .ctx = &fd, .size = (uint64_t)st.st_size, .forward = 0};
         violation_detail(&src, h, e, buf, n);

@@ -98,8 +98,8 @@ static tfs_status parse_open(int fd, const char *path, const check_opts *o, unsi
         int streamable = S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode);
         if (path && (!streamable || o->no_special)) return tfs_parse_fd(fd, path, o->format, flags, h, err);
         if (path) {
-            /* opened without blocking (a FIFO without a writer); now read as
-             * `-` is: a read waits for the writer's bytes */
+            /* opened without blocking (a terminal, a device); now read as
+             * `-` is: a read waits for the bytes */
             int fl = fcntl(fd, F_GETFL);
             if (fl == -1 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == -1) return io_fail(err, errno);
         }
@@ -145,9 +145,13 @@ tfs_status parse_one(const char *path, const check_opts *o, unsigned flags, tfs_
     if (strcmp(path, "-") == 0) {
         st = parse_open(STDIN_FILENO, NULL, o, flags, h, err, not_model, &hint_local);
     } else {
-        /* O_NONBLOCK: opening a FIFO without a writer must not block;
-         * parse_open reads it as a stream, or refuses it unread */
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+        /* a named FIFO is opened as cat opens it: waiting for its writer
+         * (opened without blocking and read, it would look empty when its
+         * writer comes a moment later).  Anything else, and a FIFO a walk
+         * found (refused unread), without blocking. */
+        struct stat pst;
+        int wait_writer = !o->no_special && stat(path, &pst) == 0 && S_ISFIFO(pst.st_mode);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (wait_writer ? 0 : O_NONBLOCK));
         if (fd < 0) return io_fail(err, errno);
         st = parse_open(fd, path, o, flags, h, err, not_model, &hint_local);
         close(fd);

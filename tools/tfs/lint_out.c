@@ -60,7 +60,12 @@ uint64_t model_params(const char *path, const tfs_header *h, uint64_t params, in
     if (!scales || !packed) return params;
     tfs_lint_report r;
     tfs_lint_report_init(&r);
+#ifdef TFS_NO_POSIX /* the browser inspector: no file to read the config.json beside */
+    (void)path;
+    tfs_status st = tfs_lint_header(h, NULL, &r);
+#else
     tfs_status st = strcmp(path, "-") == 0 ? tfs_lint_header(h, NULL, &r) : tfs_lint_path(path, h, NULL, &r);
+#endif
     if (st == TFS_OK && r.mlx_packed && r.mlx_packed <= params) {
         uint64_t v = params - r.mlx_packed + r.mlx_values;
         if (v >= params) { /* no wrap */

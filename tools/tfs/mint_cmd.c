@@ -21,11 +21,14 @@
 #define TFS_MINT_PYTHON "python3"
 #endif
 
+static const char usage_line[] =
+    "usage: tfs mint --out DIR [--rule ID]... [--profile P] [--budget SECONDS] [--seed N]\n"
+    "                [--against 'CMD {file}'] [--timeout SECONDS] [--max-candidates N]\n"
+    "                [--strategies N] [--byte-tests N] [--format gguf|safetensors] [SEED...]\n";
+
 static void usage(FILE *f) {
-    fprintf(f, "usage: tfs mint --out DIR [--rule ID]... [--profile P] [--budget SECONDS] [--seed N]\n"
-               "                [--against 'CMD {file}'] [--timeout SECONDS] [--max-candidates N]\n"
-               "                [--strategies N] [--byte-tests N] [--format gguf|safetensors] [SEED...]\n"
-               "\n"
+    fputs(usage_line, f);
+    fprintf(f, "\n"
                "Mints fixtures: files drawn by the per-rule strategies, and mutants of the SEED\n"
                "model files (files, or folders walked for .gguf / .safetensors) made by every\n"
                "structure-aware mutation (tfs mutate), each\n"
@@ -63,7 +66,7 @@ static void usage(FILE *f) {
 
 int cmd_mint(int argc, char **argv, int first) {
     if (argc == first) { /* nothing asked: the usage, not the script's */
-        usage(stderr);
+        fprintf(stderr, "%stfs mint: --out DIR is required (tfs mint --help)\n", usage_line);
         return 2;
     }
     for (int i = first; i < argc; i++) {

@@ -10,11 +10,13 @@
  *   eng.stats()                     -> {bytesRead, reads, hostCalls, ms}
  *
  * Units: bytes; offsets are JS numbers (exact up to 2^53, 8 PiB).
- * flags: TFS_STRICT = 1, TFS_HEADER_ONLY = 2 (tfs/tfs.h). */
+ * flags: TFS_STRICT = 1, TFS_HEADER_ONLY = 2 (tfs/tfs.h); check also
+ * TFS_WEB_LINT = 256 (the lint findings of a valid file, as --lint). */
 'use strict';
 
 var TFS_STRICT = 1;
 var TFS_HEADER_ONLY = 2;
+var TFS_WEB_LINT = 256;
 
 function tfsEngine(wasmModule, random64) {
     var PAGE = 65536;      /* bytes per read from the file */
@@ -129,4 +131,4 @@ function tfsEngine(wasmModule, random64) {
 }
 
 if (typeof module !== 'undefined') module.exports = {tfsEngine: tfsEngine, TFS_STRICT: TFS_STRICT,
-                                                      TFS_HEADER_ONLY: TFS_HEADER_ONLY};
+                                                      TFS_HEADER_ONLY: TFS_HEADER_ONLY, TFS_WEB_LINT: TFS_WEB_LINT};

@@ -67,6 +67,7 @@ function renderVerdict(c) {
     var v = $('verdict');
     v.textContent = '';
     v.className = c.verdict;
+    delete v.dataset.lint;
     var word = {valid: 'VALID', parser_error: 'INVALID', not_a_model: 'NOT A MODEL FILE',
                 io_error: 'I/O ERROR', internal_error: 'INTERNAL ERROR'}[c.verdict] || c.verdict;
     var h = el('h2', word + ' ');
@@ -85,6 +86,12 @@ function renderVerdict(c) {
     row('message', c.message);
     row('detail', c.detail);
     row('looks like', c.looks_like);
+    /* the format verdict stays valid; lint errors mean a loader refuses or misreads it (as tfs check --lint) */
+    if (c.lint && c.lint.errors) {
+        row('lint', num(c.lint.errors) + ' error' + (c.lint.errors === 1 ? '' : 's') + ': a loader refuses or ' +
+            'misreads this file (security notes)');
+        v.dataset.lint = 'errors';
+    }
     v.appendChild(dl);
 }
 
@@ -145,6 +152,19 @@ function notes(c, d, s) {
             num(c.data_extent) + ' bytes after byte ' + num(c.data_offset) + '; the file has ' + num(c.file_size) +
             ' bytes).');
     }
+    /* LT113: bytes after the data section (padded) that no tensor owns: ggml and llama.cpp never read them,
+     * so a payload can ride there; red from 1 MiB on or above 1 % of the file */
+    if (c.verdict === 'valid' && c.unowned_bytes) {
+        var u = Number(c.unowned_bytes), large = u >= 1048576 || u * 100 >= Number(c.file_size);
+        add(large ? 'bad' : 'warn', 'Bytes no tensor owns: ' + num(c.unowned_bytes) + ' bytes after the data ' +
+            'section (LT113). Every reader accepts the file and never reads them, so anything can hide there: ' +
+            'strip them (or reject the file) before passing it on.');
+    }
+    /* lint (docs/lint.md): a valid container that a loader refuses or misreads (error), or that is unusual */
+    if (c.lint && c.lint.findings) c.lint.findings.forEach(function (f) {
+        if (f.id === 'LT113') return; /* said above, with its byte count */
+        add(f.severity === 'error' ? 'bad' : 'warn', 'Lint ' + f.id + ' (' + f.severity + '): ' + f.message);
+    });
     if (c.verdict === 'valid' && s.verdict === 'parser_error' && !DUPLICATE[s.rule])
         add('warn', 'The strict profile rejects it: ' + s.rule + ' (' + s.message + '). The canonical readers ' +
             'accept this case; other readers may not.');
@@ -171,6 +191,11 @@ function renderFields(c, d) {
         tr.appendChild(el('td', v));
         t.appendChild(tr);
     }
+    /* what the file is, first (as gguf-dump and the Hub's viewer show it) */
+    (d.kv || []).forEach(function (kv) {
+        if ((kv.key === 'general.architecture' || kv.key === 'general.name') && typeof kv.value === 'string')
+            row(kv.key === 'general.architecture' ? 'architecture' : 'name', kv.value);
+    });
     row('format', d.format);
     row('version', d.version);
     row('alignment', d.alignment);
@@ -250,6 +275,9 @@ function renderKv(d) {
 function big(v) { return BigInt(v); }
 
 function renderTensors(d) {
+    /* a file with no tensors: say so instead of an empty box */
+    $('tensors').hidden = d.tensors.length === 0;
+    $('notensors').hidden = d.tensors.length !== 0;
     tensors = d.tensors.map(function (t, i) {
         var n = t.shape.reduce(function (a, x) { return a * big(x); }, 1n);
         var begin = big(t.offsets[0]), end = big(t.offsets[1]);

@@ -48,7 +48,7 @@ onmessage = function (ev) {
             return new Uint8Array(reader.readAsArrayBuffer(file.slice(off, off + len)));
         });
         var t0 = performance.now();
-        var check = JSON.parse(engine.check(m.flags));
+        var check = JSON.parse(engine.check(m.flags | TFS_WEB_LINT)); /* with the lint findings */
         var dump = JSON.parse(engine.dump(m.flags));
         /* the strict profile's answer for the security notes (duplicates,
          * padding, key syntax), unless it was the one asked for */

@@ -17,7 +17,11 @@
  *   tfs_web_check(name, size, flags): `tfs check --json FILE` of a file of
  *       `size` bytes named by the NUL-terminated UTF-8 name (the name
  *       decides the format as the command line's sniff.c does);
- *       flags: TFS_STRICT | TFS_HEADER_ONLY (tfs/tfs.h)
+ *       flags: TFS_STRICT | TFS_HEADER_ONLY (tfs/tfs.h), and TFS_WEB_LINT
+ *       (256): `--lint` too, a valid file linted from its header, the
+ *       safetensors header bytes (LT302) and the GGUF padding (LT114) read
+ *       through the host (no config.json: MLX parameters from __metadata__
+ *       or inferred)
  *   tfs_web_dump(name, size, flags): `tfs dump --json FILE`
  *   both return the JSON line (NUL-terminated, newline included), valid
  *   until the next call, or 0 when out of memory;
@@ -32,7 +36,11 @@
 #include "cli.h"
 #include "tfs/platform.h"
 
+#include "tfs/lint.h"
+
 #define WEB_EXPORT(name) __attribute__((export_name(#name)))
+#define TFS_WEB_LINT 256u           /* tfs_web_check: lint a valid file */
+#define WEB_ST_HEAD_MAX (16u << 20) /* safetensors header bytes read for LT302 at most */
 
 __attribute__((import_module("env"), import_name("tfs_web_read"))) extern int32_t tfs_web_read(uint64_t offset,
                                                                                                void *buf, uint32_t len);
@@ -131,12 +139,34 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
         violation_detail(&src, h, &r.err, r.detail, sizeof r.detail);
     }
     check_verdict_set(&r, h);
+    tfs_lint_report lr;
+    tfs_lint_report_init(&lr);
+    uint8_t *head = NULL;
+    if ((flags & TFS_WEB_LINT) && r.verdict == V_VALID) {
+        tfs_source src = {.read = host_read, .ctx = NULL, .size = size, .forward = 0};
+        tfs_lint_options o = {.src = &src};
+        size_t want =
+            h->format == TFS_FORMAT_SAFETENSORS && h->data_offset <= WEB_ST_HEAD_MAX ? (size_t)h->data_offset : 0;
+        size_t got = 0;
+        if (want && (head = malloc(want)) != NULL && host_read(NULL, 0, head, want, &got) == 0 && got == want) {
+            o.head = head;
+            o.head_len = want;
+        }
+        if (tfs_lint_header(h, &o, &lr) == TFS_OK)
+            r.lint = &lr;
+        else
+            r.lint_error = "out of memory";
+    }
     FILE *f = result_open();
     if (!f) {
+        free(head);
+        tfs_lint_report_free(&lr);
         tfs_header_free(h);
         return NULL;
     }
     print_json(f, &r);
+    free(head);
+    tfs_lint_report_free(&lr);
     tfs_header_free(h);
     return result_close(f);
 }
