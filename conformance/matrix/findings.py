@@ -372,6 +372,10 @@ EXPLAIN = [
      "(\"`__metadata__` value must be JSON object\"): the MLX writer's file is refused"),
     ("safetensors-cpp", (FR,), "valid-metadata-null", None, "`__metadata__` must be an object for it: null is "
      "refused (the crate accepts it)"),
+    ("*safetensors*", (FR,), "valid-mutant-3e576417", None, "its JSON parser refuses a key that comes twice in an "
+     "object (safetensors.hh: \"duplicated key found\"; csafetensors.c: \"Duplicate key in object\"); serde_json "
+     "keeps the last, so the crate reads this file (the same tensor entry twice) as one tensor (strict profile: "
+     "ST501)"),
     ("safetensors-cpp", (FR,), "valid-ignored-*", None, "its JSON parser refuses a value in a field the crate "
      "ignores (\"JSON parse error: invalid token\")"),
     ("safetensors-cpp", (FR,), "valid-number-exponent-*", None, "its JSON parser refuses the number "
