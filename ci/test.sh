@@ -26,8 +26,8 @@
 #      configure, build, ctest;
 #   7. after the dev stage: rule coverage, quick (maint/rule_coverage.sh
 #      --quick --sanitize: 15 rules, each switched off in a clang ASan + UBSan
-#      build of libtfs; one test: passes when every rule is killed with no
-#      defect of the switch);
+#      build of libtfs, in two halves at once; one test: passes when every
+#      rule is killed with no defect of the switch);
 #   8. msan preset (clang MemorySanitizer; fuzz/ only): the fuzz replays;
 #   9. fuzz: ci/oss-fuzz-emulate.sh (OSS-Fuzz build.sh for libFuzzer + ASan
 #      + UBSan and AFL++, every target fuzzed a few seconds), each check one
@@ -97,7 +97,9 @@ stage() {
         return
     fi
     tfs_log "[$preset] ctest (-j$jobs)"
-    ctest --preset "$preset" -j "$jobs" --timeout 1200 2>&1 | tee "$log"
+    # --timeout: the default of tests without a TIMEOUT property; a test takes
+    # under 60 s on an idle machine (slowest below), the rest is for a loaded one
+    ctest --preset "$preset" -j "$jobs" --timeout 600 2>&1 | tee "$log"
     local rc=${PIPESTATUS[0]}
     # "NN% tests passed, F tests failed out of T"
     local line total failed skipped
@@ -118,6 +120,20 @@ stage() {
         total_fail=$((total_fail + 1))
     fi
     tfs_log "[$preset] $((total - failed - skipped)) passed, $failed failed, $skipped skipped ($((SECONDS - start)) s so far)"
+    slowest "$preset" "$log"
+}
+
+# slowest PRESET LOG: the stage's three slowest tests, and every test over the
+# 60-s budget of one test (issue 37: on an idle machine of CI's kind none is;
+# a loaded machine may pass it, so this is said, not failed)
+slowest() {
+    local times
+    times=$(sed -nE 's/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: ([^ ]+) .* ([0-9]+\.[0-9]+) sec$/\2 \1/p' "$2" | sort -rn)
+    tfs_log "[$1] slowest: $(head -3 <<< "$times" | awk '{printf "%s%s %.0f s", (NR > 1 ? ", " : ""), $2, $1}')"
+    local over
+    over=$(awk '$1 > 60 {printf "%s%s %.0f s", (n++ ? ", " : ""), $2, $1}' <<< "$times")
+    [[ -n $over ]] && tfs_log "[$1] over 60 s (the budget of one test on an idle machine): $over"
+    return 0
 }
 
 # mutants_quick: operator-level mutants of the changed parsers/ files (docs/mutation-testing.md);
@@ -142,12 +158,22 @@ mutants_quick() {
 }
 
 # rulecov: the quick rule coverage (docs/rule-coverage.md); counts as one test.
+# Its 15 rules in two halves at once (--shard 1/2, 2/2: two build trees, one
+# build job each), so the one-rule builds and fixture runs share the cores.
 rulecov() {
-    tfs_log "[rulecov] maint/rule_coverage.sh --quick --sanitize"
-    if maint/rule_coverage.sh --quick --sanitize -j "$jobs" 2>&1 | tee "$root/build/rulecov-quick.log"; then
+    local t0=$SECONDS k rc=0 pids=()
+    tfs_log "[rulecov] maint/rule_coverage.sh --quick --sanitize --shard K/2 (K = 1, 2 at once)"
+    for k in 1 2; do
+        maint/rule_coverage.sh --quick --sanitize --shard "$k/2" -j 1 > "$root/build/rulecov-quick-$k.log" 2>&1 &
+        pids+=($!)
+    done
+    for k in 0 1; do wait "${pids[k]}" || rc=1; done
+    cat "$root/build/rulecov-quick-1.log" "$root/build/rulecov-quick-2.log"
+    if ((rc == 0)); then
         total_pass=$((total_pass + 1))
+        tfs_log "[rulecov] passed ($((SECONDS - t0)) s)"
     else
-        echo "ci/test.sh: [rulecov] FAILED (log: build/rulecov-quick.log)"
+        echo "ci/test.sh: [rulecov] FAILED (logs: build/rulecov-quick-1.log, build/rulecov-quick-2.log)"
         total_fail=$((total_fail + 1))
     fi
 }

@@ -90,27 +90,38 @@ def kv_file(p, last, bad, n_tensors=0):
     return pre + bad + after, len(pre)
 
 
-def kvs(add):
-    for rule, tag, what, make, field, mode in kv_checks():
+def at_every_place(add, checks, make_file, record, where_, dup_rule, dup_bytes, dup_what):
+    """The per-record checks and the duplicates of one record kind, at every place.
+
+    checks: (rule, tag, what, bad record bytes for index p, offset of the faulty field, mode);
+    make_file(p, last, bad, mode) -> (file bytes, offset of the bad record); record: "kv" or
+    "ti" (the id's word); where_(p, last): the description's place; dup_rule, dup_bytes(of, p),
+    dup_what(of): the duplicate of the first record and of the record just before."""
+    for rule, tag, what, make, field, mode in checks:
         for p, last in places():
-            data, at = kv_file(p, last, make(p))
-            fid = "%s-pos-kv%d%s-%s" % (rule, p, "-last" if last else "", tag)
-            desc = "%s in %s" % (what, where(p, last))
+            data, at = make_file(p, last, make(p), mode)
+            fid = "%s-pos-%s%d%s-%s" % (rule, record, p, "-last" if last else "", tag)
+            desc = "%s in %s" % (what, where_(p, last))
             if mode == "strict":
                 add(fid, data, desc + " (--strict)", rule, expect="implementation_defined", mode="strict",
                     offset=at + field)
             else:
                 add(fid, data, desc, rule, offset=at + field)
-    # duplicates: of the first key and of the key just before, at every position
     for p, last in places():
         if p == 0:
             continue
         for of, tag in ((0, "first"), (p - 1, "previous")):
             if of == 0 and tag == "previous":
-                continue  # p = 1: the previous key is the first
-            data, at = kv_file(p, last, good_kv(of))
-            add("GG111-pos-kv%d%s-duplicate-of-%s" % (p, "-last" if last else "", tag), data,
-                "key %s again in %s (duplicate of KV %d)" % (kname(of), where(p, last), of), "GG111", offset=at)
+                continue  # p = 1: the previous record is the first
+            data, at = make_file(p, last, dup_bytes(of, p), "default")
+            add("%s-pos-%s%d%s-duplicate-of-%s" % (dup_rule, record, p, "-last" if last else "", tag), data,
+                "%s again in %s (%s)" % (dup_what(of)[0], where_(p, last), dup_what(of)[1]), dup_rule, offset=at)
+
+
+def kvs(add):
+    at_every_place(add, kv_checks(), lambda p, last, bad, mode: kv_file(p, last, bad), "kv", where,
+                   "GG111", lambda of, p: good_kv(of),
+                   lambda of: ("key %s" % kname(of), "duplicate of KV %d" % of))
 
 
 # ---------------------------------------------------------------- tensor infos
@@ -164,27 +175,13 @@ def ti_file(p, last, bad, data=False):
 
 
 def infos(add):
-    for rule, tag, what, make, field in ti_checks():
-        for p, last in places():
-            data, at = ti_file(p, last, make(p))
-            fid = "%s-pos-ti%d%s-%s" % (rule, p, "-last" if last else "", tag)
-            desc = "%s in %s" % (what, where(p, last).replace("KV", "tensor info"))
-            if rule == "GG508":
-                data, at = ti_file(p, last, make(p), data=True)
-                add(fid, data, desc + " (--strict)", rule, expect="implementation_defined", mode="strict",
-                    offset=at + field)
-            else:
-                add(fid, data, desc, rule, offset=at + field)
-    for p, last in places():
-        if p == 0:
-            continue
-        for of, tag in ((0, "first"), (p - 1, "previous")):
-            if of == 0 and tag == "previous":
-                continue
-            data, at = ti_file(p, last, ti(tname(of), [8], F32_T, 32 * p))
-            add("GG203-pos-ti%d%s-duplicate-of-%s" % (p, "-last" if last else "", tag), data,
-                "tensor name %s again in %s (duplicate of tensor %d)" % (tname(of), where(p, last).replace(
-                    "KV", "tensor info"), of), "GG203", offset=at)
+    # GG508 (strict) files carry their data: the strict profile reads it
+    checks = [(rule, tag, what, make, field, "strict" if rule == "GG508" else "default")
+              for rule, tag, what, make, field in ti_checks()]
+    at_every_place(add, checks, lambda p, last, bad, mode: ti_file(p, last, bad, data=mode == "strict"), "ti",
+                   lambda p, last: where(p, last).replace("KV", "tensor info"),
+                   "GG203", lambda of, p: ti(tname(of), [8], F32_T, 32 * p),
+                   lambda of: ("tensor name %s" % tname(of), "duplicate of tensor %d" % of))
 
 
 def layout(add):

@@ -7,9 +7,11 @@
 # corpus/*/MANIFEST.tsv in its profile, and lists the fixtures that then
 # fail.  A rule is "killed" when at least one fixture fails without it.
 #
-#   maint/rule_coverage.sh [--rules LIST] [--quick] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
+#   maint/rule_coverage.sh [--rules LIST] [--quick] [--shard K/N] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
 #     --rules LIST   comma-separated rule ids (default: all live rules)
 #     --quick        a handful of rules, one per way a rule is switched off (CI)
+#     --shard K/N    of those rules the K-th, K+N-th, ... (default tree: DIR-KofN),
+#                    so that N runs at once share the cores (ci/test.sh: 1/2, 2/2)
 #     --json         one JSON document on stdout instead of the table
 #     --sanitize     build with clang, ASan + UBSan (default tree build/rulecov-asan):
 #                    a mutant that reads out of bounds shows as "crashed"
@@ -35,14 +37,23 @@ jobs=2
 json=0
 verbose=0
 want=""
+shard_k=1
+shard_n=1
 quick_rules="ST001,ST003,ST110,ST113,ST210,ST306,ST403,ST503,GG003,GG102,GG130,GG204,GG209,GG304,GG501"
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while (($#)); do
     case $1 in
     --rules) want=${2:-}; shift 2 || usage ;;
     --rules=*) want=${1#*=}; shift ;;
     --quick) want=$quick_rules; shift ;;
+    --shard)
+        [[ ${2:-} =~ ^([0-9]+)/([0-9]+)$ ]] && ((BASH_REMATCH[1] >= 1 && BASH_REMATCH[1] <= BASH_REMATCH[2])) || {
+            echo "rule_coverage.sh: --shard wants K/N with 1 <= K <= N, not '${2:-}'" >&2
+            exit 2
+        }
+        shard_k=${BASH_REMATCH[1]} shard_n=${BASH_REMATCH[2]}
+        shift 2 ;;
     --json) json=1; shift ;;
     --sanitize) sanitize=1; shift ;;
     --build-dir) build=${2:-}; shift 2 || usage ;;
@@ -69,8 +80,13 @@ if [[ -n $want ]]; then
 else
     rules=("${all_rules[@]}")
 fi
+if ((shard_n > 1)); then
+    mine=()
+    for i in "${!rules[@]}"; do ((i % shard_n == shard_k - 1)) && mine+=("${rules[i]}"); done
+    rules=("${mine[@]}")
+fi
 
-[[ -n $build ]] || build=$root/build/rulecov$( ((sanitize)) && echo -asan)
+[[ -n $build ]] || build=$root/build/rulecov$( ((sanitize)) && echo -asan)$( ((shard_n > 1)) && echo "-${shard_k}of$shard_n")
 manifests=("$root"/corpus/*/MANIFEST.tsv)
 log=$build/rulecov.log
 mkdir -p "$build"

@@ -635,6 +635,9 @@ def main(argv):
     ap.add_argument("--resume", action="store_true", help="keep the trials already in <out>/results.json")
     ap.add_argument("--report", action="store_true",
                     help="no runs: summarize <out>/results.json again (every fuzzer and bug in it)")
+    ap.add_argument("--shard", default=None, metavar="K/N",
+                    help="--quick: only the bugs i (0-based, bugs.tsv order) with i %% N == K - 1, built in "
+                         "<build-dir>/shard-KofN (N such runs together check every bug; ctest test_bug_smoke_KofN)")
     ap.add_argument("--reuse-bins", action="store_true",
                     help="use the binaries of an earlier run in <build-dir>/bin/<id>/ (same sources) instead of building")
     args = ap.parse_args(argv)
@@ -646,6 +649,17 @@ def main(argv):
             if w not in ids:
                 raise SystemExit("bench: unknown bug %s (bench/fuzz/bugs.tsv: %s)" % (w, " ".join(sorted(ids))))
         bugs = [b for b in bugs if b["id"] in want]
+    if args.shard:
+        try:
+            k, n = (int(x) for x in args.shard.split("/"))
+            if not 1 <= k <= n:
+                raise ValueError
+        except ValueError:
+            ap.error("--shard wants K/N with 1 <= K <= N, not %r" % args.shard)
+        if not args.quick:
+            ap.error("--shard goes with --quick")
+        bugs = [b for i, b in enumerate(bugs) if i % n == k - 1]
+        args.build_dir = os.path.join(args.build_dir, "shard-%dof%d" % (k, n))
     if args.quick:
         return smoke(bugs, os.path.abspath(args.build_dir), args.jobs, args.cc)
     args.fuzzers = [f for f in args.fuzzers.split(",") if f]

@@ -1,9 +1,9 @@
 # The adapters through the runner (tfs conform), each with its expected
 # failures (strict: an entry that passes or an unlisted failure fails):
-#   test_adapter_tfs[_header_only]  our parser via tfs dump --json: every
+#   test_adapter_tfs[_header_only]_KofN  our parser via tfs dump --json: every
 #                                 case passes, content of every valid fixture compared
 #   test_adapter_example_c        example_adapter.c (libtfs default profile): every case passes
-#   test_adapter_example_py       example_adapter.py: its false accepts are exactly
+#   test_adapter_example_py_KofN  example_adapter.py: its false accepts are exactly
 #                                 example_adapter_py.xfail
 #   test_adapter_ggml_meta/_data  ggml's gguf.cpp: only the documented divergences
 #                                 (ggml-meta.xfail, ggml-data.xfail)
@@ -13,16 +13,39 @@ endif()
 # --timeout: tfs dump of a 4 MB vocab file takes seconds in sanitizer builds on a loaded machine
 set(_cf $<TARGET_FILE:tfs> conform -j 2 -q --timeout 120)
 set(_dir ${CMAKE_CURRENT_SOURCE_DIR})
-add_test(NAME test_adapter_tfs
-         COMMAND ${_cf} --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> {file}")
-add_test(NAME test_adapter_tfs_header_only
-         COMMAND ${_cf} --profile header-only --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> --header-only {file}")
-add_test(NAME test_adapter_example_c COMMAND ${_cf} --adapter "$<TARGET_FILE:tfs_example_adapter> {file}")
-add_test(NAME test_adapter_example_py
-         COMMAND ${_cf} --format safetensors --adapter "${TFS_PYTHON3} ${_dir}/example_adapter.py {file}"
-                 --expected-failures ${_dir}/example_adapter_py.xfail)
-set_tests_properties(test_adapter_tfs test_adapter_tfs_header_only test_adapter_example_c test_adapter_example_py
-                     PROPERTIES LABELS "conformance;adapters" TIMEOUT 300)
+# the spawning runs are split in shards (--shard K/N, cmake/shards.cmake): one
+# process (or two) per fixture, each shard well under a minute in every stage.
+# Sanitizer builds run a third of the fixtures through these adapters (the
+# first of 3 shards): a sanitized process per fixture costs 3x, and what a
+# sanitizer checks here, libtfs and `tfs dump --json`, it checks on every
+# fixture in test_conform_inprocess_* and test_dump_real_*.
+if(TFS_SANITIZE)
+  set(_n 3)
+  set(_run RUN 1)
+else()
+  set(_n 6)
+  set(_run)
+endif()
+set(_adapter_labels conformance adapters)
+tfs_add_sharded_test(test_adapter_tfs ${_n} ${_run}
+  COMMAND ${_cf} --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> {file}"
+  LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
+tfs_add_sharded_test(test_adapter_tfs_header_only ${_n} ${_run}
+  COMMAND ${_cf} --profile header-only --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> --header-only {file}"
+  LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
+if(TFS_SANITIZE)
+  tfs_add_sharded_test(test_adapter_example_c 3 RUN 1
+    COMMAND ${_cf} --adapter "$<TARGET_FILE:tfs_example_adapter> {file}"
+    LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
+else()
+  tfs_add_sharded_test(test_adapter_example_c 1
+    COMMAND ${_cf} --adapter "$<TARGET_FILE:tfs_example_adapter> {file}"
+    LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
+endif()
+tfs_add_sharded_test(test_adapter_example_py 4
+  COMMAND ${_cf} --format safetensors --adapter "${TFS_PYTHON3} ${_dir}/example_adapter.py {file}"
+          --expected-failures ${_dir}/example_adapter_py.xfail
+  LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
 if(TFS_HAVE_GGML_PARTS AND TFS_GGML_DIFF)
   add_test(NAME test_adapter_ggml_meta
            COMMAND ${_cf} --format gguf --profile header-only --adapter "$<TARGET_FILE:tfs_ggml_adapter> --meta {file}"
@@ -80,14 +103,18 @@ set(_tpl ${CMAKE_CURRENT_BINARY_DIR}/templates)
 add_test(NAME test_adapter_template_python
          COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py python $<TARGET_FILE:tfs> ${_tpl})
 set_tests_properties(test_adapter_template_python PROPERTIES FIXTURES_SETUP tfs_template_ref)
-foreach(_lang js c cpp rust go)
+set(_tpl_props TIMEOUT 900 SKIP_RETURN_CODE 77)
+foreach(_lang c cpp rust go)
   add_test(NAME test_adapter_template_${_lang}
            COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py ${_lang} $<TARGET_FILE:tfs> ${_tpl} ${_tpl}/python.json)
-  set_tests_properties(test_adapter_template_${_lang} PROPERTIES FIXTURES_REQUIRED tfs_template_ref)
+  set_tests_properties(test_adapter_template_${_lang} PROPERTIES FIXTURES_REQUIRED tfs_template_ref ${_tpl_props}
+                       LABELS "conformance;adapters;templates")
 endforeach()
-set_tests_properties(test_adapter_template_python test_adapter_template_js test_adapter_template_c test_adapter_template_cpp
-                     test_adapter_template_rust test_adapter_template_go
-                     PROPERTIES LABELS "conformance;adapters;templates" TIMEOUT 900 SKIP_RETURN_CODE 77)
+# node starts in ~0.2 s: the js template's 327 fixtures in two shards
+tfs_add_sharded_test(test_adapter_template_js 2
+  COMMAND ${TFS_PYTHON3} ${_dir}/templates/check_template.py js $<TARGET_FILE:tfs> ${_tpl} ${_tpl}/python.json
+  LABELS conformance adapters templates PROPERTIES FIXTURES_REQUIRED tfs_template_ref ${_tpl_props})
+set_tests_properties(test_adapter_template_python PROPERTIES ${_tpl_props} LABELS "conformance;adapters;templates")
 # run.sh's exit status and its guard of docs/results.* (shell adapters, no npm)
 add_test(NAME test_matrix_exit COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_run_exit.sh ${TFS_PYTHON3}
                                        $<TARGET_FILE:tfs>)

@@ -370,10 +370,19 @@ def main():
     ap.add_argument('--count', type=int, default=6000)
     ap.add_argument('--seed', type=int, default=1)
     ap.add_argument('--manifest')
+    ap.add_argument('--shard', default='1/1', metavar='K/N',
+                    help='write only the mutants i (0-based) with i %% N == K - 1 (the same files, names and '
+                         'manifest lines as a whole run has for them)')
     ap.add_argument('--examples', action='store_true',
                     help='write the divergence examples (docs/divergences.md) into --out instead')
     ap.add_argument('seeds', nargs='*')
     a = ap.parse_args()
+    try:
+        shard_k, shard_n = (int(x) for x in a.shard.split('/'))
+        if not 1 <= shard_k <= shard_n:
+            raise ValueError
+    except ValueError:
+        ap.error('--shard wants K/N with 1 <= K <= N, not %r' % a.shard)
     if a.examples:
         os.makedirs(a.out, exist_ok=True)
         for name, data in sorted(examples().items()):
@@ -442,6 +451,8 @@ def main():
     man = open(a.manifest, 'w') if a.manifest else None
     total = 0
     for idx, (sname, mname, fn) in enumerate(cands):
+        if idx % shard_n != shard_k - 1:
+            continue
         data = fn()
         fname = f'{idx:05d}_{sname}_{sanitize(mname)}.gguf'
         with open(os.path.join(a.out, fname), 'wb') as fh:
@@ -451,7 +462,8 @@ def main():
             man.write(f'{fname}\t{sname}\t{mname}\n')
     if man:
         man.close()
-    print(f'mutate_gguf: wrote {len(cands)} files, {total} bytes, into {a.out}', file=sys.stderr)
+    n_out = sum(1 for i in range(len(cands)) if i % shard_n == shard_k - 1)
+    print(f'mutate_gguf: wrote {n_out} files, {total} bytes, into {a.out}', file=sys.stderr)
     return 0
 
 

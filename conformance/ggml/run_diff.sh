@@ -24,10 +24,13 @@
 #   --diff-args "A"  extra gguf_diff arguments (e.g. "-n -v")
 #   --keep DIR       keep mutants, oracle.tsv and results.tsv in DIR
 #   --jobs N         ggml_oracle parallel children (default 2)
+#   --shard K/N      only the mutants and seed files i (0-based) with
+#                    i % N == K - 1: N runs with K = 1..N compare every file
+#                    once (ctest ggml_diff_KofN)
 # Exit status: 0 pass; 1 disagreement, tfs crash, or missing library; 2 usage.
 set -u
 
-lib='' oracle='' diff='' count=6000 seed=1 python=/usr/bin/python3 sample=1 wrap='' diffargs='' keep='' expect='' jobs=2
+lib='' oracle='' diff='' count=6000 seed=1 python=/usr/bin/python3 sample=1 wrap='' diffargs='' keep='' expect='' jobs=2 shard=1/1
 seeds=
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -43,12 +46,18 @@ while [ $# -gt 0 ]; do
     --keep) keep=$2; shift 2 ;;
     --expect) expect=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
+    --shard) shard=$2; shift 2 ;;
     -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     -*) echo "run_diff.sh: unknown option $1" >&2; exit 2 ;;
     *) seeds="$seeds $1"; shift ;;
     esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
+shard_k=${shard%/*} shard_n=${shard#*/}
+if ! printf '%s\n' "$shard" | grep -Eq '^[0-9]+/[0-9]+$' || [ "$shard_k" -lt 1 ] || [ "$shard_k" -gt "$shard_n" ]; then
+    echo "run_diff.sh: --shard wants 1 <= K <= N, not '$shard'" >&2
+    exit 2
+fi
 
 if [ -z "$lib" ] || [ ! -f "$lib" ]; then
     cat >&2 <<EOF
@@ -105,16 +114,18 @@ done
 
 # shellcheck disable=SC2086
 "$python" "$here/mutate_gguf.py" --out "$work/files" --count "$count" --seed "$seed" \
-    --manifest "$work/mutations.tsv" $real_seeds || { echo "FAIL: mutate_gguf.py failed" >&2; exit 1; }
+    --shard "$shard" --manifest "$work/mutations.tsv" $real_seeds || { echo "FAIL: mutate_gguf.py failed" >&2; exit 1; }
 # the seeds themselves (real files, committed fixtures) are compared as they are, too
-n_seedfiles=0
+n_seedfiles=0 i=0
 for d in $real_seeds; do
     for f in $(find "$d" -name '*.gguf' -type f -size -16M | sort); do
+        i=$((i + 1))
+        [ $(((i - 1) % shard_n)) -eq $((shard_k - 1)) ] || continue
         ln -s "$(cd "$(dirname "$f")" && pwd)/$(basename "$f")" "$work/files/seed_$(echo "$f" | sed 's|^/*||; s|/|_|g')" &&
             n_seedfiles=$((n_seedfiles + 1))
     done
 done
-echo "mutants: $count; seed files compared as they are: $n_seedfiles"
+echo "mutants: $count (shard $shard: $(ls "$work/files" | grep -vc '^seed_')); seed files compared as they are: $n_seedfiles"
 t_gen=$(date +%s)
 "$oracle" -L "$lib" -j "$jobs" "$work/files" >"$work/oracle.tsv" || { echo "FAIL: ggml_oracle failed" >&2; exit 1; }
 t_oracle=$(date +%s)

@@ -6,8 +6,9 @@
 #   3. unpacked: `sha256sum -c SHA256SUMS` passes inside it, and SHA256SUMS
 #      covers every file but itself; every manifest's fixtures are there, each
 #      valid line has its expected content;
-#   4. `tfs conform --fixtures <unpacked>` with the tarball's tfs-adapter: every
-#      case passes, as many cases as from the source tree;
+#   4. `tfs conform --fixtures <unpacked>`: every case passes, as many cases as
+#      from the source tree, in process and (one case in 8) through the
+#      tarball's tfs-adapter;
 #   5. a changed fixture makes `sha256sum -c` fail (the check can fail).
 set -u
 py=$1 src=$2 version=$3 tfs=$4
@@ -63,17 +64,28 @@ for m in gguf safetensors real minted; do
 done
 if [ "$missing" -eq 0 ] && [ "$lines" -gt 0 ]; then ok "$lines manifest lines: every fixture there, $valid expected contents"
 else ko "$missing fixtures or expected contents missing"; fi
-# the unpacked release is a suite the runner runs (the tarball's own adapter)
-"$tfs" conform --fixtures "$d" -j 2 -q --timeout 120 --adapter "$d/adapters/tfs-adapter --tfs $tfs {file}" > "$tmp/conform.log" 2>&1
+# the unpacked release is a suite the runner runs: in process, every line in its own
+# profile, as many cases as from the source tree; and through the tarball's own
+# adapter on one case in 8 (--shard 1/8; ctest test_adapter_tfs_* runs the adapter on
+# every case of the source tree)
+"$tfs" conform --fixtures "$d" -q > "$tmp/conform.log" 2>&1
 rc=$?
 got=$(tail -1 "$tmp/conform.log")
-want=$("$tfs" conform --fixtures "$src/corpus" --profile default --list | wc -l)
+want=$("$tfs" conform --fixtures "$src/corpus" --list | wc -l)
+n=$(sed -n 's/^tfs conform: \([0-9]*\) cases.*/\1/p' "$tmp/conform.log")
+if [ "$rc" -eq 0 ] && [ "$n" = "$want" ]; then ok "tfs conform --fixtures <unpacked>, in process: $got"
+else cat "$tmp/conform.log"; ko "tfs conform on the unpacked release (exit $rc): $n cases, want $want"; fi
+"$tfs" conform --fixtures "$d" -j 2 -q --timeout 120 --shard 1/8 --adapter "$d/adapters/tfs-adapter --tfs $tfs {file}" \
+    > "$tmp/conform.log" 2>&1
+rc=$?
+got=$(tail -1 "$tmp/conform.log")
+want=$("$tfs" conform --fixtures "$src/corpus" --profile default --shard 1/8 --list | wc -l)
+n=$(sed -n 's/^tfs conform: \([0-9]*\) cases.*/\1/p' "$tmp/conform.log")
 case $got in
-"$want passed, 0 failed"* | *" 0 failed, 0 expected failures"*)
-    if [ "$rc" -eq 0 ] && [ "$(sed -n 's/^tfs conform: \([0-9]*\) cases.*/\1/p' "$tmp/conform.log")" = "$want" ]; then
-        ok "tfs conform --fixtures <unpacked> --adapter tfs-adapter: $got"
-    else ko "tfs conform on the unpacked release (exit $rc): $(head -1 "$tmp/conform.log"); want $want cases"; fi ;;
-*) cat "$tmp/conform.log"; ko "tfs conform on the unpacked release (exit $rc)" ;;
+*" 0 failed, 0 expected failures"*)
+    if [ "$rc" -eq 0 ] && [ "$n" = "$want" ]; then ok "tfs conform --fixtures <unpacked> --adapter tfs-adapter --shard 1/8: $got"
+    else ko "tfs conform --adapter on the unpacked release (exit $rc): $n cases, want $want"; fi ;;
+*) cat "$tmp/conform.log"; ko "tfs conform --adapter on the unpacked release (exit $rc)" ;;
 esac
 # the check can fail: a flipped byte in one fixture
 f=$(awk 'NR == 2 {print $2}' "$d/gguf/MANIFEST.tsv")

@@ -301,7 +301,7 @@ int cf_main(int argc, char **argv, int first, const char *tfs_version, cf_conten
     if (o.adapter) {
         cf_spawn_opts so = {o.jobs, o.timeout, o.output_cap, catmap};
         int sane = o.no_sanity ? 0
-                               : cf_sanity_check(s.cases, s.n_cases, words, o.adapter, o.shell, &so, o.want_content,
+                               : cf_sanity_check(s.cases, s.n_selected, words, o.adapter, o.shell, &so, o.want_content,
                                                  &stop_flag, err, sizeof err);
         if (sane > 0) fprintf(stderr, "tfs conform: %s\n", err);
         if (sane < 0) {

@@ -93,13 +93,15 @@ typedef struct cf_options {
     const char *expected_failures, *write_expected_failures;
     const char *tap, *junit, *json;
     const char *fixtures[CF_MAX_LIST];
-    int n_fixtures;           /* --fixtures, in order */
-    size_t output_cap;        /* bytes kept per stream */
-    int quiet;                /* --quiet: no summary table, failures only */
-    int list;                 /* --list: print the selected cases, run nothing */
-    const char *category_map; /* --category-map FILE */
-    int want_content;         /* --content: the adapter promises content for valid files */
-    int no_sanity;            /* --no-sanity-check */
+    int n_fixtures;            /* --fixtures, in order */
+    size_t output_cap;         /* bytes kept per stream */
+    int quiet;                 /* --quiet: no summary table, failures only */
+    int list;                  /* --list: print the selected cases, run nothing */
+    const char *category_map;  /* --category-map FILE */
+    int want_content;          /* --content: the adapter promises content for valid files */
+    int no_sanity;             /* --no-sanity-check */
+    unsigned shard_k, shard_n; /* --shard K/N: the cases i (0-based, in selection order) with i % N == K - 1;
+                                  0/0 when not given */
 } cf_options;
 
 /* Parse argv[first..argc).  0 ok, 1 --help printed, -1 usage error (printed). */
@@ -111,9 +113,12 @@ typedef struct cf_suite {
     cf_manifest *manifests;
     size_t n_manifests;
     cf_case *cases;
-    size_t n_cases;
-    char *dir;  /* the first fixtures folder (its VERSION file names the suite) */
-    char *dirs; /* every fixtures folder, ", " between them (messages) */
+    size_t n_cases;    /* the cases to run: cases[0, n_cases) */
+    size_t n_selected; /* the cases the options select: cases[0, n_selected) (with
+                          --shard K/N, the shard's first, in order, then the others:
+                          the adapter check tries the same fixtures for every shard) */
+    char *dir;         /* the first fixtures folder (its VERSION file names the suite) */
+    char *dirs;        /* every fixtures folder, ", " between them (messages) */
 } cf_suite;
 
 /* Load every MANIFEST.tsv of each of dirs[0, n_dirs) (the folder itself or

@@ -30,6 +30,8 @@ void cf_usage(FILE *f) {
                "  --id GLOB          fixture id, shell glob\n"
                "  --tag TAG          see docs/conform.md (format, expect, mode, rule, family,\n"
                "                     folder, hand-written, generated, real, buglog, ...)\n"
+               "  --shard K/N        of the cases selected, every N-th from the K-th (1 <= K <= N <= 1000):\n"
+               "                     N runs with K = 1..N together run each case once (CI jobs)\n"
                "adapter output:\n"
                "  --category-map FILE  CATEGORY<TAB>REGEX lines: a rejection's JSON \"message\" (else\n"
                "                     its stderr) -> category or rule id, for readers that only print messages\n"
@@ -165,6 +167,15 @@ int cf_parse_options(int argc, char **argv, int first, cf_options *o) {
             if (add(o->expects, &o->n_expects, v, "--expect")) return -1;
         } else if (!bad && (v = value(argc, argv, &i, "--id", &bad))) {
             if (add(o->ids, &o->n_ids, v, "--id")) return -1;
+        } else if (!bad && (v = value(argc, argv, &i, "--shard", &bad))) {
+            unsigned k = 0, n = 0;
+            int used = 0;
+            if (sscanf(v, "%u/%u%n", &k, &n, &used) != 2 || v[used] || k < 1 || n > 1000 || k > n) {
+                fprintf(stderr, "tfs conform: --shard wants K/N with 1 <= K <= N <= 1000, not '%s'\n", v);
+                return -1;
+            }
+            o->shard_k = k;
+            o->shard_n = n;
         } else if (!bad && (v = value(argc, argv, &i, "--tag", &bad))) {
             if (add(o->tags, &o->n_tags, v, "--tag")) return -1;
         } else if (!bad && (v = value(argc, argv, &i, "--expected-failures", &bad)))

@@ -156,7 +156,7 @@ int cf_suite_load(cf_suite *s, const char *const *dirs, int n_dirs, char *err, s
 void cf_suite_free(cf_suite *s) {
     for (size_t i = 0; i < s->n_manifests; i++) cf_manifest_free(&s->manifests[i]);
     free(s->manifests);
-    for (size_t i = 0; i < s->n_cases; i++) {
+    for (size_t i = 0; i < (s->n_selected > s->n_cases ? s->n_selected : s->n_cases); i++) {
         free(s->cases[i].expected_content);
         free(s->cases[i].stderr_text);
     }
@@ -303,6 +303,21 @@ int cf_suite_select(cf_suite *s, const cf_options *o, char *err, size_t n) {
                     free(path);
             }
         }
+    }
+    s->n_selected = s->n_cases;
+    if (o->shard_n > 1) { /* --shard K/N: case i runs when i % N == K - 1; the shard first, in order */
+        cf_case *sorted = calloc(s->n_cases ? s->n_cases : 1, sizeof *sorted);
+        if (!sorted) {
+            snprintf(err, n, "out of memory");
+            return -1;
+        }
+        /* the shard's size, i = K - 1, K - 1 + N, ... below n_cases: where the others start */
+        size_t kept = 0, other = (s->n_cases + o->shard_n - o->shard_k) / o->shard_n;
+        for (size_t i = 0; i < s->n_cases; i++)
+            sorted[i % o->shard_n == o->shard_k - 1u ? kept++ : other++] = s->cases[i];
+        free(s->cases);
+        s->cases = sorted;
+        s->n_cases = kept;
     }
     return 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_dump_real.py TFS SOURCE_DIR: `tfs dump --json` round-trips: every KV
+"""test_dump_real.py TFS SOURCE_DIR [--shard K/N]: `tfs dump --json` round-trips: every KV
 of every GGUF file and the __metadata__ of every safetensors file, read
 through libtfs's accessors (`tfs dump --json` prints values only through
 tfs_kv_get_*), must match an independent decoding of the file's bytes with
@@ -10,6 +10,8 @@ and "error", and for GGUF version and alignment.
 Files: corpus/real, ../shared/real when present, and every fixture of
 corpus/*/MANIFEST.tsv that tfs dump accepts (every fixture a manifest calls
 valid must be among them).
+--shard K/N: only the files i (0-based, in that order) with i % N == K - 1
+(ctest test_dump_real_KofN: one tfs process per file, so the run is split).
 Prints one line per mismatch and "N passed, N failed"; exit 1 on any failure.
 """
 import csv
@@ -217,7 +219,13 @@ def fixtures(src):
 
 
 def main():
-    tfs, src = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    k, n = 1, 1
+    if '--shard' in args:
+        i = args.index('--shard')
+        k, n = (int(x) for x in args[i + 1].split('/'))
+        del args[i:i + 2]
+    tfs, src = args[0], args[1]
     types = gg_types(src)
     files = sorted(glob.glob(os.path.join(src, 'corpus/real/*/*')))
     shared = os.path.join(src, '..', 'shared', 'real')
@@ -225,7 +233,8 @@ def main():
         files += sorted(glob.glob(os.path.join(shared, 'gguf', '*.gguf')) +
                         glob.glob(os.path.join(shared, 'safetensors', '*.safetensors')))
     fix, must_pass = fixtures(src)
-    files += fix
+    files = [f for i, f in enumerate(files + fix) if i % n == k - 1]
+    must_pass &= set(files)
     passed = failed = skipped = 0
     n_fix = 0
     for path in files:

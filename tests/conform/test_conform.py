@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""test_conform.py TFS HOSTILE SOURCE_DIR [SCENARIO...]: `tfs conform` end to end.
+"""test_conform.py TFS HOSTILE SOURCE_DIR [SCENARIO...] [--shard K/N]: `tfs conform` end to end.
 
 Builds a small suite in a temp folder (fixtures copied from corpus/, their
 manifest lines, expected contents made with `tfs dump --json`), then runs the
@@ -9,6 +9,8 @@ exit status, TAP (TAP::Parser / prove) and JUnit (XML structure), the
 expected-failures file's strictness, the partial report after SIGINT /
 SIGTERM / SIGHUP, what is refused before any case runs, and the notes in a
 case's detail (a crash's stderr, an unusable first line).
+SCENARIO: one of SCENARIOS (default: all); --shard K/N: the K-th, K+N-th, ...
+of SCENARIOS (ctest test_conform_runner_KofN).
 """
 import json
 import os
@@ -20,8 +22,19 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-TFS, HOSTILE, SRC = sys.argv[1:4]
-ONLY = set(sys.argv[4:])
+SCENARIOS = ["inprocess", "adapters", "xfail", "reports", "integrity", "select", "upfront", "notes", "signals"]
+args = sys.argv[1:]
+ONLY = set()
+if "--shard" in args:
+    i = args.index("--shard")
+    k, n = (int(x) for x in args[i + 1].split("/"))
+    del args[i:i + 2]
+    ONLY = set(SCENARIOS[k - 1::n])
+TFS, HOSTILE, SRC = args[0:3]
+ONLY |= set(args[3:])
+for name in ONLY:
+    if name not in SCENARIOS + ["sigint", "sigterm", "sighup"]:
+        sys.exit(f"test_conform.py: no scenario {name} (the scenarios: {' '.join(SCENARIOS)})")
 passed = failed = 0
 
 
@@ -125,6 +138,7 @@ def truth_result(r):
 
 
 def scenario(name):
+    assert name in SCENARIOS + ["sigint", "sigterm", "sighup"], name
     return not ONLY or name in ONLY
 
 
@@ -301,6 +315,24 @@ if scenario("select"):
     check(p.stdout.split("\t")[3] == "parser_error", "--profile strict: an implementation_defined line requires its rule")
     p = subprocess.run([TFS, "conform", "--fixtures", suite, "--list", "--profile", "default", "--id", "GG501*"], capture_output=True, text=True)
     check(p.stdout.split("\t")[3] == "implementation_defined", "--profile default: an implementation_defined line takes either verdict")
+    # --shard K/N: every N-th selected case from the K-th; N shards partition the selection, in its order
+    whole = listed()
+    for n in (1, 2, 3, N, N + 2):
+        parts = [listed("--shard", f"{k}/{n}") for k in range(1, n + 1)]
+        check(all(part == whole[k::n] for k, part in enumerate(parts)), f"--shard K/{n}: the K-th, K+{n}-th, ... case")
+    check(listed("--format", "gguf", "--shard", "2/2") == listed("--format", "gguf")[1::2], "--shard after the other options")
+    for bad in ("0/3", "4/3", "1/0", "3", "1/2/3", "a/b", "1/1001", "-1/2"):
+        p = subprocess.run([TFS, "conform", "--fixtures", suite, "--list", "--shard", bad], capture_output=True, text=True)
+        check(p.returncode == 2 and "--shard" in p.stderr, f"--shard {bad}: usage error (exit {p.returncode})")
+    # an expected-failures file is judged only on the shard's cases: an entry outside it is no error
+    xf = os.path.join(tmp, "shard.xfail")
+    rc, rep, _, _ = conform("--adapter", hostile("acceptall"), "--write-expected-failures", xf)
+    failing = sorted(c["id"] for c in rep["cases"] if c["result"] != "pass") if rep else []
+    ok = bool(failing)
+    for k in (1, 2):
+        rc, rep, _, _ = conform("--adapter", hostile("acceptall"), "--expected-failures", xf, "--shard", f"{k}/2")
+        ok = ok and rc == 0 and rep and [c["id"] for c in rep["cases"]] == whole[k - 1::2]
+    check(ok, f"--shard with --expected-failures: each half passes with the whole file ({len(failing)} entries)")
 
 if scenario("upfront"):
     # report paths that cannot be written: refused before any case runs
@@ -344,7 +376,7 @@ if scenario("notes"):
               f"adapter {mode}: cases pass by exit code, detail says the first line {why}")
 
 for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)):
-    if not scenario("sigint") and not scenario(sig.name.lower()):
+    if not scenario("signals") and not scenario(sig.name.lower()):
         continue
     rep_path = os.path.join(tmp, "int.json")
     if os.path.exists(rep_path):

@@ -13,12 +13,13 @@ if(TARGET tfs_conform AND TARGET tfs)
   foreach(p default header-only strict)
     add_test(NAME test_conform_inprocess_${p} COMMAND tfs conform --fixtures ${PROJECT_SOURCE_DIR}/corpus --profile ${p} -q)
   endforeach()
-  add_test(NAME test_conform_runner
-           COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_conform.py $<TARGET_FILE:tfs>
-                   $<TARGET_FILE:conform_hostile> ${PROJECT_SOURCE_DIR})
+  # the nine scenarios of test_conform.py in three shards (test_conform_runner_1of3 ...)
+  tfs_add_sharded_test(test_conform_runner 3
+    COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_conform.py $<TARGET_FILE:tfs>
+            $<TARGET_FILE:conform_hostile> ${PROJECT_SOURCE_DIR}
+    LABELS conform PROPERTIES TIMEOUT 600)
   set_tests_properties(test_conform_inprocess test_conform_inprocess_default test_conform_inprocess_header-only
-                       test_conform_inprocess_strict test_conform_runner PROPERTIES LABELS "conform")
-  set_tests_properties(test_conform_runner PROPERTIES TIMEOUT 600)
+                       test_conform_inprocess_strict PROPERTIES LABELS "conform")
   # the protocol's leniency (64-bit numbers, bits, partial content), adapter
   # sanity, category maps, descriptions (issue 17)
   add_test(NAME test_conform_protocol

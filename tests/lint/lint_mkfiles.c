@@ -197,8 +197,7 @@ enum {
     GF_NO_BLOCKS = 1 << 9,
     GF_FTYPE_99 = 1 << 10,
     GF_FTYPE_Q6K = 1 << 11,
-    GF_PAD_5A = 1 << 12,   /* every padding byte 0x5a (LT114) */
-    GF_TRAILING = 1 << 13, /* 100 bytes 0x7f after the padded data section (LT113) */
+    GF_PAD_5A = 1 << 12, /* every padding byte 0x5a (LT114) */
 };
 
 #define N_TOK 6
@@ -214,7 +213,17 @@ typedef struct split_kv {
 
 /* Tensors of the model: token_embd q8_0 [64, 6], blk.0/1 attn_q q4_0 [64, 64],
  * output_norm f32 [64]; `pick` selects a subset (bit i = tensor i). */
-static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsigned pick) {
+/* Bytes no structure owns (LT113, LT114): `trailing` bytes 0x7f after the
+ * padded data section; with poke, the first (or last) byte of the writer's
+ * field (kind, record) set to 0x01. */
+typedef struct gg_bytes {
+    size_t trailing;
+    int poke, last;
+    uint32_t kind;
+    int32_t record;
+} gg_bytes;
+
+static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsigned pick, const gg_bytes *by) {
     tfs_gg_wkv kv[32];
     size_t n = 0;
     tfs_wstr s_arch = tfs_wstr_c("llama"), s_name = tfs_wstr_c("tfs lint fixture"), s_model = tfs_wstr_c("llama");
@@ -284,15 +293,31 @@ static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsi
     };
     tfs_gg_wtensor t[4];
     size_t nt = 0;
+    static const uint8_t zeros[4096]; /* poked data must be bytes, not a hole */
     for (int i = 0; i < 4; i++)
-        if (pick & (1u << i)) t[nt++] = all[i];
+        if (pick & (1u << i)) {
+            t[nt] = all[i];
+            if (by && by->poke) t[nt].data = zeros;
+            nt++;
+        }
     tfs_gg_model m = {
         .version = 3, .kv = kv, .n_kv = n, .tensors = t, .n_tensors = nt, .pad_byte = flags & GF_PAD_5A ? 0x5a : 0};
     tfs_wbuf w;
     tfs_wbuf_init(&w);
-    if (tfs_gg_write(&m, &w) != TFS_OK || ((flags & GF_TRAILING) && tfs_wbuf_fill(&w, 0x7f, 100) != TFS_OK)) {
+    if (tfs_gg_write(&m, &w) != TFS_OK || (by && by->trailing && tfs_wbuf_fill(&w, 0x7f, by->trailing) != TFS_OK)) {
         fprintf(stderr, "lint_mkfiles: tfs_gg_write %s failed\n", rel);
         g_rc = 1;
+    }
+    if (by && by->poke) {
+        const tfs_field *f = tfs_wbuf_find(&w, by->kind, by->record, 0);
+        uint8_t *b = f && f->width >= 2 ? tfs_wbuf_at(&w, f->offset + (by->last ? f->width - 1 : 0), 1) : NULL;
+        if (!b) {
+            fprintf(stderr, "lint_mkfiles: %s: field %u of record %d is not 2 or more written bytes\n", rel,
+                    (unsigned)by->kind, (int)by->record);
+            g_rc = 1;
+        } else {
+            *b = 0x01;
+        }
     }
     save(&w, rel);
 }
@@ -300,7 +325,15 @@ static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsi
 static void gg_file(const char *id, unsigned flags, const char *expect, const char *desc) {
     char rel[256];
     snprintf(rel, sizeof rel, "files/%s.gguf", id);
-    write_gguf(rel, flags, NULL, 0xf);
+    write_gguf(rel, flags, NULL, 0xf, NULL);
+    out_case(id, rel, "file", expect, desc);
+}
+
+/* gguf-q4_0 (every KV, 4 tensors) with bytes no structure owns */
+static void gg_bytes_file(const char *id, gg_bytes by, const char *expect, const char *desc) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "files/%s.gguf", id);
+    write_gguf(rel, 0, NULL, 0xf, &by);
     out_case(id, rel, "file", expect, desc);
 }
 
@@ -318,8 +351,33 @@ static void gg_files(void) {
     gg_file("LT110-gguf-no-block-count", GF_NO_BLOCKS, "LT110", "blk.N tensors, no llama.block_count");
     gg_file("LT111-gguf-file-type-99", GF_FTYPE_99, "LT111", "general.file_type = 99");
     gg_file("LT112-gguf-file-type-q6_k", GF_FTYPE_Q6K, "LT112", "general.file_type Q6_K, no q6_K tensor");
-    gg_file("LT113-gguf-trailing-100", GF_TRAILING, "LT113", "100 bytes after the padded data section");
+    gg_bytes_file("LT113-gguf-trailing-100", (gg_bytes){.trailing = 100}, "LT113",
+                  "100 bytes after the padded data section");
+    /* the tail at 1, alignment - 1 and the alignment (32) */
+    gg_bytes_file("LT113-gguf-trailing-1", (gg_bytes){.trailing = 1}, "LT113", "1 byte after the padded data section");
+    gg_bytes_file("LT113-gguf-trailing-31", (gg_bytes){.trailing = 31}, "LT113",
+                  "31 bytes after the padded data section");
+    gg_bytes_file("LT113-gguf-trailing-32", (gg_bytes){.trailing = 32}, "LT113",
+                  "32 bytes after the padded data section");
     gg_file("LT114-gguf-padding-5a", GF_PAD_5A, "LT114", "every padding byte 0x5a (before the data, after a tensor)");
+    /* one byte 0x01 at each end of each padding, and the data bytes beside them (not padding) */
+    gg_bytes_file("LT114-gguf-pad-header-first", (gg_bytes){.poke = 1, .kind = TFS_FIELD_PADDING, .record = -1},
+                  "LT114", "the first byte of the padding before the data section is 0x01");
+    gg_bytes_file("LT114-gguf-pad-header-last",
+                  (gg_bytes){.poke = 1, .last = 1, .kind = TFS_FIELD_PADDING, .record = -1}, "LT114",
+                  "the last byte of the padding before the data section is 0x01");
+    gg_bytes_file("LT114-gguf-pad-data-first", (gg_bytes){.poke = 1, .kind = TFS_FIELD_DATA_PADDING, .record = 0},
+                  "LT114", "the first padding byte after token_embd.weight's data is 0x01");
+    gg_bytes_file("LT114-gguf-pad-data-last",
+                  (gg_bytes){.poke = 1, .last = 1, .kind = TFS_FIELD_DATA_PADDING, .record = 0}, "LT114",
+                  "the last padding byte after token_embd.weight's data is 0x01");
+    gg_bytes_file("gguf-data-first-byte", (gg_bytes){.poke = 1, .kind = TFS_FIELD_DATA, .record = 0}, "none",
+                  "the first data byte (after the header padding) is 0x01: data, not padding");
+    gg_bytes_file("gguf-data-last-byte-before-pad",
+                  (gg_bytes){.poke = 1, .last = 1, .kind = TFS_FIELD_DATA, .record = 0}, "none",
+                  "token_embd.weight's last data byte (before its padding) is 0x01");
+    gg_bytes_file("gguf-data-first-byte-after-pad", (gg_bytes){.poke = 1, .kind = TFS_FIELD_DATA, .record = 1}, "none",
+                  "blk.0.attn_q.weight's first data byte (after token_embd.weight's padding) is 0x01");
 }
 
 /* ------------------------------------------------------------------ sets */
@@ -489,7 +547,7 @@ static void gg_set_write(const gg_set *s) {
                        .tcount_kv = s->bad_total ? 5 : 4 + (s->dup ? 1 : 0),
                        .meta = k == 0 || s->meta_in == k + 1};
         snprintf(rel, sizeof rel, "%s/model-%05d-of-00003.gguf", dir, k + 1);
-        write_gguf(rel, 0, &sp, pick[k] | (s->dup && k == 1 ? 0x8u : 0u));
+        write_gguf(rel, 0, &sp, pick[k] | (s->dup && k == 1 ? 0x8u : 0u), NULL);
         char pid[300];
         snprintf(pid, sizeof pid, "%s/%d", s->id, k + 1);
         out_case(pid, rel, k == 0 ? "part" : "part", "-", "a part of the split");

@@ -1,10 +1,10 @@
 /* test_lint_bytes.c: bytes of a valid GGUF file that no structure owns
  * (parsers/lint/lint_bytes.c): LT113 (after the data section padded to the
  * alignment; tfs_unowned_tail) and LT114 (padding bytes that are not zero).
- * The files are built here byte by byte, not with the library's writer, and
- * every offset below is counted by hand from the GGUF layout (24-byte fixed
- * header, KV pairs, tensor infos, padding to 32, each tensor's data padded
- * to 32):
+ * The files are made by the library's writer (tfs_gg_write); every offset
+ * below is counted by hand from the GGUF layout (24-byte fixed header, KV
+ * pairs, tensor infos, padding to 32, each tensor's data padded to 32), and
+ * the written sizes are checked against those counts:
  *   TWO: KV "a" u8 (24..38), tensor infos "t" f32 [3] and "u" f32 [1]
  *        (33 bytes each: 38..104), padding 104..128, t's data 128..140,
  *        padding 140..160, u's data 160..164, padding 164..192 (72 padding
@@ -24,6 +24,7 @@
 #include "common/sources.h"
 #include "tfs/lint.h"
 #include "tfs/tfs.h"
+#include "tfs/write.h"
 
 #define BUF_CAP 512u
 
@@ -32,64 +33,46 @@ typedef struct bytes {
     size_t n;
 } bytes;
 
-static void put(bytes *x, const void *p, size_t n) {
-    assert_true(x->n + n <= BUF_CAP);
-    memcpy(x->b + x->n, p, n);
-    x->n += n;
-}
-static void put_le(bytes *x, uint64_t v, size_t width) {
-    for (size_t k = 0; k < width; k++) x->b[x->n + k] = (uint8_t)(v >> (8u * k));
-    x->n += width;
-}
-static void put_head(bytes *x, uint64_t n_tensors, uint64_t n_kv) {
-    put(x, "GGUF", 4);
-    put_le(x, 3, 4);
-    put_le(x, n_tensors, 8);
-    put_le(x, n_kv, 8);
-}
-static void put_kv_u8(bytes *x) { /* "a" = u8 7: 14 bytes */
-    put_le(x, 1, 8);
-    put(x, "a", 1);
-    put_le(x, 0, 4);
-    put_le(x, 7, 1);
-}
-static void put_info(bytes *x, const char *name, uint64_t ne0, uint64_t offset) { /* f32 [ne0]: 33 bytes */
-    put_le(x, 1, 8);
-    put(x, name, 1);
-    put_le(x, 1, 4);
-    put_le(x, ne0, 8);
-    put_le(x, 0, 4);
-    put_le(x, offset, 8);
+/* x = the file tfs_gg_write makes of m (holes as zeros); its length must be
+ * `size`, counted by hand above. */
+static void write_model(bytes *x, const tfs_gg_model *m, size_t size) {
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_gg_write(m, &w), TFS_OK);
+    uint8_t *p = NULL;
+    size_t n = 0;
+    assert_int_equal(tfs_wbuf_flatten(&w, BUF_CAP, &p, &n), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(n, size);
+    memset(x, 0, sizeof *x);
+    memcpy(x->b, p, n);
+    x->n = n;
+    free(p);
 }
 
+/* "a" = u8 7: 14 bytes */
+static tfs_gg_wkv kv_a_u8(void) { return (tfs_gg_wkv){tfs_wstr_c("a"), tfs_gg_wval_scalar(TFS_GG_U8, 7)}; }
+
 static void file_two(bytes *x) {
-    memset(x, 0, sizeof *x);
-    put_head(x, 2, 1);
-    put_kv_u8(x);
-    put_info(x, "t", 3, 0);
-    put_info(x, "u", 1, 32);
-    assert_int_equal(x->n, 104);
-    memset(x->b + 128, 0x3f, 12); /* t's data: 1.0f-ish bytes, never padding */
-    memset(x->b + 160, 0x3f, 4);
-    x->n = 192;
+    static const uint8_t t_data[12] = {0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f, 0x3f};
+    const tfs_gg_wkv kv = kv_a_u8();
+    /* f32 [3] and f32 [1]: 33-byte infos; data 1.0f-ish bytes, never padding */
+    const tfs_gg_wtensor t[2] = {{.name = tfs_wstr_c("t"), .n_dims = 1, .ne = {3}, .type = 0, .data = t_data},
+                                 {.name = tfs_wstr_c("u"), .n_dims = 1, .ne = {1}, .type = 0, .data = t_data}};
+    const tfs_gg_model m = {.version = 3, .n_kv = 1, .kv = &kv, .n_tensors = 2, .tensors = t};
+    write_model(x, &m, 192);
 }
 static void file_none(bytes *x) {
-    memset(x, 0, sizeof *x);
-    put_head(x, 0, 1);
-    put_kv_u8(x);
-    assert_int_equal(x->n, 38);
-    x->n = 64;
+    const tfs_gg_wkv kv = kv_a_u8();
+    const tfs_gg_model m = {.version = 3, .n_kv = 1, .kv = &kv};
+    write_model(x, &m, 38); /* no tensor: the writer stops after the KVs */
+    x->n = 64;              /* the padding, zeros */
 }
 static void file_arr(bytes *x) {
-    memset(x, 0, sizeof *x);
-    put_head(x, 0, 1);
-    put_le(x, 1, 8);
-    put(x, "a", 1);
-    put_le(x, 9, 4); /* array */
-    put_le(x, 0, 4); /* of u8 */
-    put_le(x, 3, 8);
-    put(x, "\x09\x09\x09", 3);
-    assert_int_equal(x->n, 52);
+    static const uint8_t el[3] = {9, 9, 9};
+    const tfs_gg_wkv kv = {tfs_wstr_c("a"), tfs_gg_wval_array(TFS_GG_U8, 3, el, sizeof el)};
+    const tfs_gg_model m = {.version = 3, .n_kv = 1, .kv = &kv};
+    write_model(x, &m, 52);
     x->n = 64;
 }
 

@@ -123,6 +123,42 @@ static const lcase cases[] = {
      {{"LT114", 0, -1, -1,
        "padding bytes not zero: 30 of 30; the first at offset 906, between the tensor infos (end at 906) and the "
        "data section (at 928)"}}},
+    /* the tail at 1, alignment - 1 and alignment bytes */
+    {"files/LT113-gguf-trailing-1.gguf",
+     0,
+     {{"LT113", 0, -1, -1,
+       "1 byte after the data section, from offset 6208 to the end of the file at 6209: no tensor owns them"}}},
+    {"files/LT113-gguf-trailing-31.gguf",
+     0,
+     {{"LT113", 0, -1, -1,
+       "31 bytes after the data section, from offset 6208 to the end of the file at 6239: no tensor owns them"}}},
+    {"files/LT113-gguf-trailing-32.gguf",
+     0,
+     {{"LT113", 0, -1, -1,
+       "32 bytes after the data section, from offset 6208 to the end of the file at 6240: no tensor owns them"}}},
+    /* one byte 0x01 at each end of the 22 bytes 906..928 and of the 8 bytes 1336..1344 (token_embd.weight's data:
+     * 928..1336); the data bytes beside them are no padding */
+    {"files/LT114-gguf-pad-header-first.gguf",
+     0,
+     {{"LT114", 0, -1, -1,
+       "padding bytes not zero: 1 of 30; the first at offset 906, between the tensor infos (end at 906) and the "
+       "data section (at 928)"}}},
+    {"files/LT114-gguf-pad-header-last.gguf",
+     0,
+     {{"LT114", 0, -1, -1,
+       "padding bytes not zero: 1 of 30; the first at offset 927, between the tensor infos (end at 906) and the "
+       "data section (at 928)"}}},
+    {"files/LT114-gguf-pad-data-first.gguf",
+     0,
+     {{"LT114", 0, 0, -1,
+       "padding bytes not zero: 1 of 30; the first at offset 1336, in the padding after tensor token_embd.weight"}}},
+    {"files/LT114-gguf-pad-data-last.gguf",
+     0,
+     {{"LT114", 0, 0, -1,
+       "padding bytes not zero: 1 of 30; the first at offset 1343, in the padding after tensor token_embd.weight"}}},
+    {"files/gguf-data-first-byte.gguf", 0, {{0}}},
+    {"files/gguf-data-last-byte-before-pad.gguf", 0, {{0}}},
+    {"files/gguf-data-first-byte-after-pad.gguf", 0, {{0}}},
     /* ---- MLX: tensors weight, scales, biases, model.norm.weight (as many as the case writes) */
     {"files/mlx-q4-g32.safetensors", 0, {{0}}},
     {"files/mlx-mxfp4.safetensors", 0, {{0}}},
@@ -2596,6 +2632,12 @@ static void test_corpus_findings(void **state) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
 }
 
+/* frees a string list of tfs_set_members / tfs_set_entries */
+static void free_list(char **v, size_t n) {
+    for (size_t i = 0; i < n; i++) free(v[i]);
+    free(v);
+}
+
 /* tfs_set_members: the files a set entry names, opened by none: an index's shards in their normal form (each once,
  * names outside the folder or naming no file left out), every part of a split; other paths are no entry */
 static void test_set_members(void **state) {
@@ -2613,16 +2655,14 @@ static void test_set_members(void **state) {
     assert_string_equal(m[0], exp);
     snprintf(exp, sizeof exp, "%s/sub/s2.safetensors", g_tmp);
     assert_string_equal(m[1], exp);
-    for (size_t i = 0; i < n; i++) free(m[i]);
-    free(m);
+    free_list(m, n);
     /* a split: every part, none of which exists */
     snprintf(path, sizeof path, "%s/g-00001-of-00003.gguf", g_tmp);
     assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);
     assert_int_equal(n, 3);
     snprintf(exp, sizeof exp, "%s/g-00003-of-00003.gguf", g_tmp);
     assert_string_equal(m[2], exp);
-    for (size_t i = 0; i < n; i++) free(m[i]);
-    free(m);
+    free_list(m, n);
     /* an index that cannot be read names nothing; not an entry: TFS_EARG */
     snprintf(path, sizeof path, "%s/none.safetensors.index.json", g_tmp);
     assert_int_equal(tfs_set_members(path, &m, &n), TFS_OK);

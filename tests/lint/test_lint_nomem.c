@@ -160,6 +160,44 @@ static void test_lint_sets(void **state) {
     assert_int_equal(rmdir(dir), 0);
 }
 
+typedef tfs_status (*list_fn)(const char *arg, char ***v, size_t *n);
+static tfs_status set_entries(const char *dir, char ***v, size_t *n) { return tfs_set_entries(dir, v, n, NULL); }
+static tfs_status set_members(const char *entry, char ***v, size_t *n) { return tfs_set_members(entry, v, n); }
+
+/* list(arg) with each of its allocations failing in turn: TFS_ENOMEM with nothing
+ * returned, or TFS_OK with the same strings as an unfailed call.  Returns the
+ * unfailed call's count. */
+static size_t every_allocation_list(list_fn list, const char *arg) {
+    char **ref = NULL;
+    size_t n_ref = 0;
+    tfs_test_nomem_arm(-1);
+    assert_int_equal(list(arg, &ref, &n_ref), TFS_OK);
+    long total = tfs_test_nomem_disarm();
+    for (long k = 0; k < total; k++) {
+        char **v = NULL;
+        size_t n = 0;
+        tfs_test_nomem_arm(k);
+        tfs_status st = list(arg, &v, &n);
+        tfs_test_nomem_disarm();
+        if (st == TFS_ENOMEM) {
+            assert_null(v);
+            assert_int_equal(n, 0);
+            continue;
+        }
+        assert_int_equal(st, TFS_OK);
+        if (n != n_ref) print_error("%s, allocation %ld failing: %zu entries, %zu without\n", arg, k, n, n_ref);
+        assert_int_equal(n, n_ref);
+        for (size_t i = 0; i < n; i++) {
+            assert_string_equal(v[i], ref[i]);
+            free(v[i]);
+        }
+        free(v);
+    }
+    for (size_t i = 0; i < n_ref; i++) free(ref[i]);
+    free(ref);
+    return n_ref;
+}
+
 static void test_set_entries_nomem(void **state) {
     (void)state;
     /* and a folder whose index names its one shard once (no other entry names it again) */
@@ -175,62 +213,12 @@ static void test_set_entries_nomem(void **state) {
     assert_non_null(mkdtemp(part));
     tfs_test_put_file(part, "m-00002-of-00002.gguf", "", 0, ppath, sizeof ppath);
     const char *const dirs[] = {C "sets/st-set-ok", C "sets/gg-split-ok", C "files", one, part};
-    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
-        char **ref = NULL, **v = NULL;
-        size_t n_ref = 0, n = 0;
-        tfs_test_nomem_arm(-1);
-        assert_int_equal(tfs_set_entries(dirs[d], &ref, &n_ref, NULL), TFS_OK);
-        long total = tfs_test_nomem_disarm();
-        for (long k = 0; k < total; k++) {
-            tfs_test_nomem_arm(k);
-            tfs_status st = tfs_set_entries(dirs[d], &v, &n, NULL);
-            tfs_test_nomem_disarm();
-            if (st == TFS_ENOMEM) {
-                assert_null(v);
-                assert_int_equal(n, 0);
-                continue;
-            }
-            assert_int_equal(st, TFS_OK);
-            if (n != n_ref) print_error("%s, allocation %ld failing: %zu entries, %zu without\n", dirs[d], k, n, n_ref);
-            assert_int_equal(n, n_ref);
-            for (size_t i = 0; i < n; i++) {
-                assert_string_equal(v[i], ref[i]);
-                free(v[i]);
-            }
-            free(v);
-        }
-        for (size_t i = 0; i < n_ref; i++) free(ref[i]);
-        free(ref);
-    }
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) every_allocation_list(set_entries, dirs[d]);
     /* tfs_set_members: TFS_ENOMEM and nothing, or the same paths */
     const char *const entries[] = {C "sets/st-set-dot-names/model.safetensors.index.json",
                                    C "sets/gg-split-ok/model-00001-of-00003.gguf"};
     for (size_t d = 0; d < sizeof entries / sizeof entries[0]; d++) {
-        char **ref = NULL, **v = NULL;
-        size_t n_ref = 0, n = 0;
-        tfs_test_nomem_arm(-1);
-        assert_int_equal(tfs_set_members(entries[d], &ref, &n_ref), TFS_OK);
-        long total = tfs_test_nomem_disarm();
-        assert_int_equal(n_ref, 3);
-        for (long k = 0; k < total; k++) {
-            tfs_test_nomem_arm(k);
-            tfs_status st = tfs_set_members(entries[d], &v, &n);
-            tfs_test_nomem_disarm();
-            if (st == TFS_ENOMEM) {
-                assert_null(v);
-                assert_int_equal(n, 0);
-                continue;
-            }
-            assert_int_equal(st, TFS_OK);
-            assert_int_equal(n, n_ref);
-            for (size_t i = 0; i < n; i++) {
-                assert_string_equal(v[i], ref[i]);
-                free(v[i]);
-            }
-            free(v);
-        }
-        for (size_t i = 0; i < n_ref; i++) free(ref[i]);
-        free(ref);
+        assert_int_equal(every_allocation_list(set_members, entries[d]), 3);
     }
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/%s", one, files[i][0]);

@@ -28,5 +28,5 @@ target_link_options(test_lint_nomem PRIVATE -Wl,--wrap=malloc,--wrap=calloc,--wr
 tfs_add_test(test_lint_io SOURCES lint/test_lint_io.c common/files.c LABELS lint)
 target_include_directories(test_lint_io PRIVATE ${PROJECT_SOURCE_DIR}/parsers/lint)
 target_link_options(test_lint_io PRIVATE -Wl,--wrap=pread64)
-# test_lint_bytes: GGUF bytes no structure owns (LT113 trailing, LT114 padding), on files built byte by byte
+# test_lint_bytes: GGUF bytes no structure owns (LT113 trailing, LT114 padding), on files made by tfs_gg_write, offsets counted by hand
 tfs_add_test(test_lint_bytes SOURCES lint/test_lint_bytes.c common/files.c common/sources.c LABELS lint)

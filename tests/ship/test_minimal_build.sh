@@ -13,7 +13,9 @@ shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export PKG_CONFIG_LIBDIR=/nonexistent PKG_CONFIG_PATH=/nonexistent
-if ! cmake -S "$src" -B "$tmp/b" -DTFS_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Release \
+# Debug (-O0): what is checked is what the configure finds and what links;
+# the optimised build is the README's first command (ci/setup-and-run.sh)
+if ! cmake -S "$src" -B "$tmp/b" -DTFS_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=Debug \
         -DCMAKE_C_COMPILER="$cc" -DCMAKE_C_FLAGS="$*" \
         -DPKG_CONFIG_EXECUTABLE=/nonexistent/pkg-config -DTFS_PYTHON3=/nonexistent/python3 -DTFS_FORMAT_CHECK=ON \
         -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON \

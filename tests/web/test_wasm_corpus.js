@@ -12,8 +12,11 @@
  * its other parts as a model set: docs/lint.md).  The native dumps run in
  * one shell per profile (a fork of node per file costs more than the test).
  *
- * usage: node test_wasm_corpus.js TFS_WASM TFS_CLI SOURCE_DIR [WORK_DIR]
- * exit 0 pass, 1 fail, 77 skip (no tfs.wasm: no wasm toolchain). */
+ * With --shard K/N only the files i (0-based, in the order above) with
+ * i % N == K - 1 (ctest test_web_wasm_KofN: N of them compare every file).
+ *
+ * usage: node test_wasm_corpus.js TFS_WASM TFS_CLI SOURCE_DIR [WORK_DIR] [--shard K/N]
+ * exit 0 pass, 1 fail, 2 usage, 77 skip (no tfs.wasm: no wasm toolchain). */
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -22,9 +25,21 @@ const crypto = require('crypto');
 const {execFileSync, spawnSync} = require('child_process');
 
 const started = Date.now();
-const [wasmPath, cli, srcDir, workArg] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+let shardK = 1, shardN = 1;
+const si = argv.indexOf('--shard');
+if (si >= 0) {
+    const m = /^(\d+)\/(\d+)$/.exec(argv[si + 1] || '');
+    if (!m || +m[1] < 1 || +m[1] > +m[2]) {
+        console.error(`test_wasm_corpus.js: --shard wants K/N with 1 <= K <= N, not '${argv[si + 1]}'`);
+        process.exit(2);
+    }
+    [shardK, shardN] = [+m[1], +m[2]];
+    argv.splice(si, 2);
+}
+const [wasmPath, cli, srcDir, workArg] = argv;
 if (!wasmPath || !cli || !srcDir) {
-    console.error('usage: node test_wasm_corpus.js TFS_WASM TFS_CLI SOURCE_DIR [WORK_DIR]');
+    console.error('usage: node test_wasm_corpus.js TFS_WASM TFS_CLI SOURCE_DIR [WORK_DIR] [--shard K/N]');
     process.exit(2);
 }
 if (!fs.existsSync(wasmPath)) {
@@ -61,7 +76,7 @@ const files = [
     ...models(path.join(srcDir, 'corpus')),
     ...models(path.join(srcDir, '..', 'shared', 'real')),
     ...Object.keys(odd).map((n) => path.join(work, n)),
-];
+].filter((p, i) => i % shardN === shardK - 1);
 const sharedReal = path.join(srcDir, '..', 'shared', 'real');
 if (!fs.existsSync(sharedReal)) console.log(`note: ${sharedReal} absent: corpus/ and corpus/real only`);
 

@@ -35,10 +35,10 @@ _tfs() {
         --expect) mapfile -t COMPREPLY < <(compgen -W "valid parser_error implementation_defined" -- "$cur"); return ;;
         --fixtures) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -d -- "$cur"); return ;;
         --category-map) compopt -o filenames 2> /dev/null; mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return ;;
-        --adapter | -j | --jobs | --timeout | --output-cap | --rule | --id | --tag) return ;;
+        --adapter | -j | --jobs | --timeout | --output-cap | --rule | --id | --tag | --shard) return ;;
         esac
         opts="--lint --adapter --shell -j --jobs --timeout --output-cap --fixtures --format --profile --strict --header-only
-              --rule --expect --id --tag --expected-failures --write-expected-failures --json --tap --junit -q --quiet
+              --rule --expect --id --tag --shard --expected-failures --write-expected-failures --json --tap --junit -q --quiet
               --list --category-map --content --no-sanity-check --help"
         if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur"); return; fi
         compopt -o filenames 2> /dev/null
