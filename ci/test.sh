@@ -148,13 +148,19 @@ mutants_quick() {
         san=(--san-build-dir "$root/build/asan-ubsan")
     fi
     tfs_log "[mutants] maint/mutants/run.py --quick --budget 180 ${san[*]}"
-    if /usr/bin/python3 maint/mutants/run.py --quick --budget 180 --build-dir "$root/build/dev" -j "$jobs" \
-        "${san[@]}" --out "$root/build/mutants-quick" 2>&1 | tee "$root/build/mutants-quick.log"; then
-        total_pass=$((total_pass + 1))
-    else
+    /usr/bin/python3 maint/mutants/run.py --quick --budget 180 --build-dir "$root/build/dev" -j "$jobs" \
+        "${san[@]}" --out "$root/build/mutants-quick" 2>&1 | tee "$root/build/mutants-quick.log"
+    local rc=${PIPESTATUS[0]}
+    case $rc in
+    0) total_pass=$((total_pass + 1)) ;;
+    1)
         echo "ci/test.sh: [mutants] FAILED: a mutant of a changed line survived (build/mutants-quick/mutants.md)"
-        total_fail=$((total_fail + 1))
-    fi
+        total_fail=$((total_fail + 1)) ;;
+    *)
+        # 2: run.py could not judge (a build that failed, a stale equivalence line, a usage error)
+        echo "ci/test.sh: [mutants] FAILED: maint/mutants/run.py exited $rc without a verdict (log: build/mutants-quick.log)"
+        total_fail=$((total_fail + 1)) ;;
+    esac
 }
 
 # rulecov: the quick rule coverage (docs/rule-coverage.md); counts as one test.

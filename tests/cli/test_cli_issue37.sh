@@ -9,6 +9,11 @@
 #     as a stream, as `-` is (a FIFO a walk finds stays refused: test_walk);
 #   - `tfs conform --lint -q`: the runner's option parser for both;
 #   - `tfs help dump` and `tfs help check` name every option on the usage line;
+#   - `tfs check --lint -`: standard input that is a regular file is linted
+#     whole (LT114, LT302); from a pipe, the rule that needs the bytes again
+#     is said to be unchecked (human and --json);
+#   - after `--`, every word is a FILE for `tfs dump` too (a file named
+#     `--tree` or `--full` is dumped, not read as an option);
 #   - `tfs mint` without arguments: its usage, without the options tfs passes
 #     itself (--tfs, --lib); without libtfs.so it says once that it falls
 #     back to one `tfs check` per check.
@@ -136,5 +141,29 @@ if command -v "${TFS_PYTHON3:-python3}" > /dev/null 2>&1; then
 else
     echo "note: python3 absent, mint's fallback not tried"
 fi
+
+# ---- lint from standard input: a regular file is read again (LT114, LT302 found); a pipe says what it could not check
+gpad=$lint/LT114-gguf-pad-header-first.gguf spad=$lint/LT302-st-padding-tab.safetensors
+out=$("$tfs" check --lint - < "$gpad" 2>&1)
+if printf '%s\n' "$out" | grep -q "LT114  warning" && ! printf '%s\n' "$out" | grep -q "not checked"; then ok
+else ko "check --lint - < FILE (GGUF): LT114 not found: $(printf '%s\n' "$out" | tail -2)"; fi
+out=$("$tfs" check --lint - < "$spad" 2>&1)
+if printf '%s\n' "$out" | grep -q "LT302  warning"; then ok; else ko "check --lint - < FILE (safetensors): $(printf '%s\n' "$out" | tail -2)"; fi
+out=$(cat "$gpad" | "$tfs" check --lint - 2>&1)
+if printf '%s\n' "$out" | grep -q "lint note   LT114 not checked"; then ok; else ko "check --lint from a pipe: no note: $(printf '%s\n' "$out" | tail -2)"; fi
+out=$(cat "$spad" | "$tfs" check --lint --json - 2>&1)
+if printf '%s\n' "$out" | grep -q '"not_checked":\["LT302"\]'; then ok; else ko "check --lint --json from a pipe: $out"; fi
+out=$("$tfs" check --lint --json "$gpad" 2>&1)
+if ! printf '%s\n' "$out" | grep -q 'not_checked'; then ok; else ko "check --lint --json FILE says not_checked: $out"; fi
+
+# ---- dump: after `--` every word is a FILE (dump's own options included)
+for name in --tree --full --no-tensors; do
+    cp "$src/corpus/gguf/valid-n-dims-0.gguf" "$tmp/$name"
+    out=$(cd "$tmp" && "$tfs" dump -- "$name" 2>&1); rc=$?
+    if [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | head -1)" = "$name:" ]; then ok
+    else ko "tfs dump -- $name (a file of that name): exit $rc: $(printf '%s\n' "$out" | head -2)"; fi
+done
+out=$(cd "$tmp" && "$tfs" dump --tree -- --tree 2>&1); rc=$?
+if [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | head -1)" = "--tree:" ]; then ok; else ko "tfs dump --tree -- --tree: exit $rc"; fi
 
 finish

@@ -90,8 +90,16 @@ static int collect(int argc, char **argv, const check_opts *o, walk_list *l) {
 /* --lint on a valid file: its findings into *lr (r->lint); 0, or -1 when the
  * lint could not run (r->lint_error says why). */
 static int lint_one(const char *path, const check_opts *o, check_result *r, tfs_lint_report *lr) {
-    /* a stream cannot be read again: the header's findings only */
-    tfs_status st = input_streamed() ? tfs_lint_header(r->h, NULL, lr) : tfs_lint_path(path, r->h, o->config, lr);
+    tfs_status st;
+    if (input_streamed()) {
+        /* a stream cannot be read again: the header's findings only, and the rule that reads the bytes again
+         * is said to be unchecked (LT114 the GGUF padding, LT302 the safetensors header's padding) */
+        st = tfs_lint_header(r->h, NULL, lr);
+        r->lint_unchecked = r->h->format == TFS_FORMAT_GGUF ? "LT114" : "LT302";
+    } else {
+        /* standard input that is a regular file is read again by its name (the same file, another offset) */
+        st = tfs_lint_path(strcmp(path, "-") == 0 ? "/dev/stdin" : path, r->h, o->config, lr);
+    }
     if (st == TFS_OK) {
         r->lint = lr;
         return 0;

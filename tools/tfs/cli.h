@@ -81,6 +81,8 @@ typedef struct check_result {
     char detail[200];                   /* V_PARSER_ERROR: the numbers behind it (detail.c), or "" */
     const struct tfs_lint_report *lint; /* --lint on a valid file: its findings, else NULL */
     const char *lint_error;             /* --lint could not run (config unreadable): why, else NULL */
+    const char *lint_unchecked;         /* --lint ran without a rule that needs the bytes again (a stream:
+                                           LT114): its id, else NULL */
 } check_result;
 
 /* detail.c: the numbers behind a violation of GG304 (bytes needed against

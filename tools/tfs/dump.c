@@ -241,6 +241,10 @@ int cmd_dump(int argc, char **argv, int first) {
     /* the options of check, plus --full (removed before check's parser sees it) */
     int n = first;
     for (int i = first; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0) { /* the rest are FILEs, for check's parser as they are */
+            while (i < argc) argv[n++] = argv[i++];
+            break;
+        }
         if (strcmp(argv[i], "--full") == 0)
             full = 1;
         else if (strcmp(argv[i], "--content-only") == 0)

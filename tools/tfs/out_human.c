@@ -159,6 +159,11 @@ void print_human(FILE *out, const check_result *r) {
         fprintf(out, "  lint        %zu error%s, %zu warning%s\n", r->lint->n_errors, r->lint->n_errors == 1 ? "" : "s",
                 r->lint->n_warnings, r->lint->n_warnings == 1 ? "" : "s");
         lint_print_human(out, r->lint);
+        if (r->lint_unchecked)
+            fprintf(
+                out,
+                "  lint note   %s not checked: it reads the padding bytes again, and a stream cannot be read again\n",
+                r->lint_unchecked);
     } else if (r->lint_error) {
         fprintf(out, "  lint        not run: %s\n", r->lint_error);
     }

@@ -103,6 +103,11 @@ void print_json(FILE *out, const check_result *r) {
         fprintf(out, ",\"lint\":{\"errors\":%zu,\"warnings\":%zu,\"findings\":", r->lint->n_errors,
                 r->lint->n_warnings);
         lint_print_json(out, r->lint);
+        if (r->lint_unchecked) { /* a rule the input could not give the bytes for (a stream: LT114) */
+            fputs(",\"not_checked\":[", out);
+            json_cstr(out, r->lint_unchecked);
+            fputc(']', out);
+        }
         fputc('}', out);
     } else if (r->lint_error) {
         fputs(",\"lint\":{\"error\":", out);
