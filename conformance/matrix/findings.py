@@ -511,6 +511,34 @@ SOURCE = [
      "parse_data_offsets, a double cast to size_t with no range check"),
     ("safetensors-cpp", (CR,), "ST113-*", "safetensors.hh (af90b6c): the JSON parser recurses per nesting level"),
 ]
+# ... and one file per reader, conformance/matrix/sources/<reader>.tsv (lines: reader glob, results
+# (comma-separated result names), fixture glob, "file:line (commit or version): what"; '#' comments),
+# read after the entries above: the first match wins.
+SOURCES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sources")
+
+
+def read_sources(folder=SOURCES_DIR):
+    out = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if not name.endswith(".tsv"):
+            continue
+        with open(os.path.join(folder, name), encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if not line.strip() or line.startswith("#"):
+                    continue
+                cols = line.rstrip("\n").split("\t")
+                if len(cols) != 4 or not cols[3].strip():
+                    raise SystemExit(f"findings.py: {name}:{n}: want 4 tab-separated columns (reader glob, results, "
+                                     f"fixture glob, where)")
+                results = tuple(r.strip() for r in cols[1].split(","))
+                bad = [r for r in results if r not in (FA, FR, WR, MR, CR, TO)]
+                if bad:
+                    raise SystemExit(f"findings.py: {name}:{n}: not a result: {', '.join(bad)}")
+                out.append((cols[0], results, cols[2], cols[3].strip()))
+    return out
+
+
+SOURCE += read_sources()
 # A fix for one class where the class's INSTEAD text does not fit: (reader glob, results, fixture glob, text)
 FIX = [
     ("gguf-py*", (TO,), "valid-*", "read a numeric or string array with one numpy view (or one pass over its bytes), not "
