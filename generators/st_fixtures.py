@@ -245,6 +245,12 @@ def json_syntax():
     add("ST118-string-top", st_file('"{}"'), "top level is a string", "ST118")
     add("ST118-null-top", st_file("null"), "top level is null", "ST118")
     add("ST118-number-top", st_file("8"), "top level is a number", "ST118")
+    # the same past 16 bytes, padded with spaces (as serializers pad): a reader whose only guard against a
+    # non-object header is a minimum file size (safetensors-cpp: "Size is too short" below 16 bytes) shows here
+    for tag, top, what in (("array", "[]", "an array"), ("string", '"{}"', "a string"), ("null", "null", "null"),
+                           ("number", "8", "a number")):
+        add("ST118-%s-top-padded-32" % tag, st_file(top.ljust(32)), "top level is %s, padded with spaces to 32 "
+            "bytes (a 40-byte file)" % what, "ST118")
 
 
 def entries():
