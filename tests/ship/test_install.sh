@@ -21,7 +21,11 @@
 #      (its toy reader and toy.xfail): its ctests all pass, `ctest -L GG304`
 #      selects the toy's expected failures, --output-junit has one testcase per
 #      fixture, and without toy.xfail those fixtures fail.
+# TFS_INSTALL_PART=lib (1-5 but the suite) or suite (1-3 and 6) runs a part,
+# so that ctest runs the two at once (test_install_consumer_lib, _suite:
+# the consumer's ctest is one test per GGUF fixture); default: all.
 set -eu
+part=${TFS_INSTALL_PART:-all}
 build=$1 src=$2 cc=$3 posix=$4 tools=$5
 shift 5
 cflags="$*"
@@ -101,7 +105,7 @@ else
 fi
 
 # ---- the conformance suite through the package (needs `tfs conform`: tools + POSIX)
-if [ "$tools" = ON ] && [ "$posix" = ON ] && [ -f "$cb/CTestTestfile.cmake" ]; then
+if [ "$part" != lib ] && [ "$tools" = ON ] && [ "$posix" = ON ] && [ -f "$cb/CTestTestfile.cmake" ]; then
     cdir=$prefix/share/tfs/conformance
     if [ -f "$cdir/gguf/MANIFEST.tsv" ] && [ -f "$cdir/README.md" ] && [ -d "$cdir/gguf/expected" ] \
        && [ -f "$libdir/cmake/tfs/tfsConformance.cmake" ]; then ok "installed share/tfs/conformance and tfsConformance.cmake"
@@ -131,6 +135,8 @@ sys.exit(0 if len(names) == int(sys.argv[2]) and "toy/default/gguf/parser_error/
     elif grep -q false_accept "$tmp/x.log"; then ok "without toy.xfail GG304-no-data fails (false_accept)"
     else cat "$tmp/x.log"; ko "GG304-no-data without toy.xfail"; fi
 fi
+
+[ "$part" = suite ] && finish
 
 # ---- the mutators and examples/fuzz_target
 for f in "$libdir/libtfs_mutator.a" "$prefix/include/tfs/mutate.h" "$libdir/tfs/tfs_mutator_libfuzzer.o" \

@@ -1,6 +1,6 @@
 # A shippable libtfs (included by tests/CMakeLists.txt):
 #   test_exports          nm -D of libtfs.so = the TFS_API declarations of include/tfs/*.h
-#   test_install_consumer cmake --install into a temp prefix; examples/consumer via
+#   test_install_consumer_lib, _suite  cmake --install into a temp prefix; examples/consumer via
 #                         find_package(tfs); pkg-config --cflags --libs tfs; a pkg-config compile
 #   test_minimal_build    configure + build with TFS_BUILD_TESTS=OFF and no cmocka,
 #                         OpenSSL, pkg-config or Python to be found
@@ -14,10 +14,14 @@ if(NOT TFS_SANITIZE)
                    $<$<NOT:$<BOOL:${TFS_POSIX}>>:-DTFS_NO_POSIX>)
   set_tests_properties(test_exports PROPERTIES LABELS "ship")
   if(TFS_INSTALL)
-    add_test(NAME test_install_consumer
-             COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
-                     ${CMAKE_C_COMPILER} ${TFS_POSIX} ${TFS_BUILD_TOOLS} ${_tfs_cflags_list})
-    set_tests_properties(test_install_consumer PROPERTIES LABELS "ship;install" TIMEOUT 600)
+    # in two parts run at once: the library as a package (lib), the conformance suite through it (suite)
+    foreach(_part lib suite)
+      add_test(NAME test_install_consumer_${_part}
+               COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/test_install.sh ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR}
+                       ${CMAKE_C_COMPILER} ${TFS_POSIX} ${TFS_BUILD_TOOLS} ${_tfs_cflags_list})
+      set_tests_properties(test_install_consumer_${_part} PROPERTIES LABELS "ship;install" TIMEOUT 600
+                           ENVIRONMENT "TFS_INSTALL_PART=${_part}")
+    endforeach()
   endif()
   if(TFS_POSIX)
     add_test(NAME test_minimal_build
