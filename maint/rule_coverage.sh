@@ -10,8 +10,9 @@
 #   maint/rule_coverage.sh [--rules LIST] [--quick] [--shard K/N] [--json] [--sanitize] [--build-dir DIR] [-j N] [-v]
 #     --rules LIST   comma-separated rule ids (default: all live rules)
 #     --quick        a handful of rules, one per way a rule is switched off (CI)
-#     --shard K/N    of those rules the K-th, K+N-th, ... (default tree: DIR-KofN),
-#                    so that N runs at once share the cores (ci/test.sh: 1/2, 2/2)
+#     --shard K/N    of those rules the K-th, K+N-th, ... (default tree: DIR-KofN):
+#                    N runs at once on a machine with cores to spare (each rule's
+#                    rebuild and fixture run keep 2 cores busy on their own)
 #     --json         one JSON document on stdout instead of the table
 #     --sanitize     build with clang, ASan + UBSan (default tree build/rulecov-asan):
 #                    a mutant that reads out of bounds shows as "crashed"
