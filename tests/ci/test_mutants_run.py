@@ -192,5 +192,15 @@ with tempfile.TemporaryDirectory() as tmp:
     if head.returncode == 0:  # a source tree without git names no commit
         check(doc["commit"].split("+")[0] == head.stdout.strip(), f"report: the commit {doc['commit']}")
 
+# ---- the programs of the build tree, not of trees that tests configure inside it
+with tempfile.TemporaryDirectory() as b:
+    for d in ("tools/CMakeFiles/tfs.dir", "tests/rulecov/rulecov-ST110/tools/CMakeFiles/tfs.dir"):
+        os.makedirs(os.path.join(b, d))
+    open(os.path.join(b, "CMakeCache.txt"), "w").close()
+    open(os.path.join(b, "tests/rulecov/rulecov-ST110/CMakeCache.txt"), "w").close()
+    check(not run.nested_tree(b, os.path.join(b, "tools/CMakeFiles/tfs.dir/link.txt")), "nested_tree: the build's own")
+    check(run.nested_tree(b, os.path.join(b, "tests/rulecov/rulecov-ST110/tools/CMakeFiles/tfs.dir/link.txt")),
+          "nested_tree: a tree a test configured inside the build")
+
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
