@@ -16,12 +16,12 @@ set(_dir ${CMAKE_CURRENT_SOURCE_DIR})
 # the spawning runs are split in shards (--shard K/N, cmake/shards.cmake): one
 # process (or two) per fixture, each shard well under a minute in every stage.
 # Sanitizer builds run a third of the fixtures through these adapters (the
-# first of 3 shards): a sanitized process per fixture costs 3x, and what a
+# first 2 of 6 shards): a sanitized process per fixture costs 3x, and what a
 # sanitizer checks here, libtfs and `tfs dump --json`, it checks on every
 # fixture in test_conform_inprocess_* and test_dump_real_*.
 if(TFS_SANITIZE)
-  set(_n 3)
-  set(_run RUN 1)
+  set(_n 6)
+  set(_run RUN 2)
 else()
   set(_n 6)
   set(_run)
@@ -34,7 +34,7 @@ tfs_add_sharded_test(test_adapter_tfs_header_only ${_n} ${_run}
   COMMAND ${_cf} --profile header-only --adapter "${_dir}/tfs-adapter --tfs $<TARGET_FILE:tfs> --header-only {file}"
   LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
 if(TFS_SANITIZE)
-  tfs_add_sharded_test(test_adapter_example_c 3 RUN 1
+  tfs_add_sharded_test(test_adapter_example_c 6 RUN 2
     COMMAND ${_cf} --adapter "$<TARGET_FILE:tfs_example_adapter> {file}"
     LABELS ${_adapter_labels} PROPERTIES TIMEOUT 300)
 else()
