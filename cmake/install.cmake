@@ -23,7 +23,7 @@
 #   lib/tfs/libtfs_afl_mutator.so     AFL++ custom mutator (tfs_AFL_MUTATOR)
 #   lib/pkgconfig/tfs-mutator.pc, tfs-mutator-libfuzzer.pc
 # tests/install/test_install.sh installs into a temporary prefix and builds
-# examples/consumer against it (ctest test_install_consumer).
+# examples/consumer against it (ctest test_install_consumer_lib, _suite).
 include(CMakePackageConfigHelpers)
 
 set(TFS_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/tfs CACHE STRING

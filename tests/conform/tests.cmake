@@ -1,6 +1,6 @@
 # `tfs conform` (conformance/runner), ctest label conform:
 #   test_conform_inprocess_*  the whole corpus through our parsers, in every profile
-#   test_conform_runner       tests/conform/test_conform.py: hostile adapters
+#   test_conform_runner_KofN  tests/conform/test_conform.py: hostile adapters
 #                             (hostile.c), reports, expected failures, SIGINT
 if(TARGET tfs_conform AND TARGET tfs)
   add_executable(conform_hostile ${CMAKE_CURRENT_LIST_DIR}/hostile.c)
