@@ -1,7 +1,8 @@
 /* test_lint_bytes.c: bytes of a valid GGUF file that no structure owns
  * (parsers/lint/lint_bytes.c): LT113 (after the data section padded to the
  * alignment; tfs_unowned_tail) and LT114 (padding bytes that are not zero).
- * The files are made by the library's writer (tfs_gg_write); every offset
+ * The files are made by the library's writers (tfs_gg_write; the one
+ * safetensors file by tfs_st_write); every offset
  * below is counted by hand from the GGUF layout (24-byte fixed header, KV
  * pairs, tensor infos, padding to 32, each tensor's data padded to 32), and
  * the written sizes are checked against those counts:
@@ -147,15 +148,22 @@ static void test_tail(void **state) {
     assert_int_equal(tfs_unowned_tail(&copy, &at), 0);
     tfs_header_free(h);
     /* safetensors: trailing bytes are ST307, so a valid file has none */
-    static const uint8_t st[] = "\x10\0\0\0\0\0\0\0{\"a\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1]}}";
-    uint8_t sbuf[128];
-    size_t jl = strlen((const char *)st + 8);
-    memcpy(sbuf, st, 8 + jl);
-    sbuf[0] = (uint8_t)jl;
-    sbuf[8 + jl] = 5;
-    assert_int_equal(tfs_parse_buffer(sbuf, 8 + jl + 1, TFS_FORMAT_SAFETENSORS, 0, &h, NULL), TFS_OK);
+    static const uint64_t shape[1] = {1};
+    static const uint8_t byte = 5;
+    const tfs_st_wentry e = {.name = tfs_wstr_c("a"), .dtype = TFS_ST_U8, .n_dims = 1, .shape = shape, .data = &byte};
+    const tfs_st_model m = {.n_entries = 1, .entries = &e, .pad_to = 1}; /* no padding: nothing after the byte */
+    tfs_wbuf w;
+    tfs_wbuf_init(&w);
+    assert_int_equal(tfs_st_write(&m, &w), TFS_OK);
+    uint8_t *sbuf = NULL;
+    size_t slen = 0;
+    assert_int_equal(tfs_wbuf_flatten(&w, BUF_CAP, &sbuf, &slen), TFS_OK);
+    tfs_wbuf_free(&w);
+    assert_int_equal(tfs_parse_buffer(sbuf, slen, TFS_FORMAT_SAFETENSORS, 0, &h, NULL), TFS_OK);
+    assert_int_equal(h->file_size, slen);
     assert_int_equal(tfs_unowned_tail(h, &at), 0);
     tfs_header_free(h);
+    free(sbuf);
 }
 
 /* LT113's finding: the count, where it starts, the file's end. */
