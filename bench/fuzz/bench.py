@@ -186,16 +186,30 @@ def replay(binary, paths, env_extra=None, timeout=120):
                           env=env, timeout=timeout)
 
 
+def _counts(bug, replay_bin, paths):
+    """(reached, triggered) over `paths`, replayed in one process in counting mode."""
+    r = replay(replay_bin, paths, {"TFS_BUG_NOABORT": "1", "TFS_BUG_STATS": "1"})
+    c = canary_counts(r.stderr, bug["id"])
+    if c is None:
+        raise SystemExit("bench: no canary line from %s on %s%s (exit %d): %s" % (
+            replay_bin, paths[0], " and %d more" % (len(paths) - 1) if len(paths) > 1 else "", r.returncode,
+            r.stderr[-400:]))
+    return c
+
+
 def filter_seeds(bug, replay_bin, seeds):
-    """Seeds that do not trigger the bug (each replayed alone, counting mode);
-    returns (kept, dropped, reached)."""
+    """Seeds that do not trigger the bug (counting mode); returns (kept,
+    dropped, reached).  All the seeds in one process first: when none
+    triggers the bug (the usual case), that is the answer; otherwise each
+    seed is replayed alone to tell which ones do."""
+    if not seeds:
+        return [], [], 0
+    reached, triggered = _counts(bug, replay_bin, seeds)
+    if triggered == 0:
+        return list(seeds), [], reached
     kept, dropped, reached = [], [], 0
     for s in seeds:
-        r = replay(replay_bin, [s], {"TFS_BUG_NOABORT": "1", "TFS_BUG_STATS": "1"})
-        c = canary_counts(r.stderr, bug["id"])
-        if c is None:
-            raise SystemExit("bench: no canary line from %s on %s (exit %d): %s" % (replay_bin, s, r.returncode,
-                                                                                   r.stderr[-400:]))
+        c = _counts(bug, replay_bin, [s])
         reached += c[0]
         (dropped if c[1] else kept).append(s)
     return kept, dropped, reached

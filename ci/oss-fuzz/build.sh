@@ -29,12 +29,16 @@ cmake -S "$src" -B "$build" \
     -DTFS_BUILD_TESTS=OFF -DTFS_BUILD_TOOLS=OFF -DTFS_BUILD_BENCH=OFF -DTFS_INSTALL=OFF \
     -DTFS_WERROR=OFF -DTFS_SANITIZE=OFF \
     -DTFS_FUZZ_ENGINE=$tfs_engine -DTFS_FUZZ_ENGINE_FLAGS="$LIB_FUZZING_ENGINE"
-cmake --build "$build" -j "$jobs" --target tfs_fuzzers
+# TFS_FUZZ_TARGETS (not an OSS-Fuzz variable): build only these engine forms
+# (e.g. "fuzz_gguf_buffer_fuzzer fuzz_st_buffer_fuzzer"); default every one
+read -ra fuzz_targets <<< "${TFS_FUZZ_TARGETS:-tfs_fuzzers}"
+cmake --build "$build" -j "$jobs" --target "${fuzz_targets[@]}"
 
 # bytes: past the 64 KiB read window (TFS_WINDOW), so window edges are reached
 # (corpus/gguf/GG130-bool-array-past-eof-window-strict, found at 262,144), and
 # GG505 (a key over 65,535 bytes) can be; the mutator keeps most inputs small
 max_len=131072
+declare -A zipped=()
 for bin in "$build"/fuzzers/*_fuzzer; do
     name=$(basename "$bin" _fuzzer) # fuzz_gguf_buffer, fuzz_gguf_buffer_sa
     case $name in
@@ -45,12 +49,16 @@ for bin in "$build"/fuzzers/*_fuzzer; do
     cp "$bin" "$OUT/$name"
     cp "$src/fuzz/dict/$fmt.dict" "$OUT/$name.dict"
     printf '[libfuzzer]\nmax_len = %d\ndict = %s.dict\n' "$max_len" "$name" > "$OUT/$name.options"
+    # one seed folder and one zip per format, copied beside each of its targets
+    # (made anew on every run: $WORK may keep an older corpus's)
     seeds=$WORK/seeds-$fmt
-    if [[ ! -d $seeds ]]; then
+    if [[ -z ${zipped[$fmt]:-} ]]; then
+        rm -rf "$seeds" "$seeds.zip"
         TFS_SEED_COPY=1 "$src/fuzz/seed_corpus.sh" "$fmt" "$seeds" 1048576 > /dev/null
+        (cd "$seeds" && zip -q -r "$seeds.zip" .)
+        zipped[$fmt]=1
     fi
-    rm -f "$OUT/${name}_seed_corpus.zip"
-    (cd "$seeds" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+    cp "$seeds.zip" "$OUT/${name}_seed_corpus.zip"
 done
 # AFL++: the custom mutator is loaded by afl-fuzz itself (dlopen), a program
 # without sanitizer runtimes, so it is built without the target's
