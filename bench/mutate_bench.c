@@ -30,7 +30,8 @@
  * random picks over the seeds of that class, and over all seeds; then the
  * share of each phase (load = parse + model, mutate = the model and bytes
  * phases, write, copy out + free) in a second run of random picks over all
- * seeds with the core's phase timer on.
+ * seeds with the core's phase timer on.  A row "quick" gives
+ * tfs_mutate_quick alone (the front ends' quick path; not in the median).
  * --json: the same as one JSON object on stdout.  --calls N: N calls per
  * figure instead of S seconds, and a digest (FNV-1a) of every output: two
  * builds that mutate alike print the same digest.
@@ -178,7 +179,10 @@ static double rate(const char *families, const unsigned char *use, double second
         uint64_t t0 = now_ns();
         for (int d = 0; d < g_depth; d++) {
             rng = rng * 6364136223846793005u + 1442695040888963407u;
-            if (!g_front_lf || families) {
+            if (families && strcmp(families, "quick") == 0) { /* tfs_mutate_quick alone (no fallback) */
+                size_t q = tfs_mutate_quick(g_buf, size, g_max_size, rng >> 11, NULL, 0);
+                if (q) size = q;
+            } else if (!g_front_lf || families) {
                 size = tfs_mutate(g_buf, size, g_front_lf ? out_cap(size, (unsigned)(rng >> 20)) : g_max_size,
                                   rng >> 11, &o);
             } else if ((rng >> 63) == 0) {
@@ -280,6 +284,15 @@ int main(int argc, char **argv) {
         fr[f] = rate(fam, use, seconds, &fc[f]);
         sorted[ns++] = fr[f];
     }
+    /* tfs_mutate_quick (the front ends' quick path), over the seeds it finds a field in */
+    memset(use, 0, g_n_seeds);
+    int any_quick = 0;
+    for (size_t i = 0; i < g_n_seeds; i++) {
+        use[i] = g_seeds[i].format != TFS_FORMAT_UNKNOWN;
+        any_quick |= use[i];
+    }
+    uint64_t qc = 0;
+    double quick = any_quick ? rate("quick", use, seconds, &qc) : 0.0;
     qsort(sorted, (size_t)ns, sizeof *sorted, cmp_double);
     double median = ns ? (ns % 2 ? sorted[ns / 2] : (sorted[ns / 2 - 1] + sorted[ns / 2]) / 2) : 0;
 
@@ -336,7 +349,7 @@ int main(int argc, char **argv) {
             printf("%s\"%s\": %.0f", first ? "" : ", ", tfs_mutation_family(f), fr[f]);
             first = 0;
         }
-        printf("},\n \"median_over_families\": %.0f,\n \"size_classes\": {", median);
+        printf("},\n \"median_over_families\": %.0f,\n \"quick\": %.0f,\n \"size_classes\": {", median, quick);
         for (int k = 0, first = 1; k < 4; k++) {
             if (!cn[k]) continue;
             printf("%s\"%s\": {\"seeds\": %zu, \"per_s\": %.0f}", first ? "" : ", ", cls[k].name, cn[k], cr[k]);
@@ -356,6 +369,7 @@ int main(int argc, char **argv) {
         for (int f = 0; f < nf; f++)
             if (fc[f]) printf("| %s | %.0f |\n", tfs_mutation_family(f), fr[f]);
         printf("| **median over families** | **%.0f** |\n", median);
+        printf("| quick (tfs_mutate_quick, the front ends' quick path) | %.0f |\n", quick);
         printf("\n| seed size | seeds | mutations/s (random picks) |\n|---|---:|---:|\n");
         for (int k = 0; k < 4; k++)
             if (cn[k]) printf("| %s | %zu | %.0f |\n", cls[k].name, cn[k], cr[k]);

@@ -3,7 +3,10 @@
  * The prototypes follow AFL++'s documented C API (docs/custom_mutators.md of
  * afl++ 4.04c); no AFL header is used: the afl_state_t pointer is opaque here.
  * Buffers handed to AFL++ belong to this mutator and stay valid until the
- * next call. */
+ * next call.  TFS_MUTATOR_QUICK=P (0..100, default 75): P percent of the
+ * calls that are not crossovers make one tfs_mutate_quick edit (a header
+ * field found by a bounded scan; described as "tfs:quick.value" and so
+ * on), the rest, and inputs in which the scan finds no field, tfs_mutate. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,9 @@ typedef struct afl_mut {
     uint64_t rng;
     uint8_t *buf; /* output of afl_custom_fuzz */
     size_t cap;
-    int last; /* mutation index of the last output; -2 crossover; -1 none */
+    int last;       /* mutation index of the last output; -2 crossover; -3 quick (qname); -1 none */
+    unsigned quick; /* TFS_MUTATOR_QUICK: percent of calls made by tfs_mutate_quick */
+    char qname[16];
     char desc[96];
     /* trimming: the current good input, the candidate, the step */
     uint8_t *base;
@@ -56,6 +61,7 @@ void *afl_custom_init(void *afl, unsigned int seed) {
     m->rng = 0x61666c2bu ^ ((uint64_t)seed << 20);
     m->last = -1;
     tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE")); /* ablation: family[,family...] off */
+    m->quick = tfs__mut_env_percent(getenv("TFS_MUTATOR_QUICK"), TFS_MUTATOR_QUICK_DEFAULT);
     return m;
 }
 
@@ -94,8 +100,16 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
         m->last = -2;
     } else {
         if (buf_size) memcpy(m->buf, buf, buf_size);
-        m->last = choose(m, buf, buf_size);
-        n = tfs_mutate_one(m->buf, buf_size, max_size, seed, m->last);
+        /* a quick edit (no parse, no write) when drawn and the scan finds a field */
+        n = m->quick && (seed >> 3) % 100u < m->quick
+                ? tfs_mutate_quick(m->buf, buf_size, max_size, seed, m->qname, sizeof m->qname)
+                : 0;
+        if (n) {
+            m->last = -3;
+        } else {
+            m->last = choose(m, buf, buf_size);
+            n = tfs_mutate_one(m->buf, buf_size, max_size, seed, m->last);
+        }
     }
     if (n == 0) { /* AFL++ needs a non-empty output */
         m->buf[0] = buf_size ? buf[0] : 0;
@@ -107,7 +121,10 @@ size_t afl_custom_fuzz(void *data, uint8_t *buf, size_t buf_size, uint8_t **out_
 
 const char *afl_custom_describe(void *data, size_t max_description_len) {
     afl_mut *m = data;
-    const char *what = m->last == -2 ? "crossover" : m->last >= 0 ? tfs_mutation_name(m->last) : "none";
+    const char *what = m->last == -2   ? "crossover"
+                       : m->last == -3 ? m->qname
+                       : m->last >= 0  ? tfs_mutation_name(m->last)
+                                       : "none";
     snprintf(m->desc, sizeof m->desc, "tfs:%s", what);
     if (max_description_len < sizeof m->desc) m->desc[max_description_len] = '\0';
     return m->desc;

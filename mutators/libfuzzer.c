@@ -31,13 +31,25 @@
  * the values of traced comparisons) instead of tfs_mutate; traced as
  * "libfuzzer".  The structured mutations then keep libFuzzer's byte-level
  * search next to them.  Outside libFuzzer (no LLVMFuzzerMutate) every call
- * is a tfs one.  Anything but an integer 0..100 is 0. */
+ * is a tfs one.  Anything but an integer 0..100 is 0.
+ *
+ * Quick edits: with TFS_MUTATOR_QUICK=P (0 to 100; default 75,
+ * TFS_MUTATOR_QUICK_DEFAULT), P percent of the other calls make one
+ * tfs_mutate_quick edit (a field of the header found by a bounded scan, set
+ * to a boundary value, rewritten, bit-flipped or cut at; no parse, no write:
+ * a few microseconds whatever the input's size), traced as "quick.value" and
+ * so on; such a call on an input that is no model at all (tfs_mutate_format
+ * says unknown) goes to LLVMFuzzerMutate instead of replacing it with a
+ * skeleton, when libFuzzer is there.  P percent of the crossovers are
+ * tfs_crossover_quick splices ("quick.crossover").  The rest run tfs_mutate
+ * and tfs_crossover (parse, model, write).  Anything but an integer 0..100
+ * is the default. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tfs_mutate.h"
+#include "mut.h"
 
 #if !defined(TFS_NO_POSIX) && (defined(__unix__) || defined(__APPLE__))
 #include <fcntl.h>
@@ -71,9 +83,10 @@ static size_t budget(size_t size, size_t max_size, unsigned int seed) {
 #define CHAIN_BYTES 256u
 
 static int g_env_read;
-static unsigned g_mix;       /* TFS_MUTATOR_MIX: percent of calls to LLVMFuzzerMutate */
-static char *g_trace;        /* the mapped FILE, TRACE_BYTES; NULL: off */
-static uint64_t g_last_hash; /* hash of the last output */
+static unsigned g_mix;                               /* TFS_MUTATOR_MIX: percent of calls to LLVMFuzzerMutate */
+static unsigned g_quick = TFS_MUTATOR_QUICK_DEFAULT; /* TFS_MUTATOR_QUICK: percent of tfs_mutate_quick */
+static char *g_trace;                                /* the mapped FILE, TRACE_BYTES; NULL: off */
+static uint64_t g_last_hash;                         /* hash of the last output */
 static size_t g_last_size;
 
 static uint64_t fnv1a(const uint8_t *p, size_t n) {
@@ -87,12 +100,8 @@ static void setup(void) {
     g_env_read = 1;
     /* ablation (bench/fuzz/run.sh): TFS_MUTATOR_DISABLE=family[,family...] */
     tfs_mutation_disable(getenv("TFS_MUTATOR_DISABLE"));
-    const char *mix = getenv("TFS_MUTATOR_MIX");
-    if (mix && *mix) {
-        char *end;
-        unsigned long m = strtoul(mix, &end, 10);
-        g_mix = *end == '\0' && mix[0] >= '0' && mix[0] <= '9' && m <= 100 ? (unsigned)m : 0u;
-    }
+    g_mix = tfs__mut_env_percent(getenv("TFS_MUTATOR_MIX"), 0u);
+    g_quick = tfs__mut_env_percent(getenv("TFS_MUTATOR_QUICK"), TFS_MUTATOR_QUICK_DEFAULT);
 #ifdef TFS_TRACE
     const char *t = getenv("TFS_MUTATOR_TRACE");
     if (!t || !*t) return;
@@ -158,6 +167,23 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
         return m;
     }
 #endif
+    /* the quick path's draw: a hash of the seed, independent of the mix's bits */
+    if (g_quick && ((seed * 2654435761u) >> 8) % 100u < g_quick) {
+        char qname[16];
+        size_t q = tfs_mutate_quick(data, size, max_size, s, qname, sizeof qname);
+        if (q) {
+            if (g_trace) trace(in_size == g_last_size && in_hash == g_last_hash, data, q, qname);
+            return q;
+        }
+#ifdef TFS_HAVE_MIX
+        /* not a model (no field found): libFuzzer's own edit, not a skeleton */
+        if (LLVMFuzzerMutate && tfs_mutate_format(data, size) == TFS_FORMAT_UNKNOWN) {
+            size_t m = LLVMFuzzerMutate(data, size, max_size);
+            if (g_trace) trace(in_size == g_last_size && in_hash == g_last_hash, data, m, "libfuzzer");
+            return m;
+        }
+#endif
+    }
     size_t n = tfs_mutate(data, size, budget(size, max_size, seed >> 8), s, &o);
     if (n == 0) n = size;
     if (g_trace) trace(in_size == g_last_size && in_hash == g_last_hash, data, n, chain[0] ? chain : "none");
@@ -168,7 +194,15 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
                                  size_t max_out_size, unsigned int seed) {
     setup();
     size_t cap = budget(size1 > size2 ? size1 : size2, max_out_size, seed >> 8);
-    size_t n = tfs_crossover(data1, size1, data2, size2, out, cap, ((uint64_t)seed << 32) | 0x5eedu);
+    uint64_t s = ((uint64_t)seed << 32) | 0x5eedu;
+    if (g_quick && ((seed * 2654435761u) >> 8) % 100u < g_quick) {
+        size_t n = tfs_crossover_quick(data1, size1, data2, size2, out, cap, s);
+        if (n) {
+            if (g_trace) trace(0, out, n, "quick.crossover");
+            return n;
+        }
+    }
+    size_t n = tfs_crossover(data1, size1, data2, size2, out, cap, s);
     if (g_trace) trace(0, out, n, "crossover");
     return n;
 }

@@ -183,6 +183,13 @@ int tfs__mut_get_uint(const mut_ctx *c, const tfs_field *f, uint64_t *v);
 int tfs__mut_cut(mut_ctx *c, uint64_t size);
 /* An "interesting" 64-bit value for a count / length / offset field. */
 uint64_t tfs__mut_interesting(mut_rng *r, uint64_t cur);
+/* An environment variable's value as a percentage: decimal digits only,
+ * 0..100; anything else (NULL, "", "x", "101") gives dflt.  The front ends'
+ * TFS_MUTATOR_MIX and TFS_MUTATOR_QUICK. */
+unsigned tfs__mut_env_percent(const char *value, unsigned dflt);
+/* The front ends' share of tfs_mutate_quick calls (percent) when
+ * TFS_MUTATOR_QUICK is not set. */
+#define TFS_MUTATOR_QUICK_DEFAULT 75u
 
 /* ------------------------------------------------------------ trim.c */
 /* Records of an input (0 when it does not parse: a skeleton is not trimmed). */

@@ -99,3 +99,14 @@ uint64_t tfs__mut_interesting(mut_rng *r, uint64_t cur) {
     default: return ~cur;
     }
 }
+
+unsigned tfs__mut_env_percent(const char *value, unsigned dflt) {
+    if (!value || value[0] < '0' || value[0] > '9') return dflt;
+    unsigned long m = 0;
+    for (const char *p = value; *p; p++) {
+        if (*p < '0' || *p > '9') return dflt;
+        m = m * 10u + (unsigned long)(*p - '0');
+        if (m > 100u) return dflt;
+    }
+    return (unsigned)m;
+}

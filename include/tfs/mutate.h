@@ -87,6 +87,40 @@ typedef struct tfs_mutate_options {
  * needs (options->format, else from the seed). */
 size_t tfs_mutate(uint8_t *data, size_t size, size_t max_size, uint64_t seed, const tfs_mutate_options *options);
 
+/* A cheap structure-aware edit of data[0, size) in place, for fuzzers that
+ * call the mutator once per execution: no parse of the whole input, no write,
+ * no allocation.  A bounded scan of the header (GGUF: the counts, up to 1,024
+ * KV pairs, string array elements and tensor infos, stopping at the first
+ * length or count that does not fit; safetensors: the header size and the
+ * number tokens of a 4 KiB window of the JSON) keeps up to 64 of the fields
+ * it passes; one of them is then set to a boundary value (the bytes left
+ * after it, +-1, or a value such as 0, 2^31, 2^63, 2^64 - 1), rewritten in
+ * place (a JSON number: all 9s, all 0s, one digit), bit-flipped, or the
+ * input is cut at its start, inside it or at its end.
+ *   data, size, max_size, seed: as for tfs_mutate (same seed and input:
+ *               same output).
+ *   chain     : optional (NULL: not written): receives "quick.value",
+ *               "quick.number", "quick.flip" or "quick.cut", or "" when
+ *               nothing was done; chain_size bytes, NUL-terminated.
+ * Returns the output size (<= size; a cut makes it smaller), or 0 when no
+ * field was found (not GGUF or safetensors by tfs_mutate_format, or cut
+ * before its first field; data NULL, size or max_size 0): the input is then
+ * unchanged and the caller mutates it another way (tfs_mutate).  The
+ * libFuzzer and AFL++ front ends use it for TFS_MUTATOR_QUICK percent of
+ * their calls (docs/mutators.md). */
+size_t tfs_mutate_quick(uint8_t *data, size_t size, size_t max_size, uint64_t seed, char *chain, size_t chain_size);
+
+/* A cheap crossover for the same fuzzers: a's bytes up to the start of one
+ * of its fields, then b's bytes from the start of one of its fields (fields
+ * found by tfs_mutate_quick's scan; a random byte position in an input where
+ * the scan finds none), cut at max_out.  No parse, no allocation.
+ *   a, a_size, b, b_size: the parents (only read); out: max_out bytes,
+ *   must not overlap them; seed: as for tfs_crossover.
+ * Returns the child's size (<= max_out; 0 when out is NULL, max_out is 0,
+ * or a parent is NULL with a nonzero size). */
+size_t tfs_crossover_quick(const uint8_t *a, size_t a_size, const uint8_t *b, size_t b_size, uint8_t *out,
+                           size_t max_out, uint64_t seed);
+
 /* tfs_mutate with only options.mutation set (mutation: an index, or -1 for
  * a random pick).  Same arguments, result and errors as tfs_mutate. */
 size_t tfs_mutate_one(uint8_t *data, size_t size, size_t max_size, uint64_t seed, int mutation);

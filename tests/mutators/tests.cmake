@@ -34,4 +34,7 @@ if(TFS_POSIX)
   target_link_libraries(test_mutate_calc PRIVATE tfs_mutators tfs_mutator_libfuzzer)
   tfs_add_test(test_mutator_mix SOURCES mutators/test_mutator_mix.c mutators/mut_seeds.c LABELS mutators)
   target_link_libraries(test_mutator_mix PRIVATE tfs_mutators tfs_mutator_libfuzzer)
+  # tfs_mutate_quick / tfs_crossover_quick against the writer's field map; TFS_MUTATOR_QUICK's share
+  tfs_add_test(test_mutate_quick SOURCES mutators/test_mutate_quick.c mutators/mut_seeds.c LABELS mutators)
+  target_link_libraries(test_mutate_quick PRIVATE tfs_mutators tfs_mutator_libfuzzer)
 endif()
