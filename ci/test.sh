@@ -9,7 +9,10 @@
 #   3. dev preset (gcc, -Werror): configure, build, ctest;
 #   4. asan-ubsan preset (clang, ASan + UBSan, no recovery): configure, build,
 #      ctest with sanitizer exit codes 99 (ASan) and 98 (UBSan), so a sanitizer
-#      report is never mistaken for an ordinary failure; then the mutants of
+#      report is never mistaken for an ordinary failure (sanitizer builds
+#      leave out the tests of readers and pages in other languages: the
+#      adapter templates, the npm readers, the matrix scripts and page;
+#      conformance/adapters/tests.cmake); then the mutants of
 #      the parsers/ files the last change touched (maint/mutants/run.py
 #      --quick: changed lines first, ~3 minutes; a survivor of the dev build
 #      is judged again in the asan-ubsan tree; fails on a survivor on a
