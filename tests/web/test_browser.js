@@ -8,7 +8,14 @@
  *   - a 100 GB sparse safetensors file (truncate), which must be inspected
  *     reading < 1 MB in < 1 s;
  *   - a safetensors file with 100,000 tensors (the table keeps < 200 rows in
- *     the DOM; filter and sort work).
+ *     the DOM; filter and sort work);
+ *   - a GGUF with a 262,144-token vocabulary (tokens, scores, token types:
+ *     gen_web_files vocab), which must go from drop to rendered page in
+ *     < 2 s; more elements are read on request and print as `tfs dump
+ *     --full` prints them;
+ *   - a GGUF of awkward floats (gen_web_files floats: 0.1, subnormals, the
+ *     largest finite, -0, NaN, infinities): every metadata value shown as
+ *     `tfs dump` prints it.
  * Each rendered verdict (verdict, rule id, offset) must be what the native
  * `tfs check --json` says.  No console error, no page error, no request
  * other than file:, blob: and data: (every other one is aborted and fails
@@ -16,7 +23,7 @@
  * Screenshots go to ARTIFACT_DIR (CMake: BUILD_DIR/artifacts/web, kept by
  * CI); the files dropped are made in a temporary folder, removed at the end.
  *
- * usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES
+ * usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES GEN_WEB_FILES
  * env TFS_CHROMIUM: the browser (default /usr/bin/chromium).
  * exit 0 pass, 1 fail, 77 skip (no page built, no chromium, no playwright-core). */
 'use strict';
@@ -25,9 +32,9 @@ const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
 
-const [pageDir, cli, srcDir, artDir, nodeModules] = process.argv.slice(2);
-if (!artDir || !nodeModules) {
-    console.error('usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES');
+const [pageDir, cli, srcDir, artDir, nodeModules, gen] = process.argv.slice(2);
+if (!gen) {
+    console.error('usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES GEN_WEB_FILES');
     process.exit(2);
 }
 const chromium = process.env.TFS_CHROMIUM || '/usr/bin/chromium';
@@ -113,6 +120,27 @@ const cut = path.join(work, 'cut-short.gguf');
 {
     const b = fs.readFileSync(real);
     fs.writeFileSync(cut, b.subarray(0, b.length - 100));
+}
+
+/* the files of tests/web/gen_web_files.c (the library's writer) */
+function generate(args) {
+    const r = spawnSync(gen, args, {encoding: 'utf8'});
+    if (r.status !== 0) throw new Error(`${gen} ${args.join(' ')}: ${r.stderr}`);
+    return args[args.length - 1];
+}
+const VOCAB = 262144;
+const vocab = generate(['vocab', String(VOCAB), path.join(work, 'vocab-256k.gguf')]);
+const floats = generate(['floats', path.join(work, 'floats.gguf')]);
+
+/* `tfs dump FILE` (args before FILE): key -> the value text of its metadata lines */
+function dumpValues(file, args) {
+    const r = spawnSync(cli, ['dump', ...(args || []), '--', file], {encoding: 'utf8', maxBuffer: 64 << 20});
+    const m = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const x = /^    (\S+) \((\w+)\) = (.*)$/.exec(line);
+        if (x) m.set(x[1], x[3]);
+    }
+    return m;
 }
 
 function native(file, opt) {
@@ -254,6 +282,49 @@ function native(file, opt) {
     await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
     await page.check('input[name=profile][value="0"]');
     await page.waitForSelector('body[data-state=done]');
+
+    /* a 262,144-token vocabulary: the arrays are read lazily (count, first
+     * elements), so drop to rendered stays well under 2 s */
+    r = await drop(vocab, 'vocab-256k.png');
+    sameVerdict(r, native(vocab), '256k-token vocabulary');
+    console.log(`256k-token vocabulary: ${r.wall.toFixed(1)} ms drop to rendered, ${r.ms.toFixed(1)} ms in the ` +
+                `worker, ${r.bytesRead} bytes read`);
+    check(r.wall < 2000, `256k-token vocabulary: drop to rendered ${r.wall.toFixed(1)} ms (< 2,000 ms)`);
+    const shownKv = async () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#kv tr')]
+        .slice(1).map((tr) => [tr.cells[0].textContent, tr.cells[2].firstChild.textContent])));
+    let kvText = await shownKv();
+    const vocabDump = dumpValues(vocab);
+    check(vocabDump.size === 6 && [...vocabDump].every(([k, v]) => kvText[k] === v),
+          `256k-token vocabulary: the ${vocabDump.size} values as tfs dump prints them: ` +
+          kvText['tokenizer.ggml.tokens']);
+    /* more elements on request: 8 .. 107, then 108 .. 207, as tfs dump --full prints them */
+    const fullScores = /^\[f32 x 262144\] \[(.*)\]$/.exec(dumpValues(vocab, ['--full']).get('tokenizer.ggml.scores'));
+    const scores = fullScores ? fullScores[1].split(', ') : [];
+    check(scores.length === VOCAB, `tfs dump --full: ${scores.length} scores`);
+    for (const upto of [108, 208]) {
+        await page.evaluate(() => { delete document.body.dataset.elems; });
+        await page.click('#kv tr:nth-child(6) button.more');
+        await page.waitForSelector(`body[data-elems="${upto}"]`, {timeout: 10000});
+    }
+    const more = await page.evaluate(() => [...document.querySelectorAll('#kv tr:nth-child(6) ol.elems li')]
+        .map((li) => li.textContent));
+    check(more.length === 200 && more.every((t, i) => t === scores[8 + i]),
+          `256k-token vocabulary: scores 8 .. 207 read on request, as tfs dump --full: ${more.slice(0, 3).join(', ')} ...`);
+    const label = await page.evaluate(() => document.querySelector('#kv tr:nth-child(6) button.more').textContent);
+    check(label === 'show elements 208 to 307 of 262,144', `256k-token vocabulary: next request "${label}"`);
+
+    /* awkward floats: the page shows what tfs dump prints (one formatter, in tfs.wasm) */
+    r = await drop(floats, 'floats.png');
+    sameVerdict(r, native(floats), 'awkward floats');
+    kvText = await shownKv();
+    const floatDump = dumpValues(floats);
+    const differ = [...floatDump].filter(([k, v]) => kvText[k] !== v).map(([k, v]) => `${k}: page ${kvText[k]} dump ${v}`);
+    check(floatDump.size === 19 && differ.length === 0,
+          `awkward floats: ${floatDump.size} values as tfs dump prints them` + (differ.length ? ': ' + differ.join('; ') : ''));
+    for (const [k, v] of [['test.f32.tenth', '0.100000001'], ['test.f32.subnormal', '1.40129846e-45'],
+                          ['test.f32.max', '3.40282347e+38'], ['test.f64.neg_zero', '-0'], ['test.f32.nan', 'nan'],
+                          ['test.f64.ninf', '-inf']])
+        check(kvText[k] === v, `awkward floats: ${k} shown as ${kvText[k]} (${v})`);
 
     r = await drop(many, null);
     sameVerdict(r, native(many), '100k tensors');

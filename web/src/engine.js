@@ -6,6 +6,11 @@
  *   const eng = tfsEngine(wasmModule, random64);
  *   eng.open(name, size, readAt);   // readAt(offset, len) -> Uint8Array
  *   eng.check(flags) / eng.dump(flags) -> the JSON text (a string)
+ *   eng.view(flags)                 -> the page's JSON (tfs_web_view: each
+ *                                      value as `tfs dump` prints it, arrays
+ *                                      by count and first elements)
+ *   eng.elems(k, start, n)          -> JSON of elements start.. of the k-th
+ *                                      KV of the last view (tfs_web_elems)
  *   eng.bytes(offset, len)          -> Uint8Array (hex view)
  *   eng.stats()                     -> {bytesRead, reads, hostCalls, ms}
  *
@@ -109,6 +114,17 @@ function tfsEngine(wasmModule, random64) {
         }
     }
 
+    function elems(k, start, n) {
+        var t0 = Date.now();
+        try {
+            var p = x.tfs_web_elems(k >>> 0, BigInt(start), n >>> 0);
+            if (!p) throw new Error('tfs.wasm: no KV ' + k + ' in the file viewed (or out of memory)');
+            return new TextDecoder().decode(new Uint8Array(mem.buffer, p, x.tfs_web_result_len()));
+        } finally {
+            st.ms += Date.now() - t0;
+        }
+    }
+
     return {
         open: function (name, size, readAt) {
             file = {name: name, size: size, readAt: readAt};
@@ -117,6 +133,8 @@ function tfsEngine(wasmModule, random64) {
         },
         check: function (flags) { return run(x.tfs_web_check, flags); },
         dump: function (flags) { return run(x.tfs_web_dump, flags); },
+        view: function (flags) { return run(x.tfs_web_view, flags); },
+        elems: elems,
         bytes: function (off, len) {
             var n = Math.max(0, Math.min(len, file.size - off));
             var out = new Uint8Array(n);

@@ -41,6 +41,8 @@ function startWorker() {
             document.body.dataset.state = 'ready';
         } else if (m.type === 'result') {
             render(m);
+        } else if (m.type === 'elems') {
+            renderElems(m);
         } else if (m.type === 'error') {
             status('Could not read the file: ' + m.message, 'bad');
             document.body.dataset.state = 'error';
@@ -242,32 +244,75 @@ function renderHex(hex, d) {
     }
 }
 
-/* ---- metadata */
-function shortValue(kv) {
-    if (kv.value === null) return '(not shown)';
-    if (kv.type === 'array') {
-        var n = kv.value.length;
-        var head = kv.value.slice(0, 8).map(function (x) { return JSON.stringify(x); }).join(', ');
-        return '[' + kv.elem_type + ' \u00d7 ' + num(n) + '] ' + head + (n > 8 ? ', ...' : '');
-    }
-    var s = typeof kv.value === 'string' ? kv.value : JSON.stringify(kv.value);
-    return s.length > 300 ? s.slice(0, 300) + '... (' + num(s.length) + ' characters)' : s;
-}
+/* ---- metadata: each value is the text `tfs dump` prints for it, made by
+ * tfs.wasm (the page formats no value itself); an array comes as its count
+ * and first elements, and more are read from the file on request */
+var FIRST_ELEMS = 8;   /* elements in the text of an array (tfs dump: DUMP_ELEMS_SHORT) */
+var MORE_ELEMS = 100;  /* elements asked for per click */
+var elemBoxes = {};    /* KV index -> {list, button, next, count} */
 
 function renderKv(d) {
     var t = $('kv');
     t.textContent = '';
+    elemBoxes = {};
     $('kvcount').textContent = d.kv.length + (d.complete ? '' : ' read before the violation');
     var tr = el('tr');
     ['key', 'type', 'value'].forEach(function (h) { tr.appendChild(el('th', h)); });
     t.appendChild(tr);
-    d.kv.forEach(function (kv) {
+    d.kv.forEach(function (kv, k) {
         var r = el('tr');
         r.appendChild(el('td', kv.key));
         r.appendChild(el('td', kv.type === 'array' ? 'array of ' + kv.elem_type : kv.type));
-        r.appendChild(el('td', shortValue(kv)));
+        var td = el('td', null, 'value');
+        td.appendChild(el('div', kv.text === undefined ? '(not read)' : kv.text));
+        if (kv.type === 'array' && kv.count > FIRST_ELEMS) {
+            var box = {list: el('ol', null, 'elems'), button: el('button', null, 'more'), next: FIRST_ELEMS,
+                       count: kv.count};
+            box.list.start = FIRST_ELEMS;
+            box.list.hidden = true;
+            box.button.dataset.kv = k;
+            moreLabel(box);
+            box.button.addEventListener('click', function () { moreElems(k); });
+            td.appendChild(box.list);
+            td.appendChild(box.button);
+            elemBoxes[k] = box;
+        }
+        r.appendChild(td);
         t.appendChild(r);
     });
+}
+
+function moreLabel(box) {
+    var last = Math.min(box.count, box.next + MORE_ELEMS) - 1;
+    box.button.textContent = 'show elements ' + num(box.next) + ' to ' + num(last) + ' of ' + num(box.count);
+    box.button.hidden = box.next >= box.count;
+}
+
+function moreElems(k) {
+    var box = elemBoxes[k];
+    if (!box || box.busy) return;
+    box.busy = true;
+    box.button.disabled = true;
+    worker.postMessage({type: 'elems', kv: k, start: box.next, n: MORE_ELEMS});
+}
+
+/* elements from the worker: one <li> each, numbered from their index */
+function renderElems(m) {
+    var e = m.elems, box = elemBoxes[e ? e.kv : m.kv];
+    if (!box) return;
+    box.busy = false;
+    box.button.disabled = false;
+    if (m.error) {
+        box.button.textContent = 'could not read more: ' + m.error;
+        return;
+    }
+    if (e.start !== box.next) return; /* a reply to an older request */
+    e.items.forEach(function (text) { box.list.appendChild(el('li', text)); });
+    box.list.hidden = false;
+    box.next += e.items.length;
+    if (e.items.length === 0) box.next = box.count;
+    moreLabel(box);
+    document.body.dataset.elems = String(box.next);
 }
 
 /* ---- tensors: sortable, filterable, virtualised (only the rows in view

@@ -6,8 +6,13 @@
  *
  * messages in:  {type: 'init', wasm: ArrayBuffer}
  *               {type: 'inspect', file: File, flags: 0 | 1 | 2}
+ *               {type: 'elems', kv, start, n}: more elements of an array
+ *                 of the file inspected last
  * messages out: {type: 'ready'}
  *               {type: 'result', check, dump, strict, hex, stats}
+ *                 (dump: tfs_web_view's JSON: arrays by count and their
+ *                 first elements, every value as `tfs dump` prints it)
+ *               {type: 'elems', elems: {kv, start, count, items}}
  *               {type: 'error', message} */
 'use strict';
 
@@ -41,6 +46,14 @@ onmessage = function (ev) {
             postMessage({type: 'ready'});
             return;
         }
+        if (m.type === 'elems') {
+            try {
+                postMessage({type: 'elems', elems: JSON.parse(engine.elems(m.kv, m.start, m.n))});
+            } catch (e) {
+                postMessage({type: 'elems', kv: m.kv, error: String(e && e.message || e)});
+            }
+            return;
+        }
         if (m.type !== 'inspect') return;
         var file = m.file;
         var reader = new FileReaderSync();
@@ -49,7 +62,7 @@ onmessage = function (ev) {
         });
         var t0 = performance.now();
         var check = JSON.parse(engine.check(m.flags | TFS_WEB_LINT)); /* with the lint findings */
-        var dump = JSON.parse(engine.dump(m.flags));
+        var dump = JSON.parse(engine.view(m.flags));
         /* the strict profile's answer for the security notes (duplicates,
          * padding, key syntax), unless it was the one asked for */
         var strict = m.flags & TFS_STRICT ? check : JSON.parse(engine.check(m.flags | TFS_STRICT));
