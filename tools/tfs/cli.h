@@ -354,6 +354,13 @@ int lint_conform(int argc, char **argv, int first);
  * *lint_errors and *lint_warnings are the set's error and warning findings
  * (else left as they were). */
 check_verdict set_check_print(const char *path, const check_opts *o, size_t *lint_errors, size_t *lint_warnings);
+/* Print the report of a set check to out as set_check_print does (human or
+ * JSON: o->json, o->quiet, o->flags, o->config) from its status st and
+ * report r (tfs_set_check, or tfs_set_check_io in the browser inspector);
+ * sys_errno: the errno behind a TFS_EIO, or 0.  Returns the verdict as
+ * set_check_print. */
+check_verdict set_check_report(FILE *out, const char *path, tfs_status st, const struct tfs_lint_report *r,
+                               const check_opts *o, int sys_errno);
 
 /* ---- out_human.c / out_json.c ---- */
 void print_human(FILE *out, const check_result *r);
