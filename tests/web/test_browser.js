@@ -15,7 +15,12 @@
  *     --full` prints them;
  *   - a GGUF of awkward floats (gen_web_files floats: 0.1, subnormals, the
  *     largest finite, -0, NaN, infinities): every metadata value shown as
- *     `tfs dump` prints it.
+ *     `tfs dump` prints it;
+ *   - several files at once: broken sets of corpus/lint/sets (SET004,
+ *     SET101) and an MLX set with its config.json (LT205), each folder's
+ *     files dropped together, with the findings of `tfs check --json
+ *     --lint DIR`; an MLX file with a config.json beside it (LT205 from
+ *     the config's group size) and the same file alone (none).
  * Each rendered verdict (verdict, rule id, offset) must be what the native
  * `tfs check --json` says.  No console error, no page error, no request
  * other than file:, blob: and data: (every other one is aborted and fails
@@ -177,6 +182,7 @@ function native(file, opt) {
             if (!i) {
                 i = document.createElement('input');
                 i.type = 'file';
+                i.multiple = true;
                 i.id = 'test-input';
                 i.hidden = true;
                 document.body.appendChild(i);
@@ -185,9 +191,8 @@ function native(file, opt) {
         });
         await page.setInputFiles('#test-input', file);
         const wall = await page.evaluate(async () => {
-            const f = document.getElementById('test-input').files[0];
             const dt = new DataTransfer();
-            dt.items.add(f);
+            for (const f of document.getElementById('test-input').files) dt.items.add(f);
             const t0 = performance.now();
             document.getElementById('drop').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true,
                                                                                  cancelable: true}));
@@ -209,6 +214,11 @@ function native(file, opt) {
             fields: document.getElementById('fields').innerText,
             bad: [...document.querySelectorAll('#notes li.bad')].map((e) => e.textContent),
             notensors: !document.getElementById('notensors').hidden,
+            sets: [...document.querySelectorAll('#setlist .entry')].map((e) => ({
+                entry: e.dataset.entry, verdict: e.dataset.verdict,
+                findings: [...e.querySelectorAll('li[data-id]')].map((li) => li.textContent),
+            })),
+            setsShown: !document.getElementById('sets').hidden,
         }));
         r.wall = wall;
         if (shot) await page.screenshot({path: path.join(artDir, shot), fullPage: false});
@@ -325,6 +335,41 @@ function native(file, opt) {
                           ['test.f32.max', '3.40282347e+38'], ['test.f64.neg_zero', '-0'], ['test.f32.nan', 'nan'],
                           ['test.f64.ninf', '-inf']])
         check(kvText[k] === v, `awkward floats: ${k} shown as ${kvText[k]} (${v})`);
+
+    /* several files dropped at once: checked as `tfs check --json --lint DIR` checks their folder */
+    function nativeDir(dir) {
+        const out = spawnSync(cli, ['check', '--json', '--lint', '.'], {cwd: dir, encoding: 'utf8'}).stdout;
+        return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    }
+    const setsDir = path.join(srcDir, 'corpus/lint/sets');
+    for (const [d, id] of [['SET004-st-wrong-shard', 'SET004'], ['SET101-gg-split-count', 'SET101'],
+                           ['LT205-mlx-set-scales-shape', 'LT205']]) {
+        const dir = path.join(setsDir, d);
+        const files = fs.readdirSync(dir).map((n) => path.join(dir, n));
+        r = await drop(files, `set-${d}.png`);
+        const n = nativeDir(dir);
+        const want = n[0].findings.map((f) => `${f.id} (${f.severity}): ${f.message}`);
+        check(r.setsShown && r.sets.length === 1 && r.sets[0].entry === n[0].file && r.sets[0].verdict === n[0].verdict,
+              `${d} (${files.length} files dropped): set ${r.sets.length && r.sets[0].entry} ${r.sets.length &&
+              r.sets[0].verdict} = native ${n[0].file} ${n[0].verdict}`);
+        check(want.some((t) => t.startsWith(id)) && JSON.stringify(r.sets[0].findings) === JSON.stringify(want),
+              `${d}: the findings of tfs check --lint shown: ${r.sets[0] && r.sets[0].findings.join(' | ')}`);
+    }
+    /* a config.json dropped beside an MLX file: its quantization (group size 64) decides the lint, as
+     * tfs check --lint reads the config.json beside the file: the scales' shape is then wrong (LT205) */
+    const mlxDir = path.join(work, 'mlx-config');
+    fs.mkdirSync(mlxDir);
+    fs.copyFileSync(path.join(srcDir, 'corpus/lint/files/LT210-mlx-inferred.safetensors'),
+                    path.join(mlxDir, 'model.safetensors'));
+    fs.writeFileSync(path.join(mlxDir, 'config.json'), JSON.stringify({quantization: {group_size: 64, bits: 4}}));
+    r = await drop([path.join(mlxDir, 'model.safetensors'), path.join(mlxDir, 'config.json')], 'mlx-config.png');
+    const nm = nativeDir(mlxDir)[0];
+    const lt205 = nm.lint.findings.filter((f) => f.id === 'LT205');
+    check(lt205.length > 0 && lt205.every((f) => r.bad.includes(`Lint LT205 (error): ${f.message}`)) && !r.setsShown,
+          `MLX file + config.json: the file's report with native's ${lt205.length} LT205 finding(s): ` +
+          (lt205[0] && lt205[0].message));
+    r = await drop(path.join(mlxDir, 'model.safetensors'), null);
+    check(!r.bad.some((t) => t.startsWith('Lint LT205')), 'the same MLX file alone: no LT205 (no config.json given)');
 
     r = await drop(many, null);
     sameVerdict(r, native(many), '100k tensors');

@@ -41,6 +41,8 @@ function startWorker() {
             document.body.dataset.state = 'ready';
         } else if (m.type === 'result') {
             render(m);
+        } else if (m.type === 'sets') {
+            renderSets(m);
         } else if (m.type === 'elems') {
             renderElems(m);
         } else if (m.type === 'error') {
@@ -56,12 +58,110 @@ function profile() {
     return Number(document.querySelector('input[name=profile]:checked').value);
 }
 
-function inspect(file) {
+var currentOthers = []; /* the files given with the one shown: [{path, file}] */
+var currentSet = null;  /* the files of the sets shown, or null */
+
+function inspect(file, others) {
     if (!file) return;
     current = file;
+    currentOthers = others || [];
+    currentSet = null;
     document.body.dataset.state = 'busy';
     status('Reading ' + file.name + ' ...');
-    worker.postMessage({type: 'inspect', file: file, flags: profile()});
+    worker.postMessage({type: 'inspect', file: file, path: file.webkitRelativePath || file.name, flags: profile(),
+                        others: currentOthers});
+}
+
+/* Several files, or a folder: one model file (with a config.json, say) is
+ * inspected alone; more, or an index, are checked as `tfs check DIR` does. */
+var MODEL_NAME = /\.(safetensors|gguf)$|\.safetensors\.index\.json$/i;
+
+function inspectMany(files) {
+    var list = Array.prototype.map.call(files, function (f) {
+        return {path: f.webkitRelativePath || f.name, file: f};
+    });
+    if (list.length === 1) return inspect(list[0].file);
+    var models = list.filter(function (g) { return MODEL_NAME.test(g.path); });
+    if (models.length === 1) return inspect(models[0].file, list);
+    if (models.length === 0) {
+        status('None of these ' + list.length + ' files is a .safetensors, .gguf or index file.', 'bad');
+        return;
+    }
+    currentSet = list;
+    document.body.dataset.state = 'busy';
+    status('Checking ' + list.length + ' files ...');
+    worker.postMessage({type: 'set', files: list, flags: profile()});
+}
+
+/* ---- sets and lone files (several files given) */
+function renderSets(m) {
+    $('report').hidden = true;
+    $('sets').hidden = false;
+    var box = $('setlist');
+    box.textContent = '';
+    var nsets = 0, bad = 0;
+    m.results.forEach(function (x) {
+        var div = el('div', null, 'entry');
+        var ul = el('ul');
+        if (x.set) {
+            var s = x.set;
+            nsets++;
+            div.className = 'entry set ' + s.verdict;
+            div.dataset.entry = x.entry;
+            div.dataset.verdict = s.verdict;
+            if (s.verdict !== 'valid') bad++;
+            div.appendChild(el('h3', x.entry + ': ' + (s.verdict === 'valid' ? 'VALID' : s.verdict.toUpperCase()) +
+                               (s.format ? ' ' + s.format + ' set' : '')));
+            if (s.message) div.appendChild(el('p', s.message));
+            if (s.files) {
+                div.appendChild(el('p', num(s.n_files) + ' files, ' + num(s.n_tensors) + ' tensors, ' +
+                                   num(s.tensor_bytes) + ' bytes of tensor data; ' + s.errors + ' errors, ' +
+                                   s.warnings + ' warnings (profile ' + s.profile + ')'));
+                var fl = el('ul', null, 'files');
+                s.files.forEach(function (f) {
+                    fl.appendChild(el('li', f.file + ': ' + f.verdict + (f.rule ? ' ' + f.rule : '') +
+                                      (f.verdict === 'valid' ? ', ' + num(f.n_tensors) + ' tensors' : ''),
+                                      f.verdict === 'valid' ? '' : 'bad'));
+                });
+                div.appendChild(fl);
+            }
+            (s.findings || []).forEach(function (f) {
+                var li = el('li', f.id + ' (' + f.severity + '): ' + f.message, f.severity === 'error' ? 'bad' : 'warn');
+                li.dataset.id = f.id;
+                ul.appendChild(li);
+            });
+        } else {
+            var c = x.check;
+            div.className = 'entry file ' + c.verdict;
+            div.dataset.entry = x.entry;
+            div.dataset.verdict = c.verdict;
+            if (c.verdict !== 'valid') bad++;
+            div.appendChild(el('h3', x.entry + ': ' + c.verdict + (c.rule ? ' ' + c.rule + ' at byte ' +
+                               num(c.offset) + ': ' + c.message : '')));
+            ((c.lint && c.lint.findings) || []).forEach(function (f) {
+                var li = el('li', f.id + ' (' + f.severity + '): ' + f.message, f.severity === 'error' ? 'bad' : 'warn');
+                li.dataset.id = f.id;
+                ul.appendChild(li);
+            });
+            var path = x.entry.replace(/^(\.\/)+/, '');
+            var g = currentSet.filter(function (y) { return y.path === path; })[0];
+            if (g) {
+                var b = el('button', 'inspect this file');
+                b.addEventListener('click', function () { inspect(g.file, currentSet); });
+                div.appendChild(b);
+            }
+        }
+        div.appendChild(ul);
+        box.appendChild(div);
+    });
+    $('setinfo').textContent = nsets + ' set' + (nsets === 1 ? '' : 's') + ', ' + (m.results.length - nsets) +
+        ' lone file' + (m.results.length - nsets === 1 ? '' : 's') + (bad ? ', ' + bad + ' not valid' : '');
+    var st = m.stats;
+    $('setbytes').textContent = 'Read ' + num(st.bytesRead) + ' bytes in ' + st.reads + ' page read' +
+        (st.reads === 1 ? '' : 's') + ', ' + st.ms.toFixed(1) + ' ms. Uploaded: 0 bytes.';
+    status('Checked ' + currentSet.length + ' files.');
+    document.body.dataset.state = 'done';
+    document.body.dataset.verdict = 'sets';
 }
 
 /* ---- verdict */
@@ -377,6 +477,7 @@ function drawRows() {
 /* ---- one result */
 function render(m) {
     var c = m.check, d = m.dump;
+    $('sets').hidden = true;
     $('report').hidden = false;
     renderVerdict(c);
     var st = m.stats;
@@ -406,11 +507,15 @@ function wire() {
         document.addEventListener(t, function (e) { e.preventDefault(); drop.classList.remove('over'); });
     });
     document.addEventListener('drop', function (e) {
-        if (e.dataTransfer && e.dataTransfer.files.length) inspect(e.dataTransfer.files[0]);
+        if (e.dataTransfer && e.dataTransfer.files.length) inspectMany(e.dataTransfer.files);
     });
-    $('pick').addEventListener('change', function (e) { inspect(e.target.files[0]); });
+    $('pick').addEventListener('change', function (e) { if (e.target.files.length) inspectMany(e.target.files); });
+    $('pickdir').addEventListener('change', function (e) { if (e.target.files.length) inspectMany(e.target.files); });
     document.querySelectorAll('input[name=profile]').forEach(function (r) {
-        r.addEventListener('change', function () { inspect(current); });
+        r.addEventListener('change', function () {
+            if (currentSet) inspectMany(currentSet.map(function (g) { return g.file; }));
+            else inspect(current, currentOthers);
+        });
     });
     $('filter').addEventListener('input', applyView);
     $('tview').addEventListener('scroll', drawRows);

@@ -20,8 +20,9 @@
  *       flags: TFS_STRICT | TFS_HEADER_ONLY (tfs/tfs.h), and TFS_WEB_LINT
  *       (256): `--lint` too, a valid file linted from its header, the
  *       safetensors header bytes (LT302) and the GGUF padding (LT114) read
- *       through the host (no config.json: MLX parameters from __metadata__
- *       or inferred)
+ *       through the host, and for MLX the config.json beside the file
+ *       when the user gave one with it (tfs_web_set.c), else the
+ *       parameters from __metadata__ or inferred, as tfs_lint_path
  *   tfs_web_dump(name, size, flags): `tfs dump --json FILE`
  *   tfs_web_view(name, size, flags): the page's form (print_view_json):
  *       as tfs_web_dump, each KV with "text", what `tfs dump` shows for it,
@@ -45,8 +46,7 @@
 #include "tfs/platform.h"
 
 #include "tfs/lint.h"
-
-#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+#include "tfs_web.h"
 #define TFS_WEB_LINT 256u           /* tfs_web_check: lint a valid file */
 #define WEB_ST_HEAD_MAX (16u << 20) /* safetensors header bytes read for LT302 at most */
 #define WEB_ELEMS_MAX 10000u        /* array elements per tfs_web_elems call at most */
@@ -92,14 +92,14 @@ static size_t result_len;
 
 WEB_EXPORT(tfs_web_result_len) uint32_t tfs_web_result_len(void) { return (uint32_t)result_len; }
 
-static FILE *result_open(void) {
+FILE *result_open(void) {
     free(result);
     result = NULL;
     result_len = 0;
     return open_memstream(&result, &result_len);
 }
 
-static const char *result_close(FILE *f) {
+const char *result_close(FILE *f) {
     if (fclose(f) != 0) {
         free(result);
         result = NULL;
@@ -151,6 +151,7 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
     tfs_lint_report lr;
     tfs_lint_report_init(&lr);
     uint8_t *head = NULL;
+    char *config = NULL;
     if ((flags & TFS_WEB_LINT) && r.verdict == V_VALID) {
         tfs_source src = {.read = host_read, .ctx = NULL, .size = size, .forward = 0};
         tfs_lint_options o = {.src = &src};
@@ -161,6 +162,8 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
             o.head = head;
             o.head_len = want;
         }
+        if (h->format == TFS_FORMAT_SAFETENSORS && web_config_beside(name, &config, &o.config_len) == 0)
+            o.config_json = config;
         if (tfs_lint_header(h, &o, &lr) == TFS_OK)
             r.lint = &lr;
         else
@@ -169,12 +172,14 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
     FILE *f = result_open();
     if (!f) {
         free(head);
+        free(config);
         tfs_lint_report_free(&lr);
         tfs_header_free(h);
         return NULL;
     }
     print_json(f, &r);
     free(head);
+    free(config);
     tfs_lint_report_free(&lr);
     tfs_header_free(h);
     return result_close(f);
