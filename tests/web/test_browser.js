@@ -355,6 +355,27 @@ function native(file, opt) {
         check(want.some((t) => t.startsWith(id)) && JSON.stringify(r.sets[0].findings) === JSON.stringify(want),
               `${d}: the findings of tfs check --lint shown: ${r.sets[0] && r.sets[0].findings.join(' | ')}`);
     }
+    /* a folder chosen with the directory picker (<input webkitdirectory>): its files' paths start with
+     * the folder's name, as `tfs check FOLDER` names them */
+    {
+        const d = 'SET002-st-shard-missing';
+        await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
+        await page.setInputFiles('#pickdir', path.join(setsDir, d));
+        await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null,
+                                   {timeout: 20000});
+        const got = await page.evaluate(() => [...document.querySelectorAll('#setlist .entry')].map((e) => ({
+            entry: e.dataset.entry, verdict: e.dataset.verdict,
+            findings: [...e.querySelectorAll('li[data-id]')].map((li) => li.textContent)})));
+        const n = spawnSync(cli, ['check', '--json', '--lint', d], {cwd: setsDir, encoding: 'utf8'}).stdout
+            .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        const want = n[0].findings.map((f) => `${f.id} (${f.severity}): ${f.message}`);
+        check(got.length === 1 && got[0].entry === n[0].file && got[0].verdict === n[0].verdict &&
+              JSON.stringify(got[0].findings) === JSON.stringify(want) && want.some((t) => t.startsWith('SET002')),
+              `folder ${d} chosen: ${got.length && got[0].entry} ${got.length && got[0].verdict}, ` +
+              `${got.length && got[0].findings.join(' | ')}`);
+        await page.screenshot({path: path.join(artDir, 'folder-SET002.png')});
+    }
+
     /* a config.json dropped beside an MLX file: its quantization (group size 64) decides the lint, as
      * tfs check --lint reads the config.json beside the file: the scales' shape is then wrong (LT205) */
     const mlxDir = path.join(work, 'mlx-config');

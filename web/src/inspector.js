@@ -93,6 +93,8 @@ function inspectMany(files) {
     worker.postMessage({type: 'set', files: list, flags: profile()});
 }
 
+function plural(n, word) { return num(n) + ' ' + word + (n === 1 ? '' : 's'); }
+
 /* ---- sets and lone files (several files given) */
 function renderSets(m) {
     $('report').hidden = true;
@@ -115,8 +117,8 @@ function renderSets(m) {
             if (s.message) div.appendChild(el('p', s.message));
             if (s.files) {
                 div.appendChild(el('p', num(s.n_files) + ' files, ' + num(s.n_tensors) + ' tensors, ' +
-                                   num(s.tensor_bytes) + ' bytes of tensor data; ' + s.errors + ' errors, ' +
-                                   s.warnings + ' warnings (profile ' + s.profile + ')'));
+                                   num(s.tensor_bytes) + ' bytes of tensor data; ' + plural(s.errors, 'error') + ', ' +
+                                   plural(s.warnings, 'warning') + ' (profile ' + s.profile + ')'));
                 var fl = el('ul', null, 'files');
                 s.files.forEach(function (f) {
                     fl.appendChild(el('li', f.file + ': ' + f.verdict + (f.rule ? ' ' + f.rule : '') +
