@@ -23,11 +23,18 @@ static int io_open(const tfs_set_io *io, const char *path, tfs_source *src) {
     return e;
 }
 
-/* len bytes at off into buf, all of them: 0, else an errno value. */
+/* len bytes at off into buf, all of them (a read that gives fewer is asked
+ * again for the rest): 0, else an errno value (EIO: the file ended early). */
 static int io_read_all(const tfs_source *src, uint64_t off, void *buf, size_t len) {
-    size_t got = 0;
-    int e = src->read(src->ctx, off, buf, len, &got);
-    return e ? e : got == len ? 0 : EIO;
+    size_t n = 0;
+    while (n < len) {
+        size_t got = 0;
+        int e = src->read(src->ctx, off + n, (uint8_t *)buf + n, len - n, &got);
+        if (e) return e;
+        if (got == 0 || got > len - n) return EIO;
+        n += got;
+    }
+    return 0;
 }
 
 static tfs_status io_slurp(const tfs_set_io *io, const char *path, size_t max, char **out, size_t *len, int *e) {
