@@ -307,6 +307,12 @@ function native(file, opt) {
     check(vocabDump.size === 6 && [...vocabDump].every(([k, v]) => kvText[k] === v),
           `256k-token vocabulary: the ${vocabDump.size} values as tfs dump prints them: ` +
           kvText['tokenizer.ggml.tokens']);
+    /* where the tokens lie: 262,144 strings of an 8-byte length and their bytes */
+    const tokBytes = ['<unk>', '<s>', '</s>'].concat([...Array(VOCAB - 3).keys()].map((i) => `tok_${i + 3}`))
+        .reduce((a, t) => a + 8 + Buffer.byteLength(t), 0);
+    const where = await page.evaluate(() => document.querySelector('#kv tr:nth-child(5) .where').textContent);
+    check(where.startsWith(`262,144 elements, ${tokBytes.toLocaleString('en-US')} bytes at byte `),
+          `256k-token vocabulary: tokens ${where} (${tokBytes} bytes of lengths and strings)`);
     /* more elements on request: 8 .. 107, then 108 .. 207, as tfs dump --full prints them */
     const fullScores = /^\[f32 x 262144\] \[(.*)\]$/.exec(dumpValues(vocab, ['--full']).get('tokenizer.ggml.scores'));
     const scores = fullScores ? fullScores[1].split(', ') : [];

@@ -226,8 +226,8 @@ int print_dump_json(FILE *out, const char *file, const tfs_header *h, tfs_status
                     const char *not_model, const char *hint, uint64_t *left_out);
 /* The browser inspector's form of a parse (web/wasm/tfs_web.c): as
  * print_content_json_hint, each KV with "text", what `tfs dump` shows for
- * it (kv_print), and an array with "count" and "text" instead of its
- * elements, so that a 262,144-token vocabulary is a few hundred bytes of
+ * it (kv_print), and an array with "count", "offset" and "bytes" (its
+ * value's file offset and size) and "text" instead of its elements, so that a 262,144-token vocabulary is a few hundred bytes of
  * JSON.  Returns 0, or -1 when a value could not be read. */
 int print_view_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
                     const char *hint);

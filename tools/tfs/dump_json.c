@@ -87,6 +87,12 @@ int kv_available(const tfs_header *h, const tfs_kv *kv) { return kv->count == 0 
 /* The cursor's block (the CLI is single-threaded). */
 static uint8_t g_block[64u * 1024u];
 
+/* A size or offset: a JSON number up to 2^53 - 1, beyond that a decimal
+ * string, so that every JSON reader (doubles, int64) keeps it exact. */
+static void put_u64_exact(FILE *out, uint64_t v) {
+    fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
+}
+
 /* A JSON string of what `tfs dump` shows for kv (kv_print: strings cut
  * after DUMP_STR_SHORT bytes, arrays as "[T x N]" and their first
  * DUMP_ELEMS_SHORT elements).  Returns 0, or -1 when out of memory. */
@@ -111,8 +117,8 @@ static int put_text(FILE *out, const tfs_header *h, const tfs_kv *kv) {
  * them, a scalar null, and "left_out" says how many (with --json of `tfs
  * dump`: dump_extra; the expected-content form stays as it was);
  * *left_out += that count.  view (the inspector's form): "text", what
- * `tfs dump` shows, is added; an array has "count" and "text" instead of
- * its elements.  Returns 0, or -1 when a value could not be read. */
+ * `tfs dump` shows, is added; an array has "count", "offset" and "bytes"
+ * (where its value lies in the file) and "text" instead of its elements.  Returns 0, or -1 when a value could not be read. */
 static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dump_extra, int view, uint64_t *left_out) {
     int rc = 0;
     fputs("{\"key\":", out);
@@ -126,7 +132,11 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dum
         json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
     }
     if (view && arr) {
-        fprintf(out, ",\"count\":%" PRIu64 ",\"text\":", kv->count);
+        fprintf(out, ",\"count\":%" PRIu64 ",\"offset\":", kv->count);
+        put_u64_exact(out, kv->value_offset);
+        fputs(",\"bytes\":", out);
+        put_u64_exact(out, kv->value_len);
+        fputs(",\"text\":", out);
         rc = put_text(out, h, kv);
         fputc('}', out);
         return rc;
@@ -181,11 +191,6 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dum
     return rc;
 }
 
-/* A size or offset: a JSON number up to 2^53 - 1, beyond that a decimal
- * string, so that every JSON reader (doubles, int64) keeps it exact. */
-static void put_u64_exact(FILE *out, uint64_t v) {
-    fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
-}
 
 /* Elements a stream left out, over every KV (tfs_kv_cursor: TFS_EIO). */
 static uint64_t count_left_out(const tfs_header *h) {

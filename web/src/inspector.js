@@ -367,6 +367,9 @@ function renderKv(d) {
         r.appendChild(el('td', kv.type === 'array' ? 'array of ' + kv.elem_type : kv.type));
         var td = el('td', null, 'value');
         td.appendChild(el('div', kv.text === undefined ? '(not read)' : kv.text));
+        if (kv.type === 'array')
+            td.appendChild(el('div', num(kv.count) + ' elements, ' + num(kv.bytes) + ' bytes at byte ' +
+                              num(kv.offset), 'where'));
         if (kv.type === 'array' && kv.count > FIRST_ELEMS) {
             var box = {list: el('ol', null, 'elems'), button: el('button', null, 'more'), next: FIRST_ELEMS,
                        count: kv.count};

@@ -26,8 +26,9 @@
  *   tfs_web_dump(name, size, flags): `tfs dump --json FILE`
  *   tfs_web_view(name, size, flags): the page's form (print_view_json):
  *       as tfs_web_dump, each KV with "text", what `tfs dump` shows for it,
- *       an array by "count" and "text" (its first elements) instead of
- *       every element; the header is kept for tfs_web_elems
+ *       an array by "count", "offset", "bytes" and "text" (its first
+ *       elements) instead of every element; the header is kept for
+ *       tfs_web_elems
  *   tfs_web_elems(k, start, n): elements start .. start + n - 1 (n at most
  *       WEB_ELEMS_MAX) of the k-th KV of the file of the last
  *       tfs_web_view, each as `tfs dump` shows it (print_elems_json), read
