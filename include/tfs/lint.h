@@ -161,6 +161,38 @@ TFS_API uint64_t tfs_unowned_tail(const tfs_header *h, uint64_t *offset);
  * not a status. */
 TFS_API tfs_status tfs_lint_header(const tfs_header *h, const tfs_lint_options *opt, tfs_lint_report *r);
 
+/* How a set check reaches files that are not on a POSIX file system (the
+ * browser inspector: files dropped on a page, read through the host).
+ * Paths are as the set check makes them: the entry's folder joined with a
+ * shard or part name ("dir/model-00001-of-00002.safetensors", "./x.gguf"
+ * for an entry without a folder). */
+typedef struct tfs_set_io {
+    /* Open the file at `path` as a random-access byte source of known size
+     * (forward 0) into *src; src->ctx must stay valid until the set check
+     * returns.  Returns 0, or an errno value (ENOENT: no such file, reported
+     * as missing: SET002). */
+    int (*open)(void *ctx, const char *path, tfs_source *src);
+    /* Call each(arg, name) for every file of folder `dir` (base names, any
+     * order), or NULL: a folder lists no file (tfs_set_entries_io finds
+     * nothing, and SET004 does not search a series' unnamed files). */
+    void (*list)(void *ctx, const char *dir, void (*each)(void *arg, const char *name), void *arg);
+    void *ctx; /* passed to both */
+} tfs_set_io;
+
+/* tfs_set_check with the files reached through io (not NULL) instead of
+ * open(2): the same rules, findings and report.  A missing file is one
+ * whose open returns ENOENT.  config_path (NULL: "config.json" beside the
+ * set) is opened through io as well.  Available without POSIX
+ * (TFS_NO_POSIX).  Returns as tfs_set_check (TFS_EARG also for a NULL io). */
+TFS_API tfs_status tfs_set_check_io(const char *path, unsigned flags, int lint, const char *config_path,
+                                    const tfs_set_io *io, tfs_lint_report *r);
+
+/* tfs_set_entries of folder `dir` with its files listed by io->list and the
+ * indexes read through io->open.  Returns as tfs_set_entries (TFS_EARG
+ * also for a NULL io or io->list; a folder that lists nothing: TFS_OK, no
+ * entry). */
+TFS_API tfs_status tfs_set_entries_io(const char *dir, const tfs_set_io *io, char ***out, size_t *n);
+
 #ifndef TFS_NO_POSIX
 /* tfs_lint_header with the options read from disk: for safetensors the
  * first 8 + N bytes of `path` and the config.json beside it (same folder),

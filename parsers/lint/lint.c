@@ -32,6 +32,32 @@ tfs_status tfs_lint_header(const tfs_header *h, const tfs_lint_options *opt, tfs
     return st == TFS_OK ? TFS_OK : TFS_ENOMEM;
 }
 
+char *tfs__lint_dirname(const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) : 0;
+    if (slash && n == 0) n = 1; /* "/file" */
+    char *d = malloc(n ? n + 1u : 2u);
+    if (!d) return NULL;
+    if (n) {
+        memcpy(d, path, n);
+        d[n] = '\0';
+    } else {
+        strcpy(d, ".");
+    }
+    return d;
+}
+
+char *tfs__lint_join(const char *dir, const char *name) {
+    size_t a = strlen(dir), b = strlen(name);
+    char *p = malloc(a + b + 2u);
+    if (!p) return NULL;
+    memcpy(p, dir, a);
+    size_t k = a;
+    if (a && dir[a - 1] != '/') p[k++] = '/';
+    memcpy(p + k, name, b + 1u);
+    return p;
+}
+
 #ifndef TFS_NO_POSIX
 tfs_status tfs__lint_slurp(const char *path, size_t max, char **out, size_t *len, int *e) {
     *out = NULL;
@@ -131,32 +157,6 @@ tfs_status tfs__lint_bytes_path(const char *path, const tfs_header *h, int part,
     tfs_status st = tfs__lint_bytes(h, part, ok ? &src : NULL, r);
     if (fd >= 0) close(fd);
     return st == TFS_OK ? st : TFS_ENOMEM;
-}
-
-char *tfs__lint_dirname(const char *path) {
-    const char *slash = strrchr(path, '/');
-    size_t n = slash ? (size_t)(slash - path) : 0;
-    if (slash && n == 0) n = 1; /* "/file" */
-    char *d = malloc(n ? n + 1u : 2u);
-    if (!d) return NULL;
-    if (n) {
-        memcpy(d, path, n);
-        d[n] = '\0';
-    } else {
-        strcpy(d, ".");
-    }
-    return d;
-}
-
-char *tfs__lint_join(const char *dir, const char *name) {
-    size_t a = strlen(dir), b = strlen(name);
-    char *p = malloc(a + b + 2u);
-    if (!p) return NULL;
-    memcpy(p, dir, a);
-    size_t k = a;
-    if (a && dir[a - 1] != '/') p[k++] = '/';
-    memcpy(p + k, name, b + 1u);
-    return p;
 }
 
 #define CONFIG_MAX (16u * 1024u * 1024u)

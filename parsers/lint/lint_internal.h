@@ -8,7 +8,8 @@
  *   lint_gguf.c, lint_mlx.c, lint_st.c   the LT rules per scope
  *   lint_bytes.c  GGUF bytes no structure owns (LT113, LT114)
  *   lint.c     tfs_lint_header, tfs_lint_path
- *   set.c, set_st.c, set_gg.c   model sets (POSIX file access)
+ *   set.c, set_st.c, set_gg.c   model sets
+ *   set_io.c   their file access: POSIX, or a caller's tfs_set_io
  *   set_series.c  files of a safetensors series the index does not name
  */
 #ifndef TFS_LINT_INTERNAL_H
@@ -116,23 +117,47 @@ tfs_status tfs__lint_st(const tfs_header *h, int part, const uint8_t *head, size
  * NUL after it.  TFS_OK, TFS_EIO (errno in *e), TFS_ENOMEM, TFS_EARG (too
  * big: *e = EFBIG). */
 tfs_status tfs__lint_slurp(const char *path, size_t max, char **out, size_t *len, int *e);
-/* The largest safetensors index file read, in bytes (docs/lint.md): tfs_set_check
- * cannot check a larger one (TFS_EIO), and tfs_set_entries takes it as naming
- * no shard.  Real indexes are a few MiB. */
-#define TFS_LINT_INDEX_MAX (256u * 1024u * 1024u)
 /* The first 8 + N bytes of a safetensors file (N from its size field, at
  * most 100,000,000).  TFS_OK or TFS_EIO / TFS_ENOMEM. */
 tfs_status tfs__lint_st_head(const char *path, uint8_t **out, size_t *len);
 /* tfs__lint_bytes of the file at path, opened again as a byte source;
  * a file that cannot be opened: LT113 only. */
 tfs_status tfs__lint_bytes_path(const char *path, const tfs_header *h, int part, tfs_lint_report *r);
+#endif
+/* The largest safetensors index file read, in bytes (docs/lint.md): tfs_set_check
+ * cannot check a larger one (TFS_EIO), and tfs_set_entries takes it as naming
+ * no shard.  Real indexes are a few MiB. */
+#define TFS_LINT_INDEX_MAX (256u * 1024u * 1024u)
+/* The largest config.json read, in bytes (docs/lint.md). */
+#define TFS_LINT_CONFIG_MAX (16u * 1024u * 1024u)
 /* The folder part of a path ("." when none), malloc'ed; NULL on no memory. */
 char *tfs__lint_dirname(const char *path);
 /* dir + "/" + name, malloc'ed; NULL on no memory. */
 char *tfs__lint_join(const char *dir, const char *name);
-/* Set checks (set_st.c, set_gg.c): r->files, findings. */
-tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r);
-tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lint_report *r);
+
+/* ---- set_io.c: how the set checks reach their files: through io (a
+ * tfs_set_io), or with io NULL through POSIX (the tfs__lint_* helpers
+ * above, tfs_parse_file, opendir; without POSIX a NULL io reads nothing:
+ * TFS_EIO with ENOSYS) ---- */
+/* tfs__lint_slurp */
+tfs_status tfs__set_slurp(const tfs_set_io *io, const char *path, size_t max, char **out, size_t *len, int *e);
+/* tfs__lint_st_head */
+tfs_status tfs__set_st_head(const tfs_set_io *io, const char *path, uint8_t **out, size_t *len);
+/* tfs__lint_bytes_path */
+tfs_status tfs__set_bytes(const tfs_set_io *io, const char *path, const tfs_header *h, int part, tfs_lint_report *r);
+/* tfs_parse_file (err may be NULL; a file that cannot be opened: TFS_EIO,
+ * its errno in err->sys_errno).  The header may read the file again until
+ * it is freed: with io, before the set check returns. */
+tfs_status tfs__set_parse(const tfs_set_io *io, const char *path, tfs_format format, unsigned flags, tfs_header **out,
+                          tfs_error *err);
+/* each(arg, name) for every entry of folder dir not starting with '.';
+ * 0, or an errno value (the folder cannot be read). */
+int tfs__set_list(const tfs_set_io *io, const char *dir, void (*each)(void *arg, const char *name), void *arg);
+
+/* Set checks (set_st.c, set_gg.c): r->files, findings; io as above. */
+tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, const tfs_set_io *io,
+                       tfs_lint_report *r);
+tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, const tfs_set_io *io, tfs_lint_report *r);
 /* The files of a safetensors set's series (PREFIX-NNNNN-of-MMMMM.safetensors
  * beside the index) that the index does not name (set_series.c), read once
  * on the first lookup; at most 64 of them. */
@@ -141,15 +166,18 @@ typedef struct set_series {
     tfs_header **hs;
     size_t n;
     bool loaded;
+    bool oom;                 /* internal: out of memory while loading */
+    const tfs_set_io *io;     /* internal: how the files are read */
+    const tfs_lint_report *r; /* internal: the set's files */
+    const char *dir;          /* internal: the index's folder */
 } set_series;
 /* The path of the first such file that holds a tensor named `name` (len
  * bytes) into *where (owned by s), or NULL.  TFS_OK or TFS_ENOMEM. */
-tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char *dir, const char *name, size_t len,
-                            const char **where);
+tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char *dir, const tfs_set_io *io,
+                            const char *name, size_t len, const char **where);
 void tfs__series_free(set_series *s);
 /* A GGUF split name: PREFIX-NNNNN-of-MMMMM.gguf; the part number (1-based),
  * the count and the prefix length.  false when the name is not one. */
 bool tfs__split_name(const char *path, unsigned *no, unsigned *count, size_t *prefix_len);
-#endif
 
 #endif

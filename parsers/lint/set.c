@@ -3,14 +3,15 @@
  * set_gg.c (GGUF split). */
 #include "lint_internal.h"
 
-#ifndef TFS_NO_POSIX
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#ifndef TFS_NO_POSIX
 #include <sys/stat.h>
+#endif
 
 static int has_suffix(const char *s, const char *suffix) {
     size_t a = strlen(s), b = strlen(suffix);
@@ -46,6 +47,7 @@ bool tfs__split_name(const char *path, unsigned *no, unsigned *count, size_t *pr
     return true;
 }
 
+#ifndef TFS_NO_POSIX
 tfs_set_kind tfs_set_kind_of(const char *path) {
     if (!path) return TFS_SET_NONE;
     struct stat sb;
@@ -57,14 +59,30 @@ tfs_set_kind tfs_set_kind_of(const char *path) {
     return TFS_SET_NONE;
 }
 
-tfs_status tfs_set_check(const char *path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r) {
+#endif
+
+/* tfs_set_check through io (NULL: POSIX) */
+static tfs_status set_check(const char *path, unsigned flags, int lint, const char *config_path, const tfs_set_io *io,
+                            tfs_lint_report *r) {
     if (!path || !r) return TFS_EARG;
-    if (has_suffix(path, ".safetensors.index.json")) return tfs__set_st(path, flags, lint, config_path, r);
+    if (has_suffix(path, ".safetensors.index.json")) return tfs__set_st(path, flags, lint, config_path, io, r);
     unsigned no, count;
     size_t pl;
-    if (tfs__split_name(path, &no, &count, &pl) && no == 1 && count > 1) return tfs__set_gg(path, flags, lint, r);
+    if (tfs__split_name(path, &no, &count, &pl) && no == 1 && count > 1) return tfs__set_gg(path, flags, lint, io, r);
     return TFS_EARG;
 }
+
+tfs_status tfs_set_check_io(const char *path, unsigned flags, int lint, const char *config_path, const tfs_set_io *io,
+                            tfs_lint_report *r) {
+    if (!io || !io->open) return TFS_EARG;
+    return set_check(path, flags, lint, config_path, io, r);
+}
+
+#ifndef TFS_NO_POSIX
+tfs_status tfs_set_check(const char *path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r) {
+    return set_check(path, flags, lint, config_path, NULL, r);
+}
+#endif
 
 /* ---- tfs_set_entries ---- */
 
@@ -113,10 +131,10 @@ static char *dupstr(const char *s) {
 /* The shard names an index file gives (weight_map values, in their normal
  * form: "./s1.safetensors" is the folder's entry "s1.safetensors"), into
  * `named`. */
-static int index_shards(const char *path, strv *named) {
+static int index_shards(const char *path, const tfs_set_io *io, strv *named) {
     char *text = NULL;
     size_t len = 0;
-    tfs_status st = tfs__lint_slurp(path, TFS_LINT_INDEX_MAX, &text, &len, NULL);
+    tfs_status st = tfs__set_slurp(io, path, TFS_LINT_INDEX_MAX, &text, &len, NULL);
     if (st == TFS_ENOMEM) return -1; /* an index read as "no names" would list its shards as lone files */
     if (st != TFS_OK) return 0;
     int oom = 0;
@@ -140,23 +158,31 @@ static int index_shards(const char *path, strv *named) {
     return rc;
 }
 
-tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_errno) {
+/* a folder's names into a strv (arg: name_list) */
+typedef struct name_list {
+    strv v;
+    int rc;
+} name_list;
+
+static void add_name(void *arg, const char *name) {
+    name_list *l = arg;
+    if (l->rc == 0) l->rc = push(&l->v, dupstr(name));
+}
+
+/* tfs_set_entries through io (NULL: POSIX) */
+static tfs_status set_entries(const char *dir, const tfs_set_io *io, char ***out, size_t *n, int *sys_errno) {
     if (!dir || !out || !n) return TFS_EARG;
     *out = NULL;
     *n = 0;
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (sys_errno) *sys_errno = errno;
+    name_list l = {{0}, 0};
+    int e = tfs__set_list(io, dir, add_name, &l);
+    if (e) {
+        strv_free(&l.v);
+        if (sys_errno) *sys_errno = e;
         return TFS_EIO;
     }
-    strv names = {0}, entries = {0}, named = {0};
-    int rc = 0;
-    struct dirent *de;
-    while (rc == 0 && (de = readdir(d)) != NULL) {
-        if (de->d_name[0] == '.') continue;
-        rc = push(&names, dupstr(de->d_name));
-    }
-    closedir(d);
+    strv names = l.v, entries = {0}, named = {0};
+    int rc = l.rc;
     if (rc == 0 && names.n > 1) qsort(names.v, names.n, sizeof *names.v, cmp_str); /* names.v is NULL when empty */
     /* set entries: indexes, first splits (also when the first part is missing) */
     for (size_t i = 0; rc == 0 && i < names.n; i++) {
@@ -167,7 +193,7 @@ tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_err
             char *p = tfs__lint_join(dir, nm);
             if (!p)
                 rc = -1;
-            else if ((rc = index_shards(p, &named)) == 0)
+            else if ((rc = index_shards(p, io, &named)) == 0)
                 rc = push(&entries, p);
             else
                 free(p);
@@ -206,6 +232,16 @@ tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_err
     *n = entries.n;
     return TFS_OK;
 }
+tfs_status tfs_set_entries_io(const char *dir, const tfs_set_io *io, char ***out, size_t *n) {
+    if (!io || !io->open || !io->list) return TFS_EARG;
+    return set_entries(dir, io, out, n, NULL);
+}
+
+#ifndef TFS_NO_POSIX
+tfs_status tfs_set_entries(const char *dir, char ***out, size_t *n, int *sys_errno) {
+    return set_entries(dir, NULL, out, n, sys_errno);
+}
+
 /* ---- tfs_set_members ---- */
 
 tfs_status tfs_set_members(const char *path, char ***out, size_t *n) {
@@ -219,7 +255,7 @@ tfs_status tfs_set_members(const char *path, char ***out, size_t *n) {
     if (has_suffix(path, ".safetensors.index.json")) {
         strv named = {0};
         char *dir = tfs__lint_dirname(path);
-        rc = dir ? index_shards(path, &named) : -1;
+        rc = dir ? index_shards(path, NULL, &named) : -1;
         for (size_t i = 0; rc == 0 && i < named.n; i++) rc = push(&m, tfs__lint_join(dir, named.v[i]));
         free(dir);
         strv_free(&named);

@@ -14,12 +14,13 @@
 
 /* Parse every file of r->files[first..] into hs[] (NULL when not TFS_OK);
  * a missing file is SET002, an invalid one SET003. */
-static inline tfs_status set_parse_files(tfs_lint_report *r, unsigned flags, tfs_header **hs, const char *what) {
+static inline tfs_status set_parse_files(tfs_lint_report *r, unsigned flags, const tfs_set_io *io, tfs_header **hs,
+                                         const char *what) {
     tfs_status st = TFS_OK;
     for (size_t i = 0; i < r->n_files; i++) {
         tfs_lint_file *f = &r->files[i];
         hs[i] = NULL;
-        f->status = tfs_parse_file(f->path, TFS_FORMAT_UNKNOWN, flags, &hs[i], &f->err);
+        f->status = tfs__set_parse(io, f->path, TFS_FORMAT_UNKNOWN, flags, &hs[i], &f->err);
         if (f->status == TFS_OK) {
             f->n_tensors = hs[i]->n_tensors;
             for (size_t k = 0; k < hs[i]->n_tensors; k++) f->tensor_bytes += hs[i]->tensors[k].n_bytes;

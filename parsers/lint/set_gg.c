@@ -14,7 +14,6 @@
  * makes the set ambiguous for every other tool: an error here too. */
 #include "lint_internal.h"
 
-#ifndef TFS_NO_POSIX
 #include "set_common.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +35,7 @@ static tfs_status check_u16(tfs_lint_report *r, const tfs_header *h, int part, c
     return TFS_OK;
 }
 
-tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lint_report *r) {
+tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, const tfs_set_io *io, tfs_lint_report *r) {
     unsigned no, count;
     size_t pl;
     r->format = TFS_FORMAT_GGUF;
@@ -59,7 +58,7 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
     tfs_header **hs = calloc(count, sizeof *hs);
     tn_index x = {0};
     if (!hs) return TFS_ENOMEM;
-    st |= set_parse_files(r, flags, hs, "a part of the split");
+    st |= set_parse_files(r, flags, io, hs, "a part of the split");
 
     int all = 1; /* every part parsed: the totals are known */
     for (unsigned k = 0; k < count; k++) all &= hs[k] != NULL;
@@ -123,7 +122,7 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
         if (lint && all) st |= tfs__lint_gguf((const tfs_header *const *)hs, count, r);
         /* bytes no structure owns, per part (LT113, LT114) */
         for (unsigned k = 0; lint && k < count; k++)
-            if (hs[k]) st |= tfs__lint_bytes_path(r->files[k].path, hs[k], (int)k, r);
+            if (hs[k]) st |= tfs__set_bytes(io, r->files[k].path, hs[k], (int)k, r);
     }
     tfs__tn_free(&x);
     if (st == TFS_OK) st = tfs__lint_name_tensors(r, 0, (const tfs_header *const *)hs, count);
@@ -131,4 +130,3 @@ tfs_status tfs__set_gg(const char *first_path, unsigned flags, int lint, tfs_lin
     free(hs);
     return st == TFS_OK ? st : TFS_ENOMEM;
 }
-#endif

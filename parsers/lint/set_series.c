@@ -6,8 +6,6 @@
  * it is instead of "in no shard".  Only headers are read. */
 #include "lint_internal.h"
 
-#ifndef TFS_NO_POSIX
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,55 +42,58 @@ void tfs__series_free(set_series *s) {
     memset(s, 0, sizeof *s);
 }
 
-/* Read the headers of the folder's files of the series of r->files that
- * r->files does not hold.  false: out of memory. */
-static bool series_load(set_series *s, const tfs_lint_report *r, const char *dir) {
-    s->loaded = true;
-    DIR *d = opendir(dir);
-    if (!d) return true;
-    struct dirent *de;
-    bool ok = true;
-    while (ok && s->n < SERIES_FILES_MAX && (de = readdir(d)) != NULL) {
-        if (de->d_name[0] == '.') continue;
-        size_t pl = series_prefix(de->d_name);
-        if (!pl) continue;
-        bool same = false, named = false;
-        for (size_t k = 0; k < r->n_files; k++) {
-            const char *b = base_of(r->files[k].path);
-            same |= series_prefix(b) == pl && memcmp(b, de->d_name, pl) == 0;
-            named |= strcmp(b, de->d_name) == 0;
-        }
-        if (!same || named) continue;
-        char *p = tfs__lint_join(dir, de->d_name);
-        char **pv = p ? realloc(s->paths, (s->n + 1u) * sizeof *pv) : NULL;
-        if (pv) s->paths = pv;
-        tfs_header **hv = pv ? realloc(s->hs, (s->n + 1u) * sizeof *hv) : NULL;
-        if (hv) s->hs = hv;
-        if (!p || !pv || !hv) {
-            free(p);
-            ok = false;
-            break;
-        }
-        tfs_header *h = NULL;
-        tfs_status st = tfs_parse_file(p, TFS_FORMAT_SAFETENSORS, 0, &h, NULL);
-        if (st == TFS_ENOMEM) {
-            free(p);
-            ok = false;
-        } else if (st != TFS_OK) {
-            free(p); /* unreadable or invalid: not a place to look */
-        } else {
-            s->paths[s->n] = p;
-            s->hs[s->n++] = h;
-        }
+/* One entry of the folder: read its header when it is a file of the
+ * series of s->r's files that they do not hold (arg: the set_series). */
+static void series_add(void *arg, const char *name) {
+    set_series *s = arg;
+    if (s->oom || s->n >= SERIES_FILES_MAX) return;
+    size_t pl = series_prefix(name);
+    if (!pl) return;
+    bool same = false, named = false;
+    for (size_t k = 0; k < s->r->n_files; k++) {
+        const char *b = base_of(s->r->files[k].path);
+        same |= series_prefix(b) == pl && memcmp(b, name, pl) == 0;
+        named |= strcmp(b, name) == 0;
     }
-    closedir(d);
-    return ok;
+    if (!same || named) return;
+    char *p = tfs__lint_join(s->dir, name);
+    char **pv = p ? realloc(s->paths, (s->n + 1u) * sizeof *pv) : NULL;
+    if (pv) s->paths = pv;
+    tfs_header **hv = pv ? realloc(s->hs, (s->n + 1u) * sizeof *hv) : NULL;
+    if (hv) s->hs = hv;
+    if (!p || !pv || !hv) {
+        free(p);
+        s->oom = true;
+        return;
+    }
+    tfs_header *h = NULL;
+    tfs_status st = tfs__set_parse(s->io, p, TFS_FORMAT_SAFETENSORS, 0, &h, NULL);
+    if (st == TFS_ENOMEM) {
+        free(p);
+        s->oom = true;
+    } else if (st != TFS_OK) {
+        free(p); /* unreadable or invalid: not a place to look */
+    } else {
+        s->paths[s->n] = p;
+        s->hs[s->n++] = h;
+    }
 }
 
-tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char *dir, const char *name, size_t len,
-                            const char **where) {
+/* Read the headers of the folder's files of the series of r->files that
+ * r->files does not hold.  false: out of memory. */
+static bool series_load(set_series *s, const tfs_lint_report *r, const char *dir, const tfs_set_io *io) {
+    s->loaded = true;
+    s->r = r;
+    s->dir = dir;
+    s->io = io;
+    (void)tfs__set_list(io, dir, series_add, s); /* a folder that cannot be read: nowhere to look */
+    return !s->oom;
+}
+
+tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char *dir, const tfs_set_io *io,
+                            const char *name, size_t len, const char **where) {
     *where = NULL;
-    if (!s->loaded && !series_load(s, r, dir)) return TFS_ENOMEM;
+    if (!s->loaded && !series_load(s, r, dir, io)) return TFS_ENOMEM;
     for (size_t i = 0; i < s->n && !*where; i++)
         for (size_t k = 0; k < s->hs[i]->n_tensors; k++) {
             const tfs_str *t = &s->hs[i]->tensors[k].name;
@@ -103,4 +104,3 @@ tfs_status tfs__series_find(set_series *s, const tfs_lint_report *r, const char 
         }
     return TFS_OK;
 }
-#endif

@@ -6,7 +6,6 @@
  * nbytes), which equals the sum of tfs_tensor.n_bytes over the shards. */
 #include "lint_internal.h"
 
-#ifndef TFS_NO_POSIX
 #include "set_common.h"
 #include <stdlib.h>
 #include <string.h>
@@ -22,12 +21,13 @@ static int cmp_wm(const void *pa, const void *pb) {
     return c ? c : (a->len < b->len ? -1 : a->len > b->len);
 }
 
-tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, tfs_lint_report *r) {
+tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const char *config_path, const tfs_set_io *io,
+                       tfs_lint_report *r) {
     char *text = NULL;
     size_t len = 0;
     int e = 0;
     r->format = TFS_FORMAT_SAFETENSORS;
-    tfs_status st = tfs__lint_slurp(index_path, TFS_LINT_INDEX_MAX, &text, &len, &e);
+    tfs_status st = tfs__set_slurp(io, index_path, TFS_LINT_INDEX_MAX, &text, &len, &e);
     if (st == TFS_ENOMEM) return st;
     if (st != TFS_OK) return TFS_EIO;
     r->is_set = 1;
@@ -82,7 +82,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
     }
     hs = calloc(r->n_files ? r->n_files : 1u, sizeof *hs);
     if (!hs) goto nomem;
-    st |= set_parse_files(r, flags, hs, "named by the index");
+    st |= set_parse_files(r, flags, io, hs, "named by the index");
     if (!tfs__tn_build(&x, (const tfs_header *const *)hs, r->n_files)) goto nomem;
 
     /* every index tensor in the shard it names; the bytes of the tensors the
@@ -113,7 +113,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
                                 (int)names[i].len, names[i].name, r->files[s].path, r->files[t->part].path);
         else {
             const char *where = NULL;
-            if (tfs__series_find(&series, r, dir, names[i].name, names[i].len, &where) != TFS_OK) goto nomem;
+            if (tfs__series_find(&series, r, dir, io, names[i].name, names[i].len, &where) != TFS_OK) goto nomem;
             if (where)
                 st |= tfs__lint_add(r, TFS_SET004, s, -1, -1,
                                     "%.*s: the index names %s, found in %s (a file of the same series the index "
@@ -177,7 +177,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
             if (!hs[i]) continue;
             uint8_t *head = NULL;
             size_t hl = 0;
-            if (tfs__lint_st_head(r->files[i].path, &head, &hl) == TFS_ENOMEM) goto nomem;
+            if (tfs__set_st_head(io, r->files[i].path, &head, &hl) == TFS_ENOMEM) goto nomem;
             st |= tfs__lint_st(hs[i], (int)i, head, hl, r);
             free(head);
         }
@@ -185,10 +185,7 @@ tfs_status tfs__set_st(const char *index_path, unsigned flags, int lint, const c
         size_t clen = 0;
         char *cp = config_path ? NULL : tfs__lint_join(dir, "config.json");
         if (!config_path && !cp) goto nomem;
-        tfs_status cs = tfs__lint_slurp(config_path ? config_path
-                                        : cp        ? cp
-                                                    : "",
-                                        16u * 1024u * 1024u, &config, &clen, NULL);
+        tfs_status cs = tfs__set_slurp(io, config_path ? config_path : cp, TFS_LINT_CONFIG_MAX, &config, &clen, NULL);
         free(cp);
         if (cs == TFS_ENOMEM) { /* not "no config.json": that would change the findings */
             st = cs;
@@ -215,4 +212,3 @@ done:
     tfs__lj_free(root);
     return st == TFS_OK || st == TFS_EIO ? st : TFS_ENOMEM;
 }
-#endif

@@ -10,6 +10,7 @@ set(TFS_LINT_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/lint_st.c
   ${CMAKE_CURRENT_LIST_DIR}/lint_bytes.c
   ${CMAKE_CURRENT_LIST_DIR}/set.c
+  ${CMAKE_CURRENT_LIST_DIR}/set_io.c
   ${CMAKE_CURRENT_LIST_DIR}/set_st.c
   ${CMAKE_CURRENT_LIST_DIR}/set_series.c
   ${CMAKE_CURRENT_LIST_DIR}/set_gg.c

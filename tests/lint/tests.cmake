@@ -30,3 +30,5 @@ target_include_directories(test_lint_io PRIVATE ${PROJECT_SOURCE_DIR}/parsers/li
 target_link_options(test_lint_io PRIVATE -Wl,--wrap=pread64)
 # test_lint_bytes: GGUF bytes no structure owns (LT113 trailing, LT114 padding), on files made by tfs_gg_write, offsets counted by hand
 tfs_add_test(test_lint_bytes SOURCES lint/test_lint_bytes.c common/files.c common/sources.c LABELS lint)
+# test_set_io: tfs_set_check_io / tfs_set_entries_io over files in memory give what the POSIX ones give
+tfs_add_test(test_set_io SOURCES lint/test_set_io.c LABELS lint POSIX)

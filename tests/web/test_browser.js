@@ -8,7 +8,19 @@
  *   - a 100 GB sparse safetensors file (truncate), which must be inspected
  *     reading < 1 MB in < 1 s;
  *   - a safetensors file with 100,000 tensors (the table keeps < 200 rows in
- *     the DOM; filter and sort work).
+ *     the DOM; filter and sort work);
+ *   - a GGUF with a 262,144-token vocabulary (tokens, scores, token types:
+ *     gen_web_files vocab), which must go from drop to rendered page in
+ *     < 2 s; more elements are read on request and print as `tfs dump
+ *     --full` prints them;
+ *   - a GGUF of awkward floats (gen_web_files floats: 0.1, subnormals, the
+ *     largest finite, -0, NaN, infinities): every metadata value shown as
+ *     `tfs dump` prints it;
+ *   - several files at once: broken sets of corpus/lint/sets (SET004,
+ *     SET101) and an MLX set with its config.json (LT205), each folder's
+ *     files dropped together, with the findings of `tfs check --json
+ *     --lint DIR`; an MLX file with a config.json beside it (LT205 from
+ *     the config's group size) and the same file alone (none).
  * Each rendered verdict (verdict, rule id, offset) must be what the native
  * `tfs check --json` says.  No console error, no page error, no request
  * other than file:, blob: and data: (every other one is aborted and fails
@@ -16,7 +28,7 @@
  * Screenshots go to ARTIFACT_DIR (CMake: BUILD_DIR/artifacts/web, kept by
  * CI); the files dropped are made in a temporary folder, removed at the end.
  *
- * usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES
+ * usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES GEN_WEB_FILES
  * env TFS_CHROMIUM: the browser (default /usr/bin/chromium).
  * exit 0 pass, 1 fail, 77 skip (no page built, no chromium, no playwright-core). */
 'use strict';
@@ -25,9 +37,9 @@ const os = require('os');
 const path = require('path');
 const {spawnSync} = require('child_process');
 
-const [pageDir, cli, srcDir, artDir, nodeModules] = process.argv.slice(2);
-if (!artDir || !nodeModules) {
-    console.error('usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES');
+const [pageDir, cli, srcDir, artDir, nodeModules, gen] = process.argv.slice(2);
+if (!gen) {
+    console.error('usage: node test_browser.js INSPECTOR_DIR TFS_CLI SOURCE_DIR ARTIFACT_DIR NODE_MODULES GEN_WEB_FILES');
     process.exit(2);
 }
 const chromium = process.env.TFS_CHROMIUM || '/usr/bin/chromium';
@@ -115,6 +127,27 @@ const cut = path.join(work, 'cut-short.gguf');
     fs.writeFileSync(cut, b.subarray(0, b.length - 100));
 }
 
+/* the files of tests/web/gen_web_files.c (the library's writer) */
+function generate(args) {
+    const r = spawnSync(gen, args, {encoding: 'utf8'});
+    if (r.status !== 0) throw new Error(`${gen} ${args.join(' ')}: ${r.stderr}`);
+    return args[args.length - 1];
+}
+const VOCAB = 262144;
+const vocab = generate(['vocab', String(VOCAB), path.join(work, 'vocab-256k.gguf')]);
+const floats = generate(['floats', path.join(work, 'floats.gguf')]);
+
+/* `tfs dump FILE` (args before FILE): key -> the value text of its metadata lines */
+function dumpValues(file, args) {
+    const r = spawnSync(cli, ['dump', ...(args || []), '--', file], {encoding: 'utf8', maxBuffer: 64 << 20});
+    const m = new Map();
+    for (const line of r.stdout.split('\n')) {
+        const x = /^    (\S+) \((\w+)\) = (.*)$/.exec(line);
+        if (x) m.set(x[1], x[3]);
+    }
+    return m;
+}
+
 function native(file, opt) {
     const r = spawnSync(cli, ['check', '--json', ...(opt || []), '--', file], {encoding: 'utf8'});
     return JSON.parse(r.stdout);
@@ -149,6 +182,7 @@ function native(file, opt) {
             if (!i) {
                 i = document.createElement('input');
                 i.type = 'file';
+                i.multiple = true;
                 i.id = 'test-input';
                 i.hidden = true;
                 document.body.appendChild(i);
@@ -157,9 +191,8 @@ function native(file, opt) {
         });
         await page.setInputFiles('#test-input', file);
         const wall = await page.evaluate(async () => {
-            const f = document.getElementById('test-input').files[0];
             const dt = new DataTransfer();
-            dt.items.add(f);
+            for (const f of document.getElementById('test-input').files) dt.items.add(f);
             const t0 = performance.now();
             document.getElementById('drop').dispatchEvent(new DragEvent('drop', {dataTransfer: dt, bubbles: true,
                                                                                  cancelable: true}));
@@ -181,6 +214,11 @@ function native(file, opt) {
             fields: document.getElementById('fields').innerText,
             bad: [...document.querySelectorAll('#notes li.bad')].map((e) => e.textContent),
             notensors: !document.getElementById('notensors').hidden,
+            sets: [...document.querySelectorAll('#setlist .entry')].map((e) => ({
+                entry: e.dataset.entry, verdict: e.dataset.verdict,
+                findings: [...e.querySelectorAll('li[data-id]')].map((li) => li.textContent),
+            })),
+            setsShown: !document.getElementById('sets').hidden,
         }));
         r.wall = wall;
         if (shot) await page.screenshot({path: path.join(artDir, shot), fullPage: false});
@@ -254,6 +292,111 @@ function native(file, opt) {
     await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
     await page.check('input[name=profile][value="0"]');
     await page.waitForSelector('body[data-state=done]');
+
+    /* a 262,144-token vocabulary: the arrays are read lazily (count, first
+     * elements), so drop to rendered stays well under 2 s */
+    r = await drop(vocab, 'vocab-256k.png');
+    sameVerdict(r, native(vocab), '256k-token vocabulary');
+    console.log(`256k-token vocabulary: ${r.wall.toFixed(1)} ms drop to rendered, ${r.ms.toFixed(1)} ms in the ` +
+                `worker, ${r.bytesRead} bytes read`);
+    check(r.wall < 2000, `256k-token vocabulary: drop to rendered ${r.wall.toFixed(1)} ms (< 2,000 ms)`);
+    const shownKv = async () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#kv tr')]
+        .slice(1).map((tr) => [tr.cells[0].textContent, tr.cells[2].firstChild.textContent])));
+    let kvText = await shownKv();
+    const vocabDump = dumpValues(vocab);
+    check(vocabDump.size === 6 && [...vocabDump].every(([k, v]) => kvText[k] === v),
+          `256k-token vocabulary: the ${vocabDump.size} values as tfs dump prints them: ` +
+          kvText['tokenizer.ggml.tokens']);
+    /* where the tokens lie: 262,144 strings of an 8-byte length and their bytes */
+    const tokBytes = ['<unk>', '<s>', '</s>'].concat([...Array(VOCAB - 3).keys()].map((i) => `tok_${i + 3}`))
+        .reduce((a, t) => a + 8 + Buffer.byteLength(t), 0);
+    const where = await page.evaluate(() => document.querySelector('#kv tr:nth-child(5) .where').textContent);
+    check(where.startsWith(`262,144 elements, ${tokBytes.toLocaleString('en-US')} bytes at byte `),
+          `256k-token vocabulary: tokens ${where} (${tokBytes} bytes of lengths and strings)`);
+    /* more elements on request: 8 .. 107, then 108 .. 207, as tfs dump --full prints them */
+    const fullScores = /^\[f32 x 262144\] \[(.*)\]$/.exec(dumpValues(vocab, ['--full']).get('tokenizer.ggml.scores'));
+    const scores = fullScores ? fullScores[1].split(', ') : [];
+    check(scores.length === VOCAB, `tfs dump --full: ${scores.length} scores`);
+    for (const upto of [108, 208]) {
+        await page.evaluate(() => { delete document.body.dataset.elems; });
+        await page.click('#kv tr:nth-child(6) button.more');
+        await page.waitForSelector(`body[data-elems="${upto}"]`, {timeout: 10000});
+    }
+    const more = await page.evaluate(() => [...document.querySelectorAll('#kv tr:nth-child(6) ol.elems li')]
+        .map((li) => li.textContent));
+    check(more.length === 200 && more.every((t, i) => t === scores[8 + i]),
+          `256k-token vocabulary: scores 8 .. 207 read on request, as tfs dump --full: ${more.slice(0, 3).join(', ')} ...`);
+    const label = await page.evaluate(() => document.querySelector('#kv tr:nth-child(6) button.more').textContent);
+    check(label === 'show elements 208 to 307 of 262,144', `256k-token vocabulary: next request "${label}"`);
+
+    /* awkward floats: the page shows what tfs dump prints (one formatter, in tfs.wasm) */
+    r = await drop(floats, 'floats.png');
+    sameVerdict(r, native(floats), 'awkward floats');
+    kvText = await shownKv();
+    const floatDump = dumpValues(floats);
+    const differ = [...floatDump].filter(([k, v]) => kvText[k] !== v).map(([k, v]) => `${k}: page ${kvText[k]} dump ${v}`);
+    check(floatDump.size === 19 && differ.length === 0,
+          `awkward floats: ${floatDump.size} values as tfs dump prints them` + (differ.length ? ': ' + differ.join('; ') : ''));
+    for (const [k, v] of [['test.f32.tenth', '0.100000001'], ['test.f32.subnormal', '1.40129846e-45'],
+                          ['test.f32.max', '3.40282347e+38'], ['test.f64.neg_zero', '-0'], ['test.f32.nan', 'nan'],
+                          ['test.f64.ninf', '-inf']])
+        check(kvText[k] === v, `awkward floats: ${k} shown as ${kvText[k]} (${v})`);
+
+    /* several files dropped at once: checked as `tfs check --json --lint DIR` checks their folder */
+    function nativeDir(dir) {
+        const out = spawnSync(cli, ['check', '--json', '--lint', '.'], {cwd: dir, encoding: 'utf8'}).stdout;
+        return out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    }
+    const setsDir = path.join(srcDir, 'corpus/lint/sets');
+    for (const [d, id] of [['SET004-st-wrong-shard', 'SET004'], ['SET101-gg-split-count', 'SET101'],
+                           ['LT205-mlx-set-scales-shape', 'LT205']]) {
+        const dir = path.join(setsDir, d);
+        const files = fs.readdirSync(dir).map((n) => path.join(dir, n));
+        r = await drop(files, `set-${d}.png`);
+        const n = nativeDir(dir);
+        const want = n[0].findings.map((f) => `${f.id} (${f.severity}): ${f.message}`);
+        check(r.setsShown && r.sets.length === 1 && r.sets[0].entry === n[0].file && r.sets[0].verdict === n[0].verdict,
+              `${d} (${files.length} files dropped): set ${r.sets.length && r.sets[0].entry} ${r.sets.length &&
+              r.sets[0].verdict} = native ${n[0].file} ${n[0].verdict}`);
+        check(want.some((t) => t.startsWith(id)) && JSON.stringify(r.sets[0].findings) === JSON.stringify(want),
+              `${d}: the findings of tfs check --lint shown: ${r.sets[0] && r.sets[0].findings.join(' | ')}`);
+    }
+    /* a folder chosen with the directory picker (<input webkitdirectory>): its files' paths start with
+     * the folder's name, as `tfs check FOLDER` names them */
+    {
+        const d = 'SET002-st-shard-missing';
+        await page.evaluate(() => { document.body.dataset.state = 'waiting'; });
+        await page.setInputFiles('#pickdir', path.join(setsDir, d));
+        await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null,
+                                   {timeout: 20000});
+        const got = await page.evaluate(() => [...document.querySelectorAll('#setlist .entry')].map((e) => ({
+            entry: e.dataset.entry, verdict: e.dataset.verdict,
+            findings: [...e.querySelectorAll('li[data-id]')].map((li) => li.textContent)})));
+        const n = spawnSync(cli, ['check', '--json', '--lint', d], {cwd: setsDir, encoding: 'utf8'}).stdout
+            .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+        const want = n[0].findings.map((f) => `${f.id} (${f.severity}): ${f.message}`);
+        check(got.length === 1 && got[0].entry === n[0].file && got[0].verdict === n[0].verdict &&
+              JSON.stringify(got[0].findings) === JSON.stringify(want) && want.some((t) => t.startsWith('SET002')),
+              `folder ${d} chosen: ${got.length && got[0].entry} ${got.length && got[0].verdict}, ` +
+              `${got.length && got[0].findings.join(' | ')}`);
+        await page.screenshot({path: path.join(artDir, 'folder-SET002.png')});
+    }
+
+    /* a config.json dropped beside an MLX file: its quantization (group size 64) decides the lint, as
+     * tfs check --lint reads the config.json beside the file: the scales' shape is then wrong (LT205) */
+    const mlxDir = path.join(work, 'mlx-config');
+    fs.mkdirSync(mlxDir);
+    fs.copyFileSync(path.join(srcDir, 'corpus/lint/files/LT210-mlx-inferred.safetensors'),
+                    path.join(mlxDir, 'model.safetensors'));
+    fs.writeFileSync(path.join(mlxDir, 'config.json'), JSON.stringify({quantization: {group_size: 64, bits: 4}}));
+    r = await drop([path.join(mlxDir, 'model.safetensors'), path.join(mlxDir, 'config.json')], 'mlx-config.png');
+    const nm = nativeDir(mlxDir)[0];
+    const lt205 = nm.lint.findings.filter((f) => f.id === 'LT205');
+    check(lt205.length > 0 && lt205.every((f) => r.bad.includes(`Lint LT205 (error): ${f.message}`)) && !r.setsShown,
+          `MLX file + config.json: the file's report with native's ${lt205.length} LT205 finding(s): ` +
+          (lt205[0] && lt205[0].message));
+    r = await drop(path.join(mlxDir, 'model.safetensors'), null);
+    check(!r.bad.some((t) => t.startsWith('Lint LT205')), 'the same MLX file alone: no LT205 (no config.json given)');
 
     r = await drop(many, null);
     sameVerdict(r, native(many), '100k tensors');

@@ -224,6 +224,19 @@ int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const
  * has "count" and "left_out"). */
 int print_dump_json(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
                     const char *not_model, const char *hint, uint64_t *left_out);
+/* The browser inspector's form of a parse (web/wasm/tfs_web.c): as
+ * print_content_json_hint, each KV with "text", what `tfs dump` shows for
+ * it (kv_print), and an array with "count", "offset" and "bytes" (its
+ * value's file offset and size) and "text" instead of its elements, so that a 262,144-token vocabulary is a few hundred bytes of
+ * JSON.  Returns 0, or -1 when a value could not be read. */
+int print_view_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                    const char *hint);
+/* Elements start .. start + n - 1 of the k-th KV of h (an array; a scalar
+ * is element 0), each as `tfs dump` shows it (kv_put_elem), one line:
+ *   {"kv":k,"start":start,"count":N,"items":["text", ...]}
+ * (fewer items at the end of the array).  Returns 0, or -1 when k is out of
+ * range or a value could not be read (the line is then cut short). */
+int print_elems_json(FILE *out, const tfs_header *h, size_t k, uint64_t start, uint64_t n);
 /* Can the KV's value be read (a stream keeps scalars and short strings
  * only)?  1 or 0. */
 int kv_available(const tfs_header *h, const tfs_kv *kv);
@@ -279,13 +292,27 @@ uint64_t data_extent(const tfs_header *h);
 /* Name of a type id for the header's format ("F16", "q4_K"), "?" if unknown. */
 const char *hist_type_name(tfs_format f, unsigned type);
 
+/* ---- num_text.c: the one float formatter of `tfs dump`, its JSON and the
+ * browser inspector ---- */
+/* v as `tfs dump` prints a GGUF f32 (is_f32 non-zero: "%.9g") or f64
+ * ("%.17g"): the fewest of those digits that read back to the same value
+ * ("0.100000001", "1.40129846e-45", "-0"), and "nan", "-nan", "inf",
+ * "-inf". */
+void put_float_text(FILE *out, double v, int is_f32);
+
 /* ---- kv_show.c ---- */
+#define DUMP_STR_SHORT 60  /* bytes of a string `tfs dump` shows without --full */
+#define DUMP_ELEMS_SHORT 8 /* array elements it shows without --full */
 /* Print a metadata value for people: strings quoted and escaped
  * (put_escaped), cut after `max_str` bytes at a character boundary and then
  * marked `... (N bytes)` (SIZE_MAX: whole); numbers in decimal (floats with
  * the digits that round-trip); arrays as "[u32 x 12]" followed by their first
  * `max_elems` elements (0: none; UINT64_MAX: all). */
 void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, uint64_t max_elems);
+/* Element i of kv as kv_print shows it, from the value v and string bytes s
+ * that tfs_kv_next gave (a string longer than s is read whole). */
+void kv_put_elem(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, const tfs_value *v, const tfs_str *s,
+                 size_t max_str);
 /* Length of the longest prefix of s[0, len) of at most `max` bytes that does
  * not end inside a UTF-8 character (bytes). */
 size_t utf8_cut(const char *s, size_t len, size_t max);
@@ -327,6 +354,13 @@ int lint_conform(int argc, char **argv, int first);
  * *lint_errors and *lint_warnings are the set's error and warning findings
  * (else left as they were). */
 check_verdict set_check_print(const char *path, const check_opts *o, size_t *lint_errors, size_t *lint_warnings);
+/* Print the report of a set check to out as set_check_print does (human or
+ * JSON: o->json, o->quiet, o->flags, o->config) from its status st and
+ * report r (tfs_set_check, or tfs_set_check_io in the browser inspector);
+ * sys_errno: the errno behind a TFS_EIO, or 0.  Returns the verdict as
+ * set_check_print. */
+check_verdict set_check_report(FILE *out, const char *path, tfs_status st, const struct tfs_lint_report *r,
+                               const check_opts *o, int sys_errno);
 
 /* ---- out_human.c / out_json.c ---- */
 void print_human(FILE *out, const check_result *r);

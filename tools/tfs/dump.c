@@ -118,13 +118,11 @@ void dump_put_violation(FILE *out, const tfs_error *e) {
 }
 
 #define MARK "      ^^^ " /* the line under a failing record */
-#define STR_SHORT 60      /* bytes of a string shown without --full */
-#define ELEMS_SHORT 8     /* array elements shown without --full */
 
 static void print_content_human(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
                                 const char *not_model, const char *hint, int full, const dump_view *view) {
-    size_t max_str = full ? SIZE_MAX : STR_SHORT;
-    uint64_t max_elems = full ? UINT64_MAX : ELEMS_SHORT;
+    size_t max_str = full ? SIZE_MAX : DUMP_STR_SHORT;
+    uint64_t max_elems = full ? UINT64_MAX : DUMP_ELEMS_SHORT;
     int64_t mkv = -1, mt = -1;
     if (st == TFS_INVALID) fail_mark(h, e, &mkv, &mt);
     fput_safe(out, file, strlen(file));

@@ -21,13 +21,14 @@
 
 #include "cli.h"
 
-/* A float as JSON: %.9g (f32) or %.17g (f64) round-trip exactly; NaN and
- * infinities have no JSON number: null (the bits keep them). */
+/* A float as JSON: the digits of `tfs dump` (put_float_text: they
+ * round-trip exactly); NaN and infinities have no JSON number: null (the
+ * bits keep them). */
 static void put_float(FILE *out, double v, int is_f32) {
     if (isnan(v) || isinf(v))
         fputs("null", out);
     else
-        fprintf(out, is_f32 ? "%.9g" : "%.17g", v);
+        put_float_text(out, v, is_f32);
 }
 
 static void put_bits(FILE *out, const tfs_value *v) {
@@ -86,13 +87,39 @@ int kv_available(const tfs_header *h, const tfs_kv *kv) { return kv->count == 0 
 /* The cursor's block (the CLI is single-threaded). */
 static uint8_t g_block[64u * 1024u];
 
+/* A size or offset: a JSON number up to 2^53 - 1, beyond that a decimal
+ * string, so that every JSON reader (doubles, int64) keeps it exact. */
+static void put_u64_exact(FILE *out, uint64_t v) {
+    fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
+}
+
+/* A JSON string of what `tfs dump` shows for kv (kv_print: strings cut
+ * after DUMP_STR_SHORT bytes, arrays as "[T x N]" and their first
+ * DUMP_ELEMS_SHORT elements).  Returns 0, or -1 when out of memory. */
+static int put_text(FILE *out, const tfs_header *h, const tfs_kv *kv) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m) return -1;
+    kv_print(m, h, kv, DUMP_STR_SHORT, DUMP_ELEMS_SHORT);
+    if (fclose(m) != 0) {
+        free(buf);
+        return -1;
+    }
+    json_str(out, buf, len);
+    free(buf);
+    return 0;
+}
+
 /* One KV, its elements read in blocks (tfs_kv_cursor).  Elements a stream
  * did not keep (TFS_EIO: arrays keep their first TFS_ARRAY_KEEP bytes,
  * strings their first 256) are left out: an array shows the elements before
  * them, a scalar null, and "left_out" says how many (with --json of `tfs
  * dump`: dump_extra; the expected-content form stays as it was);
- * *left_out += that count.  Returns 0, or -1 when a value could not be read. */
-static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dump_extra, uint64_t *left_out) {
+ * *left_out += that count.  view (the inspector's form): "text", what
+ * `tfs dump` shows, is added; an array has "count", "offset" and "bytes"
+ * (where its value lies in the file) and "text" instead of its elements.  Returns 0, or -1 when a value could not be read. */
+static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dump_extra, int view, uint64_t *left_out) {
     int rc = 0;
     fputs("{\"key\":", out);
     json_str(out, kv->key.ptr, kv->key.len);
@@ -103,6 +130,16 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dum
     if (arr) {
         fputs(",\"elem_type\":", out);
         json_cstr(out, tfs_gg_vtype_name(kv->elem_type));
+    }
+    if (view && arr) {
+        fprintf(out, ",\"count\":%" PRIu64 ",\"offset\":", kv->count);
+        put_u64_exact(out, kv->value_offset);
+        fputs(",\"bytes\":", out);
+        put_u64_exact(out, kv->value_len);
+        fputs(",\"text\":", out);
+        rc = put_text(out, h, kv);
+        fputc('}', out);
+        return rc;
     }
     tfs_kv_cursor cur;
     if (tfs_kv_cursor_init(&cur, h, kv, g_block, sizeof g_block) != TFS_OK) return -1;
@@ -146,15 +183,14 @@ static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dum
         if (dump_extra) fprintf(out, ",\"count\":%" PRIu64 ",\"left_out\":%" PRIu64, kv->count, kv->count - shown);
         *left_out += kv->count - shown;
     }
+    if (view && rc == 0) {
+        fputs(",\"text\":", out);
+        rc = put_text(out, h, kv);
+    }
     fputc('}', out);
     return rc;
 }
 
-/* A size or offset: a JSON number up to 2^53 - 1, beyond that a decimal
- * string, so that every JSON reader (doubles, int64) keeps it exact. */
-static void put_u64_exact(FILE *out, uint64_t v) {
-    fprintf(out, v > 9007199254740991u ? "\"%" PRIu64 "\"" : "%" PRIu64, v);
-}
 
 /* Elements a stream left out, over every KV (tfs_kv_cursor: TFS_EIO). */
 static uint64_t count_left_out(const tfs_header *h) {
@@ -209,7 +245,7 @@ static void dump_fields(FILE *out, const char *file, const tfs_header *h, uint64
  * its text form (dump_extra).  hint: NULL, or what an invalid file looks like
  * ("looks_like" in the error object; parse_one). */
 static int content_json(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
-                        const char *not_model, const char *hint, uint64_t *left_out) {
+                        const char *not_model, const char *hint, int view, uint64_t *left_out) {
     int rc = 0;
     fputs("{\"format\":", out);
     json_cstr(out, tfs_format_name(h ? h->format : TFS_FORMAT_UNKNOWN));
@@ -304,7 +340,7 @@ static int content_json(FILE *out, const char *file, const tfs_header *h, tfs_st
     fputs("],\"kv\":[", out);
     for (size_t i = 0; h && i < h->n_kv; i++) {
         if (i) fputc(',', out);
-        if (put_kv_json(out, h, &h->kv[i], file != NULL, left_out) != 0) rc = -1;
+        if (put_kv_json(out, h, &h->kv[i], file != NULL, view, left_out) != 0) rc = -1;
     }
     fputs("]}\n", out);
     return rc;
@@ -312,15 +348,56 @@ static int content_json(FILE *out, const char *file, const tfs_header *h, tfs_st
 
 int print_content_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
                        uint64_t *left_out) {
-    return content_json(out, NULL, h, st, e, not_model, NULL, left_out);
+    return content_json(out, NULL, h, st, e, not_model, NULL, 0, left_out);
 }
 
 int print_content_json_hint(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
                             const char *hint, uint64_t *left_out) {
-    return content_json(out, NULL, h, st, e, not_model, hint, left_out);
+    return content_json(out, NULL, h, st, e, not_model, hint, 0, left_out);
 }
 
 int print_dump_json(FILE *out, const char *file, const tfs_header *h, tfs_status st, const tfs_error *e,
                     const char *not_model, const char *hint, uint64_t *left_out) {
-    return content_json(out, file, h, st, e, not_model, hint, left_out);
+    return content_json(out, file, h, st, e, not_model, hint, 0, left_out);
+}
+
+int print_view_json(FILE *out, const tfs_header *h, tfs_status st, const tfs_error *e, const char *not_model,
+                    const char *hint) {
+    uint64_t left_out = 0;
+    return content_json(out, NULL, h, st, e, not_model, hint, 1, &left_out);
+}
+
+int print_elems_json(FILE *out, const tfs_header *h, size_t k, uint64_t start, uint64_t n) {
+    if (!h || k >= h->n_kv) return -1;
+    const tfs_kv *kv = &h->kv[k];
+    tfs_kv_cursor cur;
+    if (tfs_kv_cursor_init(&cur, h, kv, g_block, sizeof g_block) != TFS_OK) return -1;
+    fprintf(out, "{\"kv\":%zu,\"start\":%" PRIu64 ",\"count\":%" PRIu64 ",\"items\":[", k, start, kv->count);
+    int rc = 0;
+    for (uint64_t i = 0; i < kv->count && (i < start || i - start < n) && rc == 0; i++) {
+        tfs_value v;
+        tfs_str s = {"", 0};
+        if (tfs_kv_next(&cur, &v, &s) != TFS_OK) {
+            rc = -1;
+            break;
+        }
+        if (i < start) continue;
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&buf, &len);
+        if (!m) {
+            rc = -1;
+            break;
+        }
+        kv_put_elem(m, h, kv, i, &v, &s, DUMP_STR_SHORT);
+        if (fclose(m) == 0) {
+            if (i > start) fputc(',', out);
+            json_str(out, buf, len);
+        } else {
+            rc = -1;
+        }
+        free(buf);
+    }
+    fputs("]}\n", out);
+    return rc;
 }

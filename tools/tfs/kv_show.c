@@ -123,8 +123,8 @@ static void put_scalar(FILE *out, const tfs_value *v) {
     case TFS_GG_I16:
     case TFS_GG_I32:
     case TFS_GG_I64: fprintf(out, "%" PRId64, v->i64); break;
-    case TFS_GG_F32: fprintf(out, "%.9g", v->f64); break;
-    case TFS_GG_F64: fprintf(out, "%.17g", v->f64); break;
+    case TFS_GG_F32:
+    case TFS_GG_F64: put_float_text(out, v->f64, v->type == TFS_GG_F32); break;
     case TFS_GG_BOOL: fputs(v->u64 ? "true" : "false", out); break;
     default: fputs("?", out); break;
     }
@@ -140,6 +140,16 @@ static void put_elem(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t 
         fputs("?", out);
     else
         put_scalar(out, &v);
+}
+
+void kv_put_elem(FILE *out, const tfs_header *h, const tfs_kv *kv, uint64_t i, const tfs_value *v, const tfs_str *s,
+                 size_t max_str) {
+    if (v->type != TFS_GG_STRING)
+        put_scalar(out, v);
+    else if (s->len == v->u64 || s->len >= (max_str > SIZE_MAX - 4 ? SIZE_MAX : max_str + 4))
+        put_str_cut(out, s, v->u64, max_str);
+    else /* longer than the block: read it whole */
+        put_string(out, h, kv, i, max_str);
 }
 
 void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, uint64_t max_elems) {
@@ -160,12 +170,7 @@ void kv_print(FILE *out, const tfs_header *h, const tfs_kv *kv, size_t max_str, 
     for (; i < kv->count && i < max_elems; i++) {
         if (tfs_kv_next(&cur, &v, &s) != TFS_OK) break; /* a stream keeps the first TFS_ARRAY_KEEP bytes */
         fputs(i ? ", " : " [", out);
-        if (v.type != TFS_GG_STRING)
-            put_scalar(out, &v);
-        else if (s.len == v.u64 || s.len >= (max_str > SIZE_MAX - 4 ? SIZE_MAX : max_str + 4))
-            put_str_cut(out, &s, v.u64, max_str);
-        else /* longer than the block: read it whole */
-            put_string(out, h, kv, i, max_str);
+        kv_put_elem(out, h, kv, i, &v, &s, max_str);
     }
     if (i == 0) {
         fputs(" (not kept: a stream cannot be read again)", out);

@@ -77,47 +77,57 @@ static void json(FILE *out, const char *path, const tfs_lint_report *r, check_ve
     fputs("}\n", out);
 }
 
+check_verdict set_check_report(FILE *out, const char *path, tfs_status st, const tfs_lint_report *r,
+                               const check_opts *o, int sys_errno) {
+    check_verdict v;
+    if (st == TFS_OK) {
+        int bad = 0;
+        for (size_t i = 0; i < r->n_findings; i++)
+            bad |=
+                r->findings[i].severity == TFS_LINT_ERROR && strncmp(tfs_lint_id(r->findings[i].rule), "SET", 3) == 0;
+        for (size_t i = 0; i < r->n_files; i++) bad |= r->files[i].status != TFS_OK;
+        v = bad ? V_PARSER_ERROR : V_VALID;
+        if (o->quiet && v == V_VALID && r->n_findings == 0) /* -q: nothing to say */
+            ;
+        else if (o->json)
+            json(out, path, r, v, o->flags);
+        else
+            human(out, path, r, v, o->flags, o->quiet);
+        return v;
+    }
+    const char *why = st == TFS_EIO ? (o->config ? "the index or --config cannot be read" : "the index cannot be read")
+                      : st == TFS_ENOMEM ? "out of memory"
+                                         : tfs_status_name(st);
+    if (st == TFS_EIO && sys_errno) why = strerror(sys_errno);
+    v = st == TFS_EIO ? V_IO_ERROR : V_INTERNAL;
+    if (o->json) {
+        fputs("{\"file\":", out);
+        json_cstr(out, path);
+        fputs(",\"set\":true,\"verdict\":", out);
+        json_cstr(out, verdict_name(v));
+        fputs(",\"message\":", out);
+        json_cstr(out, why);
+        fputs("}\n", out);
+    } else {
+        fput_safe(out, path, strlen(path));
+        fprintf(out, ": %s\n  error       %s\n", verdict_name(v), why);
+    }
+    return v;
+}
+
+#ifndef TFS_NO_POSIX
 check_verdict set_check_print(const char *path, const check_opts *o, size_t *lint_errors, size_t *lint_warnings) {
     tfs_lint_report r;
     tfs_lint_report_init(&r);
     errno = 0;
     tfs_status st = tfs_set_check(path, o->flags, o->lint, o->config, &r);
-    check_verdict v;
+    check_verdict v = set_check_report(stdout, path, st, &r, o, st == TFS_EIO ? errno : 0);
     if (st == TFS_OK) {
-        int bad = 0;
-        for (size_t i = 0; i < r.n_findings; i++)
-            bad |= r.findings[i].severity == TFS_LINT_ERROR && strncmp(tfs_lint_id(r.findings[i].rule), "SET", 3) == 0;
-        for (size_t i = 0; i < r.n_files; i++) bad |= r.files[i].status != TFS_OK;
-        v = bad ? V_PARSER_ERROR : V_VALID;
-        if (o->quiet && v == V_VALID && r.n_findings == 0) /* -q: nothing to say */
-            ;
-        else if (o->json)
-            json(stdout, path, &r, v, o->flags);
-        else
-            human(stdout, path, &r, v, o->flags, o->quiet);
         /* lint errors (LT) leave the set's verdict alone; --lint makes them count for the exit status */
         *lint_errors = r.n_errors;
         *lint_warnings = r.n_warnings;
-    } else {
-        const char *why = st == TFS_EIO
-                              ? (o->config ? "the index or --config cannot be read" : "the index cannot be read")
-                          : st == TFS_ENOMEM ? "out of memory"
-                                             : tfs_status_name(st);
-        if (st == TFS_EIO && errno) why = strerror(errno);
-        v = st == TFS_EIO ? V_IO_ERROR : V_INTERNAL;
-        if (o->json) {
-            fputs("{\"file\":", stdout);
-            json_cstr(stdout, path);
-            fputs(",\"set\":true,\"verdict\":", stdout);
-            json_cstr(stdout, verdict_name(v));
-            fputs(",\"message\":", stdout);
-            json_cstr(stdout, why);
-            fputs("}\n", stdout);
-        } else {
-            fput_safe(stdout, path, strlen(path));
-            printf(": %s\n  error       %s\n", verdict_name(v), why);
-        }
     }
     tfs_lint_report_free(&r);
     return v;
 }
+#endif

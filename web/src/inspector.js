@@ -41,6 +41,10 @@ function startWorker() {
             document.body.dataset.state = 'ready';
         } else if (m.type === 'result') {
             render(m);
+        } else if (m.type === 'sets') {
+            renderSets(m);
+        } else if (m.type === 'elems') {
+            renderElems(m);
         } else if (m.type === 'error') {
             status('Could not read the file: ' + m.message, 'bad');
             document.body.dataset.state = 'error';
@@ -54,12 +58,112 @@ function profile() {
     return Number(document.querySelector('input[name=profile]:checked').value);
 }
 
-function inspect(file) {
+var currentOthers = []; /* the files given with the one shown: [{path, file}] */
+var currentSet = null;  /* the files of the sets shown, or null */
+
+function inspect(file, others) {
     if (!file) return;
     current = file;
+    currentOthers = others || [];
+    currentSet = null;
     document.body.dataset.state = 'busy';
     status('Reading ' + file.name + ' ...');
-    worker.postMessage({type: 'inspect', file: file, flags: profile()});
+    worker.postMessage({type: 'inspect', file: file, path: file.webkitRelativePath || file.name, flags: profile(),
+                        others: currentOthers});
+}
+
+/* Several files, or a folder: one model file (with a config.json, say) is
+ * inspected alone; more, or an index, are checked as `tfs check DIR` does. */
+var MODEL_NAME = /\.(safetensors|gguf)$|\.safetensors\.index\.json$/i;
+
+function inspectMany(files) {
+    var list = Array.prototype.map.call(files, function (f) {
+        return {path: f.webkitRelativePath || f.name, file: f};
+    });
+    if (list.length === 1) return inspect(list[0].file);
+    var models = list.filter(function (g) { return MODEL_NAME.test(g.path); });
+    if (models.length === 1) return inspect(models[0].file, list);
+    if (models.length === 0) {
+        status('None of these ' + list.length + ' files is a .safetensors, .gguf or index file.', 'bad');
+        return;
+    }
+    currentSet = list;
+    document.body.dataset.state = 'busy';
+    status('Checking ' + list.length + ' files ...');
+    worker.postMessage({type: 'set', files: list, flags: profile()});
+}
+
+function plural(n, word) { return num(n) + ' ' + word + (n === 1 ? '' : 's'); }
+
+/* ---- sets and lone files (several files given) */
+function renderSets(m) {
+    $('report').hidden = true;
+    $('sets').hidden = false;
+    var box = $('setlist');
+    box.textContent = '';
+    var nsets = 0, bad = 0;
+    m.results.forEach(function (x) {
+        var div = el('div', null, 'entry');
+        var ul = el('ul');
+        if (x.set) {
+            var s = x.set;
+            nsets++;
+            div.className = 'entry set ' + s.verdict;
+            div.dataset.entry = x.entry;
+            div.dataset.verdict = s.verdict;
+            if (s.verdict !== 'valid') bad++;
+            div.appendChild(el('h3', x.entry + ': ' + (s.verdict === 'valid' ? 'VALID' : s.verdict.toUpperCase()) +
+                               (s.format ? ' ' + s.format + ' set' : '')));
+            if (s.message) div.appendChild(el('p', s.message));
+            if (s.files) {
+                div.appendChild(el('p', num(s.n_files) + ' files, ' + num(s.n_tensors) + ' tensors, ' +
+                                   num(s.tensor_bytes) + ' bytes of tensor data; ' + plural(s.errors, 'error') + ', ' +
+                                   plural(s.warnings, 'warning') + ' (profile ' + s.profile + ')'));
+                var fl = el('ul', null, 'files');
+                s.files.forEach(function (f) {
+                    fl.appendChild(el('li', f.file + ': ' + f.verdict + (f.rule ? ' ' + f.rule : '') +
+                                      (f.verdict === 'valid' ? ', ' + num(f.n_tensors) + ' tensors' : ''),
+                                      f.verdict === 'valid' ? '' : 'bad'));
+                });
+                div.appendChild(fl);
+            }
+            (s.findings || []).forEach(function (f) {
+                var li = el('li', f.id + ' (' + f.severity + '): ' + f.message, f.severity === 'error' ? 'bad' : 'warn');
+                li.dataset.id = f.id;
+                ul.appendChild(li);
+            });
+        } else {
+            var c = x.check;
+            div.className = 'entry file ' + c.verdict;
+            div.dataset.entry = x.entry;
+            div.dataset.verdict = c.verdict;
+            if (c.verdict !== 'valid') bad++;
+            div.appendChild(el('h3', x.entry + ': ' + c.verdict + (c.rule ? ' ' + c.rule + ' at byte ' +
+                               num(c.offset) + ': ' + c.message : '')));
+            ((c.lint && c.lint.findings) || []).forEach(function (f) {
+                var li = el('li', f.id + ' (' + f.severity + '): ' + f.message, f.severity === 'error' ? 'bad' : 'warn');
+                li.dataset.id = f.id;
+                ul.appendChild(li);
+            });
+            var path = x.entry.replace(/^(\.\/)+/, '');
+            var g = currentSet.filter(function (y) { return y.path === path; })[0];
+            if (g) {
+                var b = el('button', 'inspect this file');
+                b.addEventListener('click', function () { inspect(g.file, currentSet); });
+                div.appendChild(b);
+            }
+        }
+        div.appendChild(ul);
+        box.appendChild(div);
+    });
+    $('setinfo').textContent = nsets + ' set' + (nsets === 1 ? '' : 's') + ', ' + (m.results.length - nsets) +
+        ' lone file' + (m.results.length - nsets === 1 ? '' : 's') + (bad ? ', ' + bad + ' not valid' : '');
+    var st = m.stats;
+    $('setbytes').textContent = 'Read ' + num(st.bytesRead) + ' bytes in ' + st.reads + ' page read' +
+        (st.reads === 1 ? '' : 's') + ', ' + st.ms.toFixed(1) + ' ms. Uploaded: 0 bytes.';
+    status('Checked ' + currentSet.length + ' files.');
+    document.body.dataset.state = 'done';
+    document.body.dataset.verdict = 'sets';
 }
 
 /* ---- verdict */
@@ -242,32 +346,78 @@ function renderHex(hex, d) {
     }
 }
 
-/* ---- metadata */
-function shortValue(kv) {
-    if (kv.value === null) return '(not shown)';
-    if (kv.type === 'array') {
-        var n = kv.value.length;
-        var head = kv.value.slice(0, 8).map(function (x) { return JSON.stringify(x); }).join(', ');
-        return '[' + kv.elem_type + ' \u00d7 ' + num(n) + '] ' + head + (n > 8 ? ', ...' : '');
-    }
-    var s = typeof kv.value === 'string' ? kv.value : JSON.stringify(kv.value);
-    return s.length > 300 ? s.slice(0, 300) + '... (' + num(s.length) + ' characters)' : s;
-}
+/* ---- metadata: each value is the text `tfs dump` prints for it, made by
+ * tfs.wasm (the page formats no value itself); an array comes as its count
+ * and first elements, and more are read from the file on request */
+var FIRST_ELEMS = 8;   /* elements in the text of an array (tfs dump: DUMP_ELEMS_SHORT) */
+var MORE_ELEMS = 100;  /* elements asked for per click */
+var elemBoxes = {};    /* KV index -> {list, button, next, count} */
 
 function renderKv(d) {
     var t = $('kv');
     t.textContent = '';
+    elemBoxes = {};
     $('kvcount').textContent = d.kv.length + (d.complete ? '' : ' read before the violation');
     var tr = el('tr');
     ['key', 'type', 'value'].forEach(function (h) { tr.appendChild(el('th', h)); });
     t.appendChild(tr);
-    d.kv.forEach(function (kv) {
+    d.kv.forEach(function (kv, k) {
         var r = el('tr');
         r.appendChild(el('td', kv.key));
         r.appendChild(el('td', kv.type === 'array' ? 'array of ' + kv.elem_type : kv.type));
-        r.appendChild(el('td', shortValue(kv)));
+        var td = el('td', null, 'value');
+        td.appendChild(el('div', kv.text === undefined ? '(not read)' : kv.text));
+        if (kv.type === 'array')
+            td.appendChild(el('div', num(kv.count) + ' elements, ' + num(kv.bytes) + ' bytes at byte ' +
+                              num(kv.offset), 'where'));
+        if (kv.type === 'array' && kv.count > FIRST_ELEMS) {
+            var box = {list: el('ol', null, 'elems'), button: el('button', null, 'more'), next: FIRST_ELEMS,
+                       count: kv.count};
+            box.list.start = FIRST_ELEMS;
+            box.list.hidden = true;
+            box.button.dataset.kv = k;
+            moreLabel(box);
+            box.button.addEventListener('click', function () { moreElems(k); });
+            td.appendChild(box.list);
+            td.appendChild(box.button);
+            elemBoxes[k] = box;
+        }
+        r.appendChild(td);
         t.appendChild(r);
     });
+}
+
+function moreLabel(box) {
+    var last = Math.min(box.count, box.next + MORE_ELEMS) - 1;
+    box.button.textContent = 'show elements ' + num(box.next) + ' to ' + num(last) + ' of ' + num(box.count);
+    box.button.hidden = box.next >= box.count;
+}
+
+function moreElems(k) {
+    var box = elemBoxes[k];
+    if (!box || box.busy) return;
+    box.busy = true;
+    box.button.disabled = true;
+    worker.postMessage({type: 'elems', kv: k, start: box.next, n: MORE_ELEMS});
+}
+
+/* elements from the worker: one <li> each, numbered from their index */
+function renderElems(m) {
+    var e = m.elems, box = elemBoxes[e ? e.kv : m.kv];
+    if (!box) return;
+    box.busy = false;
+    box.button.disabled = false;
+    if (m.error) {
+        box.button.textContent = 'could not read more: ' + m.error;
+        return;
+    }
+    if (e.start !== box.next) return; /* a reply to an older request */
+    e.items.forEach(function (text) { box.list.appendChild(el('li', text)); });
+    box.list.hidden = false;
+    box.next += e.items.length;
+    if (e.items.length === 0) box.next = box.count;
+    moreLabel(box);
+    document.body.dataset.elems = String(box.next);
 }
 
 /* ---- tensors: sortable, filterable, virtualised (only the rows in view
@@ -332,6 +482,7 @@ function drawRows() {
 /* ---- one result */
 function render(m) {
     var c = m.check, d = m.dump;
+    $('sets').hidden = true;
     $('report').hidden = false;
     renderVerdict(c);
     var st = m.stats;
@@ -361,11 +512,15 @@ function wire() {
         document.addEventListener(t, function (e) { e.preventDefault(); drop.classList.remove('over'); });
     });
     document.addEventListener('drop', function (e) {
-        if (e.dataTransfer && e.dataTransfer.files.length) inspect(e.dataTransfer.files[0]);
+        if (e.dataTransfer && e.dataTransfer.files.length) inspectMany(e.dataTransfer.files);
     });
-    $('pick').addEventListener('change', function (e) { inspect(e.target.files[0]); });
+    $('pick').addEventListener('change', function (e) { if (e.target.files.length) inspectMany(e.target.files); });
+    $('pickdir').addEventListener('change', function (e) { if (e.target.files.length) inspectMany(e.target.files); });
     document.querySelectorAll('input[name=profile]').forEach(function (r) {
-        r.addEventListener('change', function () { inspect(current); });
+        r.addEventListener('change', function () {
+            if (currentSet) inspectMany(currentSet.map(function (g) { return g.file; }));
+            else inspect(current, currentOthers);
+        });
     });
     $('filter').addEventListener('input', applyView);
     $('tview').addEventListener('scroll', drawRows);

@@ -5,9 +5,22 @@
  * parser asks for are read.
  *
  * messages in:  {type: 'init', wasm: ArrayBuffer}
- *               {type: 'inspect', file: File, flags: 0 | 1 | 2}
+ *               {type: 'inspect', file: File, path, flags: 0 | 1 | 2}
+ *                 (path: its name, or its path in a folder chosen)
+ *                 (and others: [{path, file}], the files given with it:
+ *                 the config.json beside an MLX file is read from them)
+ *               {type: 'elems', kv, start, n}: more elements of an array
+ *                 of the file inspected last
+ *               {type: 'set', files: [{path, file}], flags}: several files
+ *                 or a folder (path relative: "x.gguf", "model/x.gguf")
  * messages out: {type: 'ready'}
  *               {type: 'result', check, dump, strict, hex, stats}
+ *                 (dump: tfs_web_view's JSON: arrays by count and their
+ *                 first elements, every value as `tfs dump` prints it)
+ *               {type: 'elems', elems: {kv, start, count, items}}
+ *               {type: 'sets', results: [{entry, set} | {entry, check}], stats}
+ *                 (set: `tfs check --json --lint` of a set entry; check:
+ *                 of a lone model file)
  *               {type: 'error', message} */
 'use strict';
 
@@ -33,6 +46,47 @@ function hexWindow(check, dump) {
             bytes: engine.bytes(start, 256)};
 }
 
+function readerOf(file) {
+    var reader = new FileReaderSync();
+    return function (off, len) { return new Uint8Array(reader.readAsArrayBuffer(file.slice(off, off + len))); };
+}
+
+function given(g) { return {path: g.path, size: g.file.size, readAt: readerOf(g.file)}; }
+
+function folderOf(p) {
+    var s = p.lastIndexOf('/');
+    return s < 0 ? '.' : p.slice(0, s);
+}
+
+/* Several files or a folder, as `tfs check DIR` checks a folder: per folder
+ * its set entries (each checked as a set, tfs_web_set) and lone model files
+ * (each checked alone, with the config.json beside it). */
+function checkSet(m) {
+    var list = m.files.map(given);
+    engine.open('', 0, null);
+    engine.files(list);
+    var t0 = performance.now(), results = [], folders = [];
+    list.forEach(function (g) { if (folders.indexOf(folderOf(g.path)) < 0) folders.push(folderOf(g.path)); });
+    folders.sort();
+    folders.forEach(function (dir) {
+        JSON.parse(engine.entries(dir)).forEach(function (entry) {
+            var s = JSON.parse(engine.set(entry, m.flags));
+            if (s.set) {
+                results.push({entry: entry, set: s});
+                return;
+            }
+            var norm = entry.replace(/^(\.\/)+/, '');
+            var g = list.filter(function (x) { return x.path === norm; })[0];
+            if (!g) return;
+            engine.use(entry, g.size, g.readAt);
+            results.push({entry: entry, check: JSON.parse(engine.check(m.flags | TFS_WEB_LINT))});
+        });
+    });
+    var stats = engine.stats();
+    stats.ms = performance.now() - t0;
+    return {type: 'sets', results: results, stats: stats};
+}
+
 onmessage = function (ev) {
     var m = ev.data;
     try {
@@ -41,15 +95,26 @@ onmessage = function (ev) {
             postMessage({type: 'ready'});
             return;
         }
+        if (m.type === 'elems') {
+            try {
+                postMessage({type: 'elems', elems: JSON.parse(engine.elems(m.kv, m.start, m.n))});
+            } catch (e) {
+                postMessage({type: 'elems', kv: m.kv, error: String(e && e.message || e)});
+            }
+            return;
+        }
+        if (m.type === 'set') {
+            postMessage(checkSet(m));
+            return;
+        }
         if (m.type !== 'inspect') return;
         var file = m.file;
-        var reader = new FileReaderSync();
-        engine.open(file.name, file.size, function (off, len) {
-            return new Uint8Array(reader.readAsArrayBuffer(file.slice(off, off + len)));
-        });
+        engine.open(m.path || file.name, file.size, readerOf(file));
+        /* the files given with it (a config.json beside an MLX file) */
+        engine.files((m.others || []).map(given));
         var t0 = performance.now();
         var check = JSON.parse(engine.check(m.flags | TFS_WEB_LINT)); /* with the lint findings */
-        var dump = JSON.parse(engine.dump(m.flags));
+        var dump = JSON.parse(engine.view(m.flags));
         /* the strict profile's answer for the security notes (duplicates,
          * padding, key syntax), unless it was the one asked for */
         var strict = m.flags & TFS_STRICT ? check : JSON.parse(engine.check(m.flags | TFS_STRICT));

@@ -20,10 +20,20 @@
  *       flags: TFS_STRICT | TFS_HEADER_ONLY (tfs/tfs.h), and TFS_WEB_LINT
  *       (256): `--lint` too, a valid file linted from its header, the
  *       safetensors header bytes (LT302) and the GGUF padding (LT114) read
- *       through the host (no config.json: MLX parameters from __metadata__
- *       or inferred)
+ *       through the host, and for MLX the config.json beside the file
+ *       when the user gave one with it (tfs_web_set.c), else the
+ *       parameters from __metadata__ or inferred, as tfs_lint_path
  *   tfs_web_dump(name, size, flags): `tfs dump --json FILE`
- *   both return the JSON line (NUL-terminated, newline included), valid
+ *   tfs_web_view(name, size, flags): the page's form (print_view_json):
+ *       as tfs_web_dump, each KV with "text", what `tfs dump` shows for it,
+ *       an array by "count", "offset", "bytes" and "text" (its first
+ *       elements) instead of every element; the header is kept for
+ *       tfs_web_elems
+ *   tfs_web_elems(k, start, n): elements start .. start + n - 1 (n at most
+ *       WEB_ELEMS_MAX) of the k-th KV of the file of the last
+ *       tfs_web_view, each as `tfs dump` shows it (print_elems_json), read
+ *       through the host then; 0 when there is no such KV
+ *   all return the JSON line (NUL-terminated, newline included), valid
  *   until the next call, or 0 when out of memory;
  *   tfs_web_result_len(): its length.
  * The module is single-threaded; one call at a time. */
@@ -37,10 +47,10 @@
 #include "tfs/platform.h"
 
 #include "tfs/lint.h"
-
-#define WEB_EXPORT(name) __attribute__((export_name(#name)))
+#include "tfs_web.h"
 #define TFS_WEB_LINT 256u           /* tfs_web_check: lint a valid file */
 #define WEB_ST_HEAD_MAX (16u << 20) /* safetensors header bytes read for LT302 at most */
+#define WEB_ELEMS_MAX 10000u        /* array elements per tfs_web_elems call at most */
 
 __attribute__((import_module("env"), import_name("tfs_web_read"))) extern int32_t tfs_web_read(uint64_t offset,
                                                                                                void *buf, uint32_t len);
@@ -83,14 +93,14 @@ static size_t result_len;
 
 WEB_EXPORT(tfs_web_result_len) uint32_t tfs_web_result_len(void) { return (uint32_t)result_len; }
 
-static FILE *result_open(void) {
+FILE *result_open(void) {
     free(result);
     result = NULL;
     result_len = 0;
     return open_memstream(&result, &result_len);
 }
 
-static const char *result_close(FILE *f) {
+const char *result_close(FILE *f) {
     if (fclose(f) != 0) {
         free(result);
         result = NULL;
@@ -142,6 +152,7 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
     tfs_lint_report lr;
     tfs_lint_report_init(&lr);
     uint8_t *head = NULL;
+    char *config = NULL;
     if ((flags & TFS_WEB_LINT) && r.verdict == V_VALID) {
         tfs_source src = {.read = host_read, .ctx = NULL, .size = size, .forward = 0};
         tfs_lint_options o = {.src = &src};
@@ -152,6 +163,8 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
             o.head = head;
             o.head_len = want;
         }
+        if (h->format == TFS_FORMAT_SAFETENSORS && web_config_beside(name, &config, &o.config_len) == 0)
+            o.config_json = config;
         if (tfs_lint_header(h, &o, &lr) == TFS_OK)
             r.lint = &lr;
         else
@@ -160,12 +173,14 @@ WEB_EXPORT(tfs_web_check) const char *tfs_web_check(const char *name, uint64_t s
     FILE *f = result_open();
     if (!f) {
         free(head);
+        free(config);
         tfs_lint_report_free(&lr);
         tfs_header_free(h);
         return NULL;
     }
     print_json(f, &r);
     free(head);
+    free(config);
     tfs_lint_report_free(&lr);
     tfs_header_free(h);
     return result_close(f);
@@ -185,5 +200,29 @@ WEB_EXPORT(tfs_web_dump) const char *tfs_web_dump(const char *name, uint64_t siz
     uint64_t unavailable = 0;
     print_content_json_hint(f, h, st, &e, not_model, hint, &unavailable);
     tfs_header_free(h);
+    return result_close(f);
+}
+
+/* the header of the last tfs_web_view, for tfs_web_elems */
+static tfs_header *view_h;
+
+WEB_EXPORT(tfs_web_view) const char *tfs_web_view(const char *name, uint64_t size, uint32_t flags) {
+    tfs_error e;
+    const char *not_model, *hint;
+    unsigned fl = (flags & (TFS_STRICT | TFS_HEADER_ONLY)) | TFS_PARTIAL;
+    tfs_header_free(view_h);
+    view_h = NULL;
+    tfs_status st = parse_web(name, size, fl, &view_h, &e, &not_model, &hint);
+    FILE *f = result_open();
+    if (!f) return NULL;
+    print_view_json(f, view_h, st, &e, not_model, hint);
+    return result_close(f);
+}
+
+WEB_EXPORT(tfs_web_elems) const char *tfs_web_elems(uint32_t k, uint64_t start, uint32_t n) {
+    if (!view_h || k >= view_h->n_kv) return NULL;
+    FILE *f = result_open();
+    if (!f) return NULL;
+    print_elems_json(f, view_h, k, start, n < WEB_ELEMS_MAX ? n : WEB_ELEMS_MAX);
     return result_close(f);
 }
