@@ -3,7 +3,7 @@
  * The prototypes follow AFL++'s documented C API (docs/custom_mutators.md of
  * afl++ 4.04c); no AFL header is used: the afl_state_t pointer is opaque here.
  * Buffers handed to AFL++ belong to this mutator and stay valid until the
- * next call.  TFS_MUTATOR_QUICK=P (0..100, default 75): P percent of the
+ * next call.  TFS_MUTATOR_QUICK=P (0..100, default 90): P percent of the
  * calls that are not crossovers make one tfs_mutate_quick edit (a header
  * field found by a bounded scan; described as "tfs:quick.value" and so
  * on), the rest, and inputs in which the scan finds no field, tfs_mutate. */

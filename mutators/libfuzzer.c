@@ -33,7 +33,7 @@
  * search next to them.  Outside libFuzzer (no LLVMFuzzerMutate) every call
  * is a tfs one.  Anything but an integer 0..100 is 0.
  *
- * Quick edits: with TFS_MUTATOR_QUICK=P (0 to 100; default 75,
+ * Quick edits: with TFS_MUTATOR_QUICK=P (0 to 100; default 90,
  * TFS_MUTATOR_QUICK_DEFAULT), P percent of the other calls make one
  * tfs_mutate_quick edit (a field of the header found by a bounded scan, set
  * to a boundary value, rewritten, bit-flipped or cut at; no parse, no write:

@@ -189,7 +189,7 @@ uint64_t tfs__mut_interesting(mut_rng *r, uint64_t cur);
 unsigned tfs__mut_env_percent(const char *value, unsigned dflt);
 /* The front ends' share of tfs_mutate_quick calls (percent) when
  * TFS_MUTATOR_QUICK is not set. */
-#define TFS_MUTATOR_QUICK_DEFAULT 75u
+#define TFS_MUTATOR_QUICK_DEFAULT 90u
 
 /* ------------------------------------------------------------ trim.c */
 /* Records of an input (0 when it does not parse: a skeleton is not trimmed). */

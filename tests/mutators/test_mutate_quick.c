@@ -380,7 +380,7 @@ static void test_front_end_share(void **state) {
     static const struct {
         const char *q;
         unsigned lo, hi;
-    } cases[] = {{NULL, 680, 820}, {"0", 0, 0}, {"100", 1000, 1000}, {"30", 220, 380}, {"abc", 680, 820}};
+    } cases[] = {{NULL, 850, 950}, {"0", 0, 0}, {"100", 1000, 1000}, {"30", 220, 380}, {"abc", 850, 950}};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fflush(stdout);
         pid_t p = fork();
