@@ -107,6 +107,93 @@ static int same_header(const tfs_header *a, const tfs_header *b, const char *bna
     return 0;
 }
 
+/* What a forward-only source keeps of the string and array values
+ * (tfs.h, tfs_parse_source "Memory"): string scalars of at most
+ * CF_STRING_KEEP bytes; of each array its first TFS_ARRAY_KEEP bytes of whole
+ * elements (a string element: its 8-byte length and its body), at most
+ * CF_ARRAY_KEEP_TOTAL bytes for all arrays together, in file order. */
+#define CF_STRING_KEEP 256u
+#define CF_ARRAY_KEEP_TOTAL (64u * 1024u * 1024u)
+#define CF_BLOCK (64u * 1024u)
+
+/* How many elements of kv a forward-only source must give (the rest:
+ * TFS_EIO), from the file path's header a; *total: array bytes kept so far. */
+static uint64_t stream_keeps(const tfs_header *a, const tfs_kv *kv, uint64_t *total, uint8_t *blk) {
+    if (a->format != TFS_FORMAT_GGUF) return kv->count; /* safetensors: the whole header is kept */
+    if (kv->type != TFS_GG_ARRAY) return kv->type != TFS_GG_STRING || kv->value_len - 8u <= CF_STRING_KEEP;
+    uint64_t room = CF_ARRAY_KEEP_TOTAL - *total, lim = room < TFS_ARRAY_KEEP ? room : TFS_ARRAY_KEEP, used = 0, k;
+    if (kv->elem_type != TFS_GG_STRING) {
+        size_t esz = tfs_gg_vtype_size(kv->elem_type);
+        k = esz && lim / esz < kv->count ? lim / esz : kv->count;
+        used = k * esz;
+    } else {
+        tfs_kv_cursor cur;
+        tfs_value v;
+        if (tfs_kv_cursor_init(&cur, a, kv, blk, CF_BLOCK) != TFS_OK) return 0;
+        for (k = 0;
+             k < kv->count && tfs_kv_next(&cur, &v, NULL) == TFS_OK && used + 8u <= lim && v.u64 <= lim - used - 8u;
+             k++)
+            used += 8u + v.u64;
+    }
+    *total += used;
+    return k;
+}
+
+/* 0 when every value b gives equals a's (the file path's), and b gives as
+ * many elements as it must: all of them (random access), or what a
+ * forward-only source keeps (stream_keeps); else 1 with why. */
+static int same_values(const tfs_header *a, const tfs_header *b, int forward, const char *bname, char *why, size_t n) {
+    uint8_t *blk = malloc(3u * CF_BLOCK);
+    if (!blk) {
+        snprintf(why, n, "%s path: out of memory for the value comparison", bname);
+        return 1;
+    }
+    int rc = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < a->n_kv && !rc; i++) {
+        const tfs_kv *ka = &a->kv[i], *kb = &b->kv[i];
+        uint64_t keeps = forward ? stream_keeps(a, ka, &total, blk + 2u * CF_BLOCK) : ka->count;
+        tfs_kv_cursor ca, cb;
+        if (tfs_kv_cursor_init(&ca, a, ka, blk, CF_BLOCK) != TFS_OK ||
+            tfs_kv_cursor_init(&cb, b, kb, blk + CF_BLOCK, CF_BLOCK) != TFS_OK) {
+            snprintf(why, n, "%s path: KV %zu: no cursor", bname, i);
+            rc = 1;
+            break;
+        }
+        for (uint64_t j = 0; j < ka->count && !rc; j++) {
+            tfs_value va, vb;
+            tfs_str sa = {"", 0}, sb = {"", 0};
+            tfs_status xa = tfs_kv_next(&ca, &va, &sa), xb = tfs_kv_next(&cb, &vb, &sb);
+            if (xa != TFS_OK) {
+                snprintf(why, n, "file path: KV %zu element %" PRIu64 ": %s", i, j, tfs_status_name(xa));
+                rc = 1;
+            } else if (j >= keeps) {
+                if (xb != TFS_EIO) {
+                    snprintf(why, n, "%s path: KV %zu element %" PRIu64 ": %s, want io_error (not kept)", bname, i, j,
+                             tfs_status_name(xb));
+                    rc = 1;
+                }
+                break; /* the rest is not there */
+            } else if (xb != TFS_OK) {
+                snprintf(why, n, "%s path: KV %zu element %" PRIu64 ": %s", bname, i, j, tfs_status_name(xb));
+                rc = 1;
+            } else {
+                size_t common = sa.len < sb.len ? sa.len : sb.len, whole = va.u64 < CF_BLOCK ? va.u64 : CF_BLOCK;
+                int same = va.type == vb.type && va.u64 == vb.u64 && va.i64 == vb.i64 &&
+                           memcmp(&va.f64, &vb.f64, sizeof va.f64) == 0 && va.offset == vb.offset;
+                if (same && va.type == TFS_GG_STRING)
+                    same = common >= whole && (common == 0 || memcmp(sa.ptr, sb.ptr, common) == 0);
+                if (!same) {
+                    snprintf(why, n, "%s path: KV %zu element %" PRIu64 " differs", bname, i, j);
+                    rc = 1;
+                }
+            }
+        }
+    }
+    free(blk);
+    return rc;
+}
+
 static int same_outcome(tfs_status sa, const tfs_error *ea, tfs_status sb, const tfs_error *eb, const char *bname,
                         char *why, size_t n) {
     if (sa == sb && ea->rule == eb->rule && ea->offset == eb->offset && ea->index == eb->index) return 0;
@@ -139,7 +226,7 @@ int cf_parse_all_paths(const char *path, tfs_format fmt, unsigned flags, tfs_sta
     tfs_status sb = tfs_parse_buffer(buf, len, fmt, flags, &hb, &eb);
     if (same_outcome(*st, err, sb, &eb, "buffer", why, n))
         rc = 1;
-    else if (*st == TFS_OK && same_header(hf, hb, "buffer", why, n))
+    else if (*st == TFS_OK && (same_header(hf, hb, "buffer", why, n) || same_values(hf, hb, 0, "buffer", why, n)))
         rc = 1;
 
     stream_ctx sc = {buf, len, 0, 0};
@@ -151,7 +238,8 @@ int cf_parse_all_paths(const char *path, tfs_format fmt, unsigned flags, tfs_sta
     }
     if (!rc && same_outcome(*st, err, ss, &es, "stream", why, n))
         rc = 1;
-    else if (!rc && *st == TFS_OK && same_header(hf, hs, "stream", why, n))
+    else if (!rc && *st == TFS_OK &&
+             (same_header(hf, hs, "stream", why, n) || same_values(hf, hs, 1, "stream", why, n)))
         rc = 1;
 
     tfs_header_free(hs);

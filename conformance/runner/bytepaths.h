@@ -15,8 +15,13 @@
  * count, value_offset, value_len).  One thing a stream cannot always give is
  * compared only when it has it: file_size, which is 0 for a forward-only
  * source parsed with TFS_HEADER_ONLY that stops before the end (tfs.h).
- * Values of strings and arrays are not compared (a forward-only source
- * cannot re-read them; the accessors' own tests cover that).
+ * Then every KV element (tfs_kv_next: type, integer and float values, file
+ * offset, string bytes) of the buffer and stream paths must equal the file
+ * path's.  A forward-only source cannot re-read a value: it must give
+ * exactly what tfs.h promises it keeps (string scalars of at most 256
+ * bytes; of each array its first TFS_ARRAY_KEEP bytes of whole elements, a
+ * string element counting its 8-byte length, 64 MiB for all arrays
+ * together; all of a safetensors header) and TFS_EIO for the next element.
  *
  * Not part of libtfs: used by `tfs conform` (inproc.c) and by
  * tests/corpus/run_manifest.c.  POSIX builds only (tfs_parse_file).

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "conform.h"
+#include "tfs/rules.h"
+#include "tfs/tfs.h"
 
 static const char *const names[CF_RESULT_COUNT] = {
     "pass",    "false_accept", "false_reject",           "wrong_rule", "misread", "crash",
@@ -89,6 +91,21 @@ void cf_classify(cf_case *c, const cf_outcome *o) {
         snprintf(c->detail, sizeof c->detail, "%s%sat offset %" PRIu64 ", want offset %" PRIu64, o->rule ? o->rule : "",
                  o->rule ? " " : "", o->offset, l->offset);
         return;
+    }
+    /* the record index, when the reader gives one: a rule of the file as a
+     * whole (rules.def INDEX NONE) names no record (-1), a rule of a KV pair,
+     * tensor or __metadata__ entry names one (>= 0) */
+    if (o->has_index && o->rule) {
+        tfs_index_kind k = tfs_rule_index_kind(tfs_rule_from_id(o->rule));
+        int want_none = k == TFS_INDEX_NONE, may_none = want_none || k == TFS_INDEX_TENSOR_OR_METADATA;
+        if (want_none ? o->index != -1 : o->index < (may_none ? -1 : 0)) {
+            c->result = CF_WRONG_RULE;
+            snprintf(c->detail, sizeof c->detail, "%s index %" PRId64 ", want %s", o->rule, o->index,
+                     want_none  ? "-1 (the file as a whole)"
+                     : may_none ? ">= -1"
+                                : "a record (>= 0)");
+            return;
+        }
     }
     c->result = CF_PASS;
 }

@@ -144,6 +144,8 @@ typedef struct cf_outcome {
     const char *category; /* reported category, or NULL */
     int has_offset;       /* the reader reported the violation's byte offset */
     uint64_t offset;      /* that offset (bytes from the file's start) */
+    int has_index;        /* the reader reported the violation's record index (tfs_error.index) */
+    int64_t index;        /* that index: -1 for the file as a whole */
     int misread;          /* accepted, content differs from the expected */
     const char *why;      /* crash / misread detail, or NULL */
 } cf_outcome;

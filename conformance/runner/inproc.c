@@ -53,6 +53,8 @@ void cf_run_inprocess(cf_case *c, cf_content_fn content) {
         o.category = tfs_rule_category(err.rule);
         o.has_offset = 1;
         o.offset = err.offset;
+        o.has_index = 1;
+        o.index = err.index;
     } else {
         /* an I/O error or out of memory: the run itself failed, not a verdict */
         o.kind = CF_GOT_CRASH;

@@ -387,6 +387,14 @@ static void finish(slot *sl, const cf_catmap *catmap) {
             } else if (off && !json_is_null(off) && !bad_line) {
                 bad_line = "has an \"offset\" that is not a non-negative integer";
             }
+            /* optional "index": the record the violation is about (tfs_error.index), -1 for the file */
+            json_t *ix = json_object_get(j, "index");
+            if (json_is_integer(ix) && json_integer_value(ix) >= -1) {
+                o.has_index = 1;
+                o.index = (int64_t)json_integer_value(ix);
+            } else if (ix && !json_is_null(ix) && !bad_line) {
+                bad_line = "has an \"index\" that is not an integer >= -1";
+            }
             /* a message-only reader: its category (or rule) from the map */
             if (code == 1 && catmap && !o.rule && !o.category) {
                 json_t *msg = json_object_get(j, "message");

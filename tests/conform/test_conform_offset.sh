@@ -4,7 +4,9 @@
 #    wrong_rule ("GG204 at offset 33, want offset 34"); an empty offset is not compared;
 #  - an adapter that reports "offset" (integer or decimal string) is compared the same way;
 #    an adapter that reports none passes whatever the line says;
-#  - an offset that is not a decimal number is refused (exit 2) with the line named.
+#  - an offset that is not a decimal number is refused (exit 2) with the line named;
+#  - an adapter's "index" must fit the rule's index kind (rules.def INDEX): -1 for a rule of the
+#    file as a whole, >= 0 for a rule of a record.
 # The fixture: header(1 tensor, 0 KV) = 24 bytes, name "t" = 8 + 1, then n_dims = 5 at byte 33
 # (written here, not taken from tfs).
 # usage: test_conform_offset.sh TFS
@@ -52,4 +54,25 @@ run right "$tmp/says33int.sh {file}" && ok || ko "adapter offset 33, line 33: ex
 run wrong "$tmp/says33.sh {file}"
 [ $? -eq 1 ] && grep -q "want offset 34" "$tmp/out" && ok || ko "adapter offset 33, line 34: not wrong_rule"
 run wrong "$tmp/silent.sh {file}" && ok || ko "adapter without an offset, line 34: exit $? (must not be compared)"
+# the record index an adapter reports, checked against the rule's index kind (rules.def INDEX):
+# GG204 is about a tensor (>= 0), GG013 about the file as a whole (-1)
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG204\\",\\"index\\":%s}"\nexit 1\n' 0 >"$tmp/idx0.sh"
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG204\\",\\"index\\":%s}"\nexit 1\n' -1 >"$tmp/idxm1.sh"
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG013\\",\\"index\\":%s}"\nexit 1\n' 0 >"$tmp/gg013idx0.sh"
+printf '#!/bin/sh\necho "{\\"rule\\":\\"GG013\\",\\"index\\":%s}"\nexit 1\n' -1 >"$tmp/gg013idxm1.sh"
+chmod +x "$tmp"/*.sh
+run none "$tmp/idx0.sh {file}" && ok || ko "adapter GG204 index 0: exit $? ($(grep -m1 GG204-t "$tmp/out"))"
+run none "$tmp/idxm1.sh {file}"
+[ $? -eq 1 ] && grep -q "GG204 index -1, want a record (>= 0)" "$tmp/out" && ok ||
+    ko "adapter GG204 index -1: not wrong_rule ($(grep -m1 GG204-t "$tmp/out"))"
+mkdir -p "$tmp/v4" # version 4: GG013, a rule of the file as a whole
+printf 'GGUF\004\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$tmp/v4/f.gguf"
+printf 'id\tpath\tsha256\tsize\tformat\texpect\trule\tcategory\tmode\tdescription\tprovenance\n' >"$tmp/v4/MANIFEST.tsv"
+printf 'GG013-t\tf.gguf\t%s\t24\tgguf\tparser_error\tGG013\tBAD_VERSION\tdefault\tversion 4\thand-written\n' \
+    "$(sha256sum "$tmp/v4/f.gguf" | cut -d' ' -f1)" >>"$tmp/v4/MANIFEST.tsv"
+run v4 && ok || ko "in process, GG013: exit $? ($(tail -1 "$tmp/out"))"
+run v4 "$tmp/gg013idxm1.sh {file}" && ok || ko "adapter GG013 index -1: exit $?"
+run v4 "$tmp/gg013idx0.sh {file}"
+[ $? -eq 1 ] && grep -q "GG013 index 0, want -1 (the file as a whole)" "$tmp/out" && ok ||
+    ko "adapter GG013 index 0: not wrong_rule ($(grep -m1 GG013-t "$tmp/out"))"
 finish test_conform_offset

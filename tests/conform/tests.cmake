@@ -2,6 +2,12 @@
 #   test_conform_inprocess_*  the whole corpus through our parsers, in every profile
 #   test_conform_runner_KofN  tests/conform/test_conform.py: hostile adapters
 #                             (hostile.c), reports, expected failures, SIGINT
+# what a forward-only source keeps of GGUF values, at tfs.h's bounds, through
+# the byte-path comparison of conformance/runner/bytepaths.c
+if(TARGET tfs_bytepaths)
+  tfs_add_test(test_bytepaths_keep SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_bytepaths_keep.c LABELS conform POSIX)
+  target_link_libraries(test_bytepaths_keep PRIVATE tfs_bytepaths)
+endif()
 if(TARGET tfs_conform AND TARGET tfs)
   add_executable(conform_hostile ${CMAKE_CURRENT_LIST_DIR}/hostile.c)
   target_link_libraries(conform_hostile PRIVATE tfs_static)
