@@ -405,6 +405,30 @@ def coverage():
     add("valid-string-utf8-across-window", header(0, 1) + kv("general.description", STR, gstr(across.encode())),
         "65,638-byte UTF-8 string value, a 3-byte sequence across the 64 KiB window (GG507 accepts)",
         extra=[("valid-string-utf8-across-window-strict", "valid", "-", "strict")])
+    # keys and strings longer than the 64 KiB read window: read in pieces (UTF-8 checked piece by
+    # piece under --strict), keys compared beyond their kept 64 KiB (file: read again; stream: hash)
+    w, sid = 65536, "implementation_defined"
+    key_across = ("k" * 65535 + "\u20ac" + "k" * 4462).encode()  # 70,000 bytes, EUR sign across the window
+    add("GG505-key-70000-utf8-across-window", header(0, 1) + kv(key_across, U8, u8(1)),
+        "70,000-byte UTF-8 key, a 3-byte sequence across the 64 KiB read window: GG505, not GG504", "GG505",
+        expect=sid, mode="strict", offset=HDR, extra=[("valid-key-70000-utf8-across-window", "valid", "-", "default")])
+    key_bad = b"k" * 68000 + b"\xff" + b"k" * 1999  # the bad byte in the key's second window
+    add("GG504-key-70000-bad-byte-second-window", header(0, 1) + kv(key_bad, U8, u8(1)),
+        "70,000-byte key, byte 0xFF at key byte 68,000 (the second 64 KiB window)", "GG504", expect=sid,
+        mode="strict", offset=HDR + 8 + 68000, extra=[("valid-key-70000-bad-byte-second-window", "valid", "-", "default")])
+    key_str = "general.description"
+    str_bad = b"d" * 68000 + b"\xff" + b"d" * 1999
+    add("GG507-string-70000-bad-byte-second-window", header(0, 1) + kv(key_str, STR, gstr(str_bad)),
+        "70,000-byte string value, byte 0xFF at string byte 68,000 (the second 64 KiB window)", "GG507",
+        expect=sid, mode="strict", offset=HDR + 8 + len(key_str) + 4 + 8 + 68000,
+        extra=[("valid-string-70000-bad-byte-second-window", "valid", "-", "default")])
+    long_key = b"k" * (w + 64)
+    add("GG111-duplicate-key-65600-bytes", header(0, 2) + kv(long_key, U8, u8(1)) + kv(long_key, U8, u8(2)),
+        "the same 65,600-byte key twice (compared past the 64 KiB each key keeps)", "GG111")
+    add("valid-keys-65600-same-first-64k", header(0, 2) + kv(b"k" * w + b"a" * 64, U8, u8(1)) +
+        kv(b"k" * w + b"b" * 64, U8, u8(2)),
+        "two 65,600-byte keys equal in their first 64 KiB, different after: not duplicates",
+        extra=[("GG505-keys-65600-same-first-64k-strict", sid, "GG505", "strict")])
 
 def main():
     check = "--check" in sys.argv[1:]

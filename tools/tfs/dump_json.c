@@ -121,7 +121,16 @@ static int put_text(FILE *out, const tfs_header *h, const tfs_kv *kv) {
  * (where its value lies in the file) and "text" instead of its elements.  Returns 0, or -1 when a value could not be read. */
 static int put_kv_json(FILE *out, const tfs_header *h, const tfs_kv *kv, int dump_extra, int view, uint64_t *left_out) {
     int rc = 0;
-    fputs("{\"key\":", out);
+    if (kv->key_size > kv->key.len) {
+        /* a key longer than TFS_KEY_KEEP read from a file or stream: the
+         * view has its first bytes only, so no "key" (what it is cannot be
+         * said), its length and those bytes */
+        fputs("{\"key_size\":", out);
+        put_u64_exact(out, kv->key_size);
+        fputs(",\"key_prefix\":", out);
+    } else {
+        fputs("{\"key\":", out);
+    }
     json_str(out, kv->key.ptr, kv->key.len);
     fputs(",\"type\":", out);
     json_cstr(out, tfs_gg_vtype_name(kv->type));

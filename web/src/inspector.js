@@ -363,7 +363,8 @@ function renderKv(d) {
     t.appendChild(tr);
     d.kv.forEach(function (kv, k) {
         var r = el('tr');
-        r.appendChild(el('td', kv.key));
+        r.appendChild(el('td', kv.key !== undefined ? kv.key
+            : kv.key_prefix + '\u2026 (key of ' + kv.key_size + ' bytes)'));
         r.appendChild(el('td', kv.type === 'array' ? 'array of ' + kv.elem_type : kv.type));
         var td = el('td', null, 'value');
         td.appendChild(el('div', kv.text === undefined ? '(not read)' : kv.text));
