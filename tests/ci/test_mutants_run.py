@@ -158,6 +158,10 @@ allsrc = {f: open(os.path.join(ROOT, f)).read() for f in run.VERDICT_FILES}
 cur = {m["id"]: cmut.diff_hash(allsrc[f], m) for f in allsrc for m in cmut.mutants(f, allsrc[f])}
 check(run.stale_equivalent(run.load_equivalent(), set(run.VERDICT_FILES), cur) == [],
       "maint/mutants/equivalent.tsv: every line of a verdict file names a live mutant")
+shipped_api = run.load_equivalent(os.path.join(ROOT, "maint/mutants/api_only.tsv"))
+check(shipped_api and run.stale_equivalent(shipped_api, set(run.VERDICT_FILES), cur) == [] and
+      not set(shipped_api) & set(run.load_equivalent()),
+      f"maint/mutants/api_only.tsv: {len(shipped_api)} lines, each a live mutant, none on equivalent.tsv")
 
 # ---- mint_mutant.py's search parts
 import mint_mutant  # noqa: E402
