@@ -4,6 +4,7 @@
   maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
                        [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
                        [--corpus-only [--lint]] [--as-limits MIB,...] [--san-build-dir DIR]
+                       [--equivalent F] [--api-only F]
 
 Every mutant of maint/mutants/cmut.py in the given C files (default: the
 files that decide verdicts: parsers/gguf/*.c, parsers/safetensors/*.c and
@@ -29,11 +30,18 @@ passes under that limit): a slip that only makes a parse reserve far more
 memory is killed there (by "rlimit-32MiB:TEST").
 Outcomes: killed, survived,
 timeout (a test ran past its limit: counted as detected), did-not-compile,
-equivalent (listed in maint/mutants/equivalent.tsv with a written argument).
+equivalent (listed in maint/mutants/equivalent.tsv with a written argument),
+api-only (--corpus-only: a survivor listed in maint/mutants/api_only.tsv, a
+difference only the library's API shows, with a written argument that no file
+can show it through `tfs conform`; the report gives the score counting them as
+survivors and leaving them out).
 An equivalence line is never taken on trust: its mutant is judged by the
 sanitizer tree and under the address-space limits on every run that uses it
 (a kill refutes the line: exit 1), and a line of a file in the run whose
 mutant no longer exists (id gone or diff hash changed) is an error (exit 2).
+An API-only line is judged too: a kill by the corpus (--corpus-only), or a
+survivor of the whole suite (no --corpus-only, --tests or --quick: the line
+says the suite kills it) refutes it (exit 1); a stale line is exit 2.
 
   FILE...       C files of parsers/ (paths from the source root)
   --build-dir   a configured and built tree (default build/dev); only read
@@ -72,14 +80,18 @@ mutant no longer exists (id gone or diff hash changed) is an error (exit 2).
                 equivalence lines (default 32,64,96,128: the smallest one under
                 which a test passes unmutated judges with it; "" none)
   --equivalent F  the equivalence list (default maint/mutants/equivalent.tsv)
+  --api-only F  the API-only list (default maint/mutants/api_only.tsv; same
+                columns: id, diff hash, argument); check a line with
+                `run.py FILE --only ID` (the whole suite must kill it)
   --only RX     only the mutants whose id or diff matches the regular expression RX
   --tests RX    only the ctest tests whose name matches RX (default: all above)
   --list        print the mutants and exit
   --readers     print the 13 verdict-reader files (the default files without
                 the two writers) and exit
 Exit 0 done (no survivor on a changed line with --quick), 1 such a survivor
-or an equivalence line refuted, 2 usage, build or baseline failure, or an
-equivalence line of a file in the run whose mutant no longer exists.
+or an equivalence or API-only line refuted, 2 usage, build or baseline failure,
+or an equivalence or API-only line of a file in the run whose mutant no longer
+exists (or a mutant on both lists).
 """
 import argparse
 import concurrent.futures as cf
@@ -214,6 +226,24 @@ def stale_equivalent(eq, files, current):
     """the equivalent.tsv ids of the files in `files` whose mutant no longer exists: no mutant of that id,
     or its diff hash changed; current = {id: diff hash} of those files' mutants (all operators)"""
     return sorted(i for i, (dh, _) in eq.items() if i.split("@", 1)[0] in files and current.get(i) != dh)
+
+
+def api_only_verdict(rec, argument, corpus_only, whole):
+    """rec (a judged mutant listed in api_only.tsv) after its line: with --corpus-only a survivor is
+    "api-only" and a kill refutes the line (a file shows the mutant); in a whole-suite run a survivor refutes
+    it (the line says the suite kills it) and a kill confirms it; a run on a subset of the tests proves
+    neither"""
+    if corpus_only:
+        if rec["status"] == "survived":
+            rec.update(status="api-only", argument=argument)
+        elif rec["status"] in ("killed", "timeout"):
+            rec["refutes_api_only"] = True
+    elif whole:
+        if rec["status"] == "survived":
+            rec["refutes_api_only"] = True
+        elif rec["status"] in ("killed", "timeout"):
+            rec["api_only_confirmed"] = True
+    return rec
 
 
 def as_limited(cmd, mib):
@@ -475,7 +505,8 @@ def save_cache(path, cache):
 
 
 def load_equivalent(p=None):
-    """{id: (diff hash, argument)} of the equivalence list (default maint/mutants/equivalent.tsv)"""
+    """{id: (diff hash, argument)} of the equivalence list (default maint/mutants/equivalent.tsv), or of the
+    API-only list (api_only.tsv: the same columns)"""
     eq = {}
     p = p or os.path.join(HERE, "equivalent.tsv")
     if os.path.exists(p):
@@ -509,6 +540,7 @@ def main():
     ap.add_argument("--lint", action="store_true")
     ap.add_argument("--as-limits", default="32,64,96,128")
     ap.add_argument("--equivalent")
+    ap.add_argument("--api-only")
     ap.add_argument("--readers", action="store_true")
     ap.add_argument("-v", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
@@ -556,15 +588,22 @@ def main():
             ms.sort(key=lambda m: (m["line"] not in focus.get(f, ()), m["line"]))
         todo += [(f, m) for m in ms]
     eq = load_equivalent(a.equivalent)
+    api = load_equivalent(a.api_only or os.path.join(HERE, "api_only.tsv"))
     current = {}
     for f in files:
         for m in cmut.mutants(f, srcs[f]):
             current[m["id"]] = cmut.diff_hash(srcs[f], m)
-    stale = stale_equivalent(eq, set(files), current)
-    if stale:
-        print(f"mutants: {len(stale)} line(s) of maint/mutants/equivalent.tsv name a mutant that no longer exists "
-              "(its id is gone or its diff hash changed): argue it again or remove the line:\n  "
-              + "\n  ".join(stale), file=sys.stderr)
+    for name, lines in (("equivalent.tsv", eq), ("api_only.tsv", api)):
+        stale = stale_equivalent(lines, set(files), current)
+        if stale:
+            print(f"mutants: {len(stale)} line(s) of maint/mutants/{name} name a mutant that no longer exists "
+                  "(its id is gone or its diff hash changed): argue it again or remove the line:\n  "
+                  + "\n  ".join(stale), file=sys.stderr)
+            return 2
+    both = sorted(set(eq) & set(api))
+    if both:
+        print("mutants: on both equivalent.tsv and api_only.tsv (equivalent: no test can kill it; API-only: the "
+              "suite kills it):\n  " + "\n  ".join(both), file=sys.stderr)
         return 2
     if a.only:
         rx = re.compile(a.only)
@@ -665,6 +704,7 @@ def main():
                     san["r"], san["limits"] = Runner(sb, work, sbl[0], SAN_ENV), sbl[1]
                 return san["r"], san["limits"]
 
+        whole = not (a.corpus_only or a.tests or a.quick)  # the whole suite judges: API-only lines are checked
         mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb)}
         t_ctx = time.monotonic()
         ctx = context_hash([("dev", tests)] + ([("asan-ubsan", select_tests(sb.tests, sb.targets, a.tests,
@@ -700,11 +740,14 @@ def main():
                 rec.update(cache[key], cached=True)
                 if m["id"] in eq:
                     rec["argument"] = eq[m["id"]][1]
+                if m["id"] in api and api[m["id"]][0] == dh:  # a cached kill: refutes or confirms the line
+                    api_only_verdict(rec, api[m["id"]][1], a.corpus_only, whole)
             elif deadline and time.monotonic() > deadline:
                 rec.update(status="not-run")
             else:
                 t0 = time.monotonic()
                 is_eq = m["id"] in eq and eq[m["id"]][0] == dh
+                is_api = m["id"] in api and api[m["id"]][0] == dh
                 # an equivalence line is judged like any mutant (the dev suite, then the sanitizer tree and
                 # the address-space limits): a kill anywhere refutes it
                 rec.update(r.mutant(f, srcs[f], m, limits))
@@ -728,8 +771,10 @@ def main():
                                                                                rl_runners()])
                     else:
                         rec["refutes_equivalence"] = True
+                if is_api:
+                    api_only_verdict(rec, api[m["id"]][1], a.corpus_only, whole)
                 rec["seconds"] = round(time.monotonic() - t0, 1)
-                if rec["status"] != "survived":
+                if rec["status"] not in ("survived", "api-only"):
                     with lock:
                         cache[key] = {k: rec[k] for k in ("status", "by", "stage", "rejudged", "refutes_equivalence")
                                       if k in rec}
@@ -756,26 +801,28 @@ def main():
     order = {(f, m["id"]): i for i, (f, m) in enumerate(todo)}
     results.sort(key=lambda x: order[(x["file"], x["id"])])
     report(results, outdir, took, a, files, [t["name"] for t in tests], ctx, commit)
-    if any(x.get("refutes_equivalence") for x in results):
+    if any(x.get("refutes_equivalence") or x.get("refutes_api_only") for x in results):
         return 1
     if a.quick and any(x["status"] == "survived" and x["changed_line"] for x in results):
         return 1
     return 0
 
 
-STATUSES = ["killed", "timeout", "survived", "did-not-compile", "equivalent", "not-run"]
+STATUSES = ["killed", "timeout", "survived", "api-only", "did-not-compile", "equivalent", "not-run"]
+NO_API = "_without_api_only"  # the score's key suffix for the score that leaves the api-only mutants out
 
 
 def tally(rows, interval=False):
-    """counts per status and the score; with interval, the score's 95% Wilson interval (a sample)"""
+    """counts per status and two scores: "score" counts the api-only mutants as survivors, "score" + NO_API
+    leaves them out (the mutants a file can show); with interval, their 95% Wilson intervals (a sample)"""
     c = {s: 0 for s in STATUSES}
     for x in rows:
         c[x["status"]] += 1
     detected = c["killed"] + c["timeout"]
-    judged = detected + c["survived"]
-    c["score"] = f"{100.0 * detected / judged:.1f}%" if judged else "-"
-    if interval and judged:
-        c["interval95"] = wilson(detected, judged)
+    for sfx, judged in (("", detected + c["survived"] + c["api-only"]), (NO_API, detected + c["survived"])):
+        c["score" + sfx] = f"{100.0 * detected / judged:.1f}%" if judged else "-"
+        if interval and judged:
+            c["interval95" + sfx] = wilson(detected, judged)
     return c
 
 
@@ -803,11 +850,15 @@ def rel_command(argv):
 
 def reuse(results):
     """{"cache": verdicts taken from the cache, "equivalent": equivalence lines used, "rejudged": those of
-    them judged again in this run, "refuted": equivalence lines a judge killed in this run}"""
+    them judged again in this run, "refuted": equivalence lines a judge killed in this run, "api_only":
+    api-only mutants, "api_only_refuted" / "api_only_confirmed": API-only lines refuted / confirmed}"""
     return {"cache": sum(1 for x in results if x.get("cached")),
             "equivalent": sum(1 for x in results if x["status"] == "equivalent"),
             "rejudged": sum(1 for x in results if x["status"] == "equivalent" and not x.get("cached")),
-            "refuted": sum(1 for x in results if x.get("refutes_equivalence") and not x.get("cached"))}
+            "refuted": sum(1 for x in results if x.get("refutes_equivalence") and not x.get("cached")),
+            "api_only": sum(1 for x in results if x["status"] == "api-only"),
+            "api_only_refuted": sum(1 for x in results if x.get("refutes_api_only")),
+            "api_only_confirmed": sum(1 for x in results if x.get("api_only_confirmed"))}
 
 
 def head_commit():
@@ -837,29 +888,55 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
          + (f", survivors and equivalence lines under address-space limits ({a.as_limits} MiB)" if a.as_limits
             else "") + f". Reused verdicts: {ru['cache']} from the cache (context {ctx}); {ru['equivalent']} "
          f"equivalent by a line of maint/mutants/equivalent.tsv, {ru['rejudged']} of them judged again in this run"
-         + (f"; {ru['refuted']} equivalence line(s) refuted (killed: see below)" if ru["refuted"] else "") + ".", "",
+         + (f"; {ru['refuted']} equivalence line(s) refuted (killed: see below)" if ru["refuted"] else "")
+         + (f"; {ru['api_only_refuted']} API-only line(s) of maint/mutants/api_only.tsv refuted (see below)"
+            if ru["api_only_refuted"] else "")
+         + (f"; {ru['api_only_confirmed']} API-only line(s) confirmed (killed by the whole suite)"
+            if ru["api_only_confirmed"] else "") + ".", "",
          f"`{doc['command']}`: {len(results)} mutants in {took:.0f} s"
          + (f" (every {a.sample}th mutant)" if a.sample > 1 else "")
          + (f"; {total['not-run']} not run (--budget), the order shuffled with seed {a.shuffle}"
             if total["not-run"] and a.shuffle is not None else
             f"; {total['not-run']} not run (--budget)" if total["not-run"] else "") + ". Score = (killed + timeout) / "
-         "(killed + timeout + survived); equivalent mutants (maint/mutants/equivalent.tsv) and mutants that "
-         "did not compile are left out."
+         "(killed + timeout + survived + api-only); equivalent mutants (maint/mutants/equivalent.tsv) and mutants "
+         "that did not compile are left out."
+         + (" \"Score without api-only\" leaves out the api-only mutants too (survivors of the corpus listed in "
+            "maint/mutants/api_only.tsv: a difference only the library's API shows, that no file can show through "
+            "`tfs conform`; each line checked to be killed by the whole suite: `run.py FILE --only ID` without "
+            "--corpus-only)." if a.corpus_only else "")
          + (f" As an estimate for all the mutants of these files: {total['score']}, 95% Wilson interval "
-            f"{total['interval95'][0]}-{total['interval95'][1]}%." if "interval95" in total else ""), ""]
-    head = "| | " + " | ".join(STATUSES) + " | score |"
-    sep = "|---" * (len(STATUSES) + 2) + "|"
+            f"{total['interval95'][0]}-{total['interval95'][1]}%" + (
+                f" (without api-only: {total['score' + NO_API]}, {total['interval95' + NO_API][0]}-"
+                f"{total['interval95' + NO_API][1]}%)" if a.corpus_only and "interval95" + NO_API in total else "")
+            + "." if "interval95" in total else ""), ""]
+    sfxs = ["", NO_API] if a.corpus_only else [""]
+    head = "| | " + " | ".join(STATUSES) + " | score |" + (" score without api-only |" if a.corpus_only else "")
+    sep = "|---" * (len(STATUSES) + 1 + len(sfxs)) + "|"
+
+    def scores(c):
+        return " | ".join(c["score" + x] + (f" ({c['interval95' + x][0]}-{c['interval95' + x][1]}%)"
+                                            if "interval95" + x in c else "") for x in sfxs)
     for title, groups in (("file", doc["per_file"]), ("rule family", doc["per_family"])):
         L += [f"## Per {title}", "", head.replace("| |", f"| {title} |", 1), sep]
         for k, c in groups.items():
-            iv = f" ({c['interval95'][0]}-{c['interval95'][1]}%)" if "interval95" in c else ""
-            L.append(f"| {k} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {c['score']}{iv} |")
-        L.append("| **total** | " + " | ".join(str(total[s]) for s in STATUSES) + f" | {total['score']} |")
+            L.append(f"| {k} | " + " | ".join(str(c[s]) for s in STATUSES) + f" | {scores(c)} |")
+        L.append("| **total** | " + " | ".join(str(total[s]) for s in STATUSES) + " | "
+                 + " | ".join(total["score" + x] for x in sfxs) + " |")
         L.append("")
     refuted = [x for x in results if x.get("refutes_equivalence")]
     if refuted:
         L += [f"## Equivalence lines refuted ({len(refuted)})", ""]
         L += [f"- `{x['id']}` killed by {x.get('by', x['status'])}" for x in refuted] + [""]
+    refuted = [x for x in results if x.get("refutes_api_only")]
+    if refuted:
+        L += [f"## API-only lines refuted ({len(refuted)})", ""]
+        L += [f"- `{x['id']}` " + (f"killed by {x.get('by', x['status'])}: a file shows it" if a.corpus_only else
+                                   "survived the whole suite: a survivor or equivalent, not API-only")
+              for x in refuted] + [""]
+    apio = [x for x in results if x["status"] == "api-only"]
+    if apio:
+        L += [f"## API-only ({len(apio)}: maint/mutants/api_only.tsv)", ""]
+        L += [f"- `{x['id']}` (diff {x['diff_hash']}): {x['argument']}" for x in apio] + [""]
     surv = [x for x in results if x["status"] == "survived"]
     L += [f"## Survivors ({len(surv)})", ""]
     for x in surv:

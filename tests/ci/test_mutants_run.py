@@ -6,8 +6,9 @@
 What a published mutation figure rests on: the corpus-only test selection, a
 cache key that changes when a test program, a fixture, the test selection or
 the judging mode changes (and only then), the reuse counts a report states,
-equivalence lines whose mutant no longer exists (exit 2), the address-space
-limit put on a command, and report headers without machine paths.
+equivalence and API-only lines whose mutant no longer exists (exit 2), how a
+listed API-only mutant is classified and counted, the address-space limit put
+on a command, and report headers without machine paths.
 """
 import json
 import os
@@ -117,6 +118,33 @@ with tempfile.TemporaryDirectory() as tmp:
     r = subprocess.run([sys.executable, RUN, "parsers/core/utf8.c", "--equivalent", tsv, "--list"], cwd=ROOT,
                        capture_output=True, text=True)
     check(r.returncode == 0 and f"{len(ms)} mutants" in r.stdout, f"run.py: live lines only is exit 0 ({r.returncode})")
+# ---- API-only lines: the same staleness rule, never on both lists, and the verdict a judged mutant gets
+with tempfile.TemporaryDirectory() as tmp:
+    api_tsv, eq_tsv = os.path.join(tmp, "api.tsv"), os.path.join(tmp, "eq.tsv")
+    open(eq_tsv, "w").write("")
+    open(api_tsv, "w").write(f"{ms[2]['id']}\t{'f' * 16}\tplanted: a changed diff hash\n")
+    r = subprocess.run([sys.executable, RUN, "parsers/core/utf8.c", "--equivalent", eq_tsv, "--api-only", api_tsv,
+                        "--list"], cwd=ROOT, capture_output=True, text=True)
+    check(r.returncode == 2 and "api_only.tsv" in r.stderr and ms[2]["id"] in r.stderr,
+          f"run.py: a stale API-only line is exit 2 ({r.returncode})")
+    open(api_tsv, "w").write(f"{live[0]}\t{live[1]}\targued\n")
+    r = subprocess.run([sys.executable, RUN, "parsers/core/utf8.c", "--equivalent", eq_tsv, "--api-only", api_tsv,
+                        "--list"], cwd=ROOT, capture_output=True, text=True)
+    check(r.returncode == 0, f"run.py: a live API-only line is exit 0 ({r.returncode})")
+    open(eq_tsv, "w").write(f"{live[0]}\t{live[1]}\targued\n")
+    r = subprocess.run([sys.executable, RUN, "parsers/core/utf8.c", "--equivalent", eq_tsv, "--api-only", api_tsv,
+                        "--list"], cwd=ROOT, capture_output=True, text=True)
+    check(r.returncode == 2 and "both" in r.stderr, f"run.py: a mutant on both lists is exit 2 ({r.returncode})")
+    check(run.load_equivalent(api_tsv) == {live[0]: (live[1], "argued")}, "load_equivalent reads api_only.tsv lines")
+v = lambda status, corpus_only, whole: run.api_only_verdict({"status": status}, "why", corpus_only, whole)  # noqa
+check(v("survived", True, False) == {"status": "api-only", "argument": "why"},
+      "--corpus-only: a listed survivor is api-only")
+check(v("killed", True, False) == {"status": "killed", "refutes_api_only": True},
+      "--corpus-only: a listed mutant the corpus kills refutes its line")
+check(v("survived", False, True) == {"status": "survived", "refutes_api_only": True},
+      "whole suite: a listed survivor refutes its line")
+check(v("killed", False, True) == {"status": "killed", "api_only_confirmed": True}, "whole suite: a kill confirms it")
+check(v("survived", False, False) == {"status": "survived"}, "a subset of the tests: neither")
 r = subprocess.run([sys.executable, RUN, "--corpus-only", "--tests", "x", "--list"], cwd=ROOT, capture_output=True)
 check(r.returncode == 2, "run.py: --corpus-only with --tests is exit 2")
 r = subprocess.run([sys.executable, RUN, "--lint", "--list"], cwd=ROOT, capture_output=True)
@@ -130,6 +158,10 @@ allsrc = {f: open(os.path.join(ROOT, f)).read() for f in run.VERDICT_FILES}
 cur = {m["id"]: cmut.diff_hash(allsrc[f], m) for f in allsrc for m in cmut.mutants(f, allsrc[f])}
 check(run.stale_equivalent(run.load_equivalent(), set(run.VERDICT_FILES), cur) == [],
       "maint/mutants/equivalent.tsv: every line of a verdict file names a live mutant")
+shipped_api = run.load_equivalent(os.path.join(ROOT, "maint/mutants/api_only.tsv"))
+check(shipped_api and run.stale_equivalent(shipped_api, set(run.VERDICT_FILES), cur) == [] and
+      not set(shipped_api) & set(run.load_equivalent()),
+      f"maint/mutants/api_only.tsv: {len(shipped_api)} lines, each a live mutant, none on equivalent.tsv")
 
 # ---- mint_mutant.py's search parts
 import mint_mutant  # noqa: E402
@@ -169,8 +201,13 @@ results = [
      "family": "-", "status": "killed", "by": "rlimit-32MiB:test_conform_inprocess", "refutes_equivalence": True},
     {"file": "parsers/core/utf8.c", "id": "e", "op": "ror", "line": 5, "diff": "-a\n+b", "diff_hash": "5",
      "family": "-", "status": "survived"},
+    {"file": "parsers/gguf/view.c", "id": "f", "op": "crp", "line": 6, "diff": "-a\n+b", "diff_hash": "6",
+     "family": "-", "status": "api-only", "argument": "only TFS_PARTIAL shows it"},
+    {"file": "parsers/gguf/view.c", "id": "g", "op": "crp", "line": 7, "diff": "-a\n+b", "diff_hash": "7",
+     "family": "GG1xx", "status": "killed", "by": "test_conform_inprocess", "refutes_api_only": True},
 ]
-check(run.reuse(results) == {"cache": 1, "equivalent": 1, "rejudged": 1, "refuted": 1}, "reuse counts")
+check(run.reuse(results) == {"cache": 1, "equivalent": 1, "rejudged": 1, "refuted": 1, "api_only": 1,
+                             "api_only_refuted": 1, "api_only_confirmed": 0}, "reuse counts")
 with tempfile.TemporaryDirectory() as tmp:
     a = types.SimpleNamespace(sample=1, shuffle=None, corpus_only=True, lint=False, san_build_dir=None,
                               as_limits="32,64")
@@ -187,7 +224,17 @@ with tempfile.TemporaryDirectory() as tmp:
     check(ROOT not in md and ROOT not in json.dumps({k: v for k, v in doc.items() if k != "mutants"}),
           "report: no machine path in the header")
     check(doc["command"] == "maint/mutants/run.py --corpus-only --build-dir build/dev", f"report: {doc['command']}")
-    check(doc["total"]["score"] == "75.0%", f"score (3 killed of 4 judged): {doc['total']['score']}")
+    check(doc["total"]["score"] == "66.7%" and doc["total"]["score" + run.NO_API] == "80.0%",
+          f"scores: 4 killed of 6 with the api-only one as a survivor ({doc['total']['score']}), of 5 without it "
+          f"({doc['total']['score' + run.NO_API]})")
+    pf = doc["per_file"]["parsers/gguf/view.c"]
+    check(pf["api-only"] == 1 and pf["survived"] == 0 and pf["score"] == "50.0%" and pf["score" + run.NO_API] ==
+          "100.0%" and doc["per_family"]["-"]["api-only"] == 1, "per file and family: api-only counted apart")
+    check("| parsers/gguf/view.c | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 50.0% | 100.0% |" in md and
+          "score without api-only" in md.lower(), "report: the api-only column and both scores")
+    check("## API-only (1" in md and "- `f` (diff 6): only TFS_PARTIAL shows it" in md and
+          "## API-only lines refuted (1)" in md and "- `g` killed by test_conform_inprocess" in md,
+          "report: api-only mutants and refuted lines listed")
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     if head.returncode == 0:  # a source tree without git names no commit
         check(doc["commit"].split("+")[0] == head.stdout.strip(), f"report: the commit {doc['commit']}")
