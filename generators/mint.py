@@ -15,8 +15,9 @@ disagreement is what minimisation preserves, and fixtures are grouped by
 disagreement class.  With --mutant 'CMD {file}' beside --against (an
 implementer hardening the corpus against slips in their own reader: the
 mutated reader beside the original) a candidate is kept when the original
-agrees with us and the mutant does not answer as the original does; that
-pair is what minimisation preserves, and fixtures are grouped by how the
+agrees with us and the mutant answers in a way `tfs conform` fails (another
+verdict, rule or category, a crash, other content); that pair is what
+minimisation preserves, and fixtures are grouped by how the
 mutant differs.  --oracle 'CMD {file}' confirms each fixture before it is
 written (the oracle must accept exactly when our default profile does).
 
@@ -194,21 +195,25 @@ def kill_class(ours, orig, mut, profile):
     """--mutant: the class a mutated reader's slip is kept as, or None.  Kept
     when the original reader agrees with us in `profile` (accepts exactly what
     we accept; a rule or category it reports for a rejection is ours) and the
-    mutant's answer (verdict, rule, category, content) is not the original's:
-    the fixture's expectation is then ours, and the original passes it."""
+    mutant's answer is one `tfs conform` fails against our expectation: another
+    verdict, a crash or timeout, a rule or category that is not ours, or other
+    content than the original's (both printing content).  The fixture's
+    expectation is then ours, the original passes it and the mutant does not."""
     v, rule, cat = ours[profile][0], ours[profile][1], ours[profile][2]
     if "skip" in (orig[0], mut[0]) or disagreement(ours, orig, profile) or orig[0] not in ("accept", "reject"):
         return None
     if orig[0] == "reject" and (orig[1] not in (None, rule) or orig[2] not in (None, cat)):
-        return None
-    if mut == orig:
         return None
     name = rule if v != "valid" else "valid"
     if mut[0] in ("crash", "timeout"):
         return "%s-mutant-%s" % (name, mut[0])
     if mut[0] != orig[0]:
         return "%s-mutant-%s" % (name, "accepts" if mut[0] == "accept" else "rejects")
-    return "%s-mutant-%s" % (name, "other-rule" if v != "valid" else "misreads")
+    if mut[0] == "reject" and (mut[1] not in (None, rule) or mut[2] not in (None, cat)):
+        return "%s-mutant-other-rule" % name
+    if mut[0] == "accept" and None not in (mut[3], orig[3]) and mut[3] != orig[3]:
+        return "%s-mutant-misreads" % name
+    return None
 
 
 # ---------------------------------------------------------------- seeds
@@ -787,7 +792,7 @@ class Mint:
             groups.setdefault(g, []).append((size, fid))
         kind = "disagreement classes" if self.against else "rules reached (profile %s)" % a.profile
         if self.mutant:
-            kind = "mutant classes (the original agrees with us, the mutant does not answer as it does)"
+            kind = "mutant classes (the original agrees with us, the mutant fails the fixture)"
         out.write("tfs mint: %d candidates from %d seed files in %.0f s; %d fixtures written to %s\n" % (
             self.tried, len(loaded), 0 if not self.tried else time.monotonic() - self.t0, len(self.written), a.out))
         out.write("%s: %d\n" % (kind, len(groups)))

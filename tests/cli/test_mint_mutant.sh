@@ -11,7 +11,7 @@
 #  - --oracle agreeing with us keeps the fixtures, one that accepts
 #    everything drops them (said in the summary);
 #  - the mutant equal to the original: no fixture; --mutant without
-#    --against: usage error.
+#    --against: usage error; kill_class on every kind of answer.
 # usage: test_mint_mutant.sh TFS SOURCE_DIR
 set -u
 TFS=$1
@@ -84,6 +84,30 @@ mint --mutant "$ORIG" --out "$tmp/same" >"$tmp/sum" 2>"$tmp/e"
 rc=$?
 [ $rc -eq 0 ] && grep -q "^tfs mint: 60 candidates .*; 0 fixtures written" "$tmp/sum" && [ ! -s "$tmp/same/MANIFEST.tsv" ] &&
     ok || ko "mutant = original: exit $rc: $(head -1 "$tmp/sum")"
+
+# every class of kill_class, and the answers that are not a kill (conform would pass the mutant)
+/usr/bin/python3 - "$SRC/generators" >"$tmp/k" 2>&1 <<'EOF'
+import sys
+sys.path.insert(0, sys.argv[1])
+from mint import kill_class as K
+bad = {"default": ("parser_error", "GG204", "BAD_N_DIMS", 36)}
+ok = {"default": ("valid", "-", "-", 0)}
+R, N, A = ("reject", "GG204", "BAD_N_DIMS", None), (None, None, None), ("accept", None, None, "c1")
+cases = [(bad, R, ("accept",) + N, "GG204-mutant-accepts"), (bad, R, R, None),
+         (bad, R, ("reject", "GG201", "TRUNCATED", None), "GG204-mutant-other-rule"),
+         (bad, R, ("reject",) + N, None),  # no rule said: conform passes it
+         (bad, ("reject",) + N, ("reject", None, "TRUNCATED", None), "GG204-mutant-other-rule"),
+         (bad, ("reject", "GG201", None, None), ("accept",) + N, None),  # the original's rule is not ours
+         (bad, ("accept",) + N, ("reject",) + N, None),  # the original disagrees with us
+         (bad, R, ("timeout",) + N, "GG204-mutant-timeout"), (ok, A, ("accept", None, None, "c2"), "valid-mutant-misreads"),
+         (ok, A, ("accept",) + N, None), (ok, A, ("crash",) + N, "valid-mutant-crash"), (ok, A, ("skip",) + N, None),
+         (ok, A, ("reject",) + N, "valid-mutant-rejects"), (ok, ("crash",) + N, ("reject",) + N, None)]
+for ours, orig, mut, want in cases:
+    got = K(ours, orig, mut, "default")
+    if got != want:
+        print("kill_class(%s, %s): %s, want %s" % (orig, mut, got, want))
+EOF
+[ ! -s "$tmp/k" ] && ok || ko "$(cat "$tmp/k")"
 
 "$TFS" mint --mutant "$MUT" --out "$tmp/u" "$s1" >/dev/null 2>"$tmp/e"
 rc=$?
