@@ -12,7 +12,14 @@ minimised sha256) and written as fixture files, MANIFEST.tsv lines and
 expected/<id>.json for valid ones.  With --against 'CMD {file}' (hunting) a
 candidate is kept only when that reader's verdict disagrees with ours, the
 disagreement is what minimisation preserves, and fixtures are grouped by
-disagreement class.
+disagreement class.  With --mutant 'CMD {file}' beside --against (an
+implementer hardening the corpus against slips in their own reader: the
+mutated reader beside the original) a candidate is kept when the original
+agrees with us and the mutant answers in a way `tfs conform` fails (another
+verdict, rule or category, a crash, other content); that pair is what
+minimisation preserves, and fixtures are grouped by how the
+mutant differs.  --oracle 'CMD {file}' confirms each fixture before it is
+written (the oracle must accept exactly when our default profile does).
 
 Run by `tfs mint` (tools/tfs/mint_cmd.c), which passes --tfs and --lib; it
 can also be run by hand: python3 generators/mint.py --tfs build/dev/tools/tfs
@@ -126,7 +133,8 @@ def cls_key(c):
 class Adapter:
     """A third-party reader through the adapter protocol (docs/conform.md):
     exit 0 accept, 1 reject, 77 unsupported, else crash; optional first
-    stdout line JSON with rule/category/content."""
+    stdout line JSON with rule/category/content.  run() gives (verdict,
+    rule, category, content sha256), None for what the reader does not say."""
 
     def __init__(self, cmd, timeout):
         self.cmd, self.timeout, self.calls = cmd, timeout, 0
@@ -146,7 +154,7 @@ class Adapter:
             except subprocess.TimeoutExpired:
                 pass
         if p is None:
-            return ("timeout", None)
+            return ("timeout", None, None, None)
         if p.returncode == 0:
             v = "accept"
         elif p.returncode == 1:
@@ -155,15 +163,17 @@ class Adapter:
             v = "skip"
         else:
             v = "crash"
-        detail = None
+        rule = cat = content = None
         line = p.stdout.split(b"\n", 1)[0]
         if line.startswith(b"{"):
             try:
                 o = json.loads(line)
-                detail = o.get("category") or o.get("rule")
-            except ValueError:
+                rule, cat = o.get("rule"), o.get("category")
+                if "content" in o:  # compared as canonical JSON: cheap, and enough to see two readers differ
+                    content = hashlib.sha256(json.dumps(o["content"], sort_keys=True).encode()).hexdigest()
+            except (ValueError, AttributeError):
                 pass
-        return (v, detail)
+        return (v, rule, cat, content)
 
 
 def disagreement(ours, theirs, profile):
@@ -178,6 +188,31 @@ def disagreement(ours, theirs, profile):
         return "false-reject-valid"
     if v != "valid" and t == "accept":
         return "false-accept-%s" % rule
+    return None
+
+
+def kill_class(ours, orig, mut, profile):
+    """--mutant: the class a mutated reader's slip is kept as, or None.  Kept
+    when the original reader agrees with us in `profile` (accepts exactly what
+    we accept; a rule or category it reports for a rejection is ours) and the
+    mutant's answer is one `tfs conform` fails against our expectation: another
+    verdict, a crash or timeout, a rule or category that is not ours, or other
+    content than the original's (both printing content).  The fixture's
+    expectation is then ours, the original passes it and the mutant does not."""
+    v, rule, cat = ours[profile][0], ours[profile][1], ours[profile][2]
+    if "skip" in (orig[0], mut[0]) or disagreement(ours, orig, profile) or orig[0] not in ("accept", "reject"):
+        return None
+    if orig[0] == "reject" and (orig[1] not in (None, rule) or orig[2] not in (None, cat)):
+        return None
+    name = rule if v != "valid" else "valid"
+    if mut[0] in ("crash", "timeout"):
+        return "%s-mutant-%s" % (name, mut[0])
+    if mut[0] != orig[0]:
+        return "%s-mutant-%s" % (name, "accepts" if mut[0] == "accept" else "rejects")
+    if mut[0] == "reject" and (mut[1] not in (None, rule) or mut[2] not in (None, cat)):
+        return "%s-mutant-other-rule" % name
+    if mut[0] == "accept" and None not in (mut[3], orig[3]) and mut[3] != orig[3]:
+        return "%s-mutant-misreads" % name
     return None
 
 
@@ -388,6 +423,9 @@ class Mint:
         self.a = a
         self.cls = Classifier(a.tfs, a.lib)
         self.against = Adapter(a.against, a.timeout) if a.against else None
+        self.mutant = Adapter(a.mutant, a.timeout) if a.mutant else None
+        self.oracle = Adapter(a.oracle, a.timeout) if a.oracle else None
+        self.dropped = 0    # fixtures the oracle did not confirm
         self.tmp = tempfile.mkdtemp(prefix="tfs-mint-")
         self.out = a.out
         self.seen = {}      # dedup key -> fixture id
@@ -466,16 +504,23 @@ class Mint:
             f.write(seed_bytes)
         return self.mutate(sp, mutation, rseed)
 
-    def their(self, data, fmt):
+    def their(self, data, fmt, reader=None):
         p = os.path.join(self.tmp, "cand" + EXT[fmt])
         with open(p, "wb") as f:
             f.write(data)
-        return self.against.run(p)
+        return (reader or self.against).run(p)
 
     def group_of(self, c, data, fmt):
-        """The class a candidate is kept for: ('rule', RULE) for minting, or
-        ('disagree', NAME) when hunting (None: not kept)."""
+        """The class a candidate is kept for: ('rule', RULE) for minting,
+        ('disagree', NAME) when hunting, ('kill', NAME) with --mutant (None:
+        not kept)."""
         prof = self.a.profile
+        if self.mutant:
+            orig = self.their(data, fmt)
+            if disagreement(c, orig, prof) or orig[0] == "skip":  # the mutant is not run
+                return None
+            d = kill_class(c, orig, self.their(data, fmt, self.mutant), prof)
+            return ("kill", d) if d else None
         if self.against:
             d = disagreement(c, self.their(data, fmt), prof)
             return ("disagree", d) if d else None
@@ -545,10 +590,23 @@ class Mint:
         dedup = (group, key)
         if dedup in self.seen and len(data) >= self.best.get(group, 1 << 62):
             return
+        if self.oracle and not self.confirmed(data, fmt, c):
+            return
         self.write(data, fmt, c, group, source, mutation, rseed, steps, sha)
         self.seen[dedup] = sha
         self.seen_sha.add((fmt, sha))
         self.best[group] = min(self.best.get(group, 1 << 62), len(data))
+
+    def confirmed(self, data, fmt, c):
+        """--oracle: it accepts exactly when our default profile does (else
+        the fixture is dropped, said on stderr, and the run goes on)."""
+        o = self.their(data, fmt, self.oracle)
+        if o[0] in ("accept", "reject") and (o[0] == "accept") == (c["default"][0] == "valid"):
+            return True
+        self.dropped += 1
+        sys.stderr.write("tfs mint: the oracle says %s of a file we call %s (default profile): not written\n" % (
+            o[0], c["default"][1] if c["default"][0] != "valid" else "valid"))
+        return False
 
     def strategy_candidate(self, data, fmt, name, k):
         """A file drawn by a per-rule strategy: classified, kept, minimised
@@ -609,11 +667,18 @@ class Mint:
     def write_lines(self, data, fmt, c, group, part, how, prov, sha):
         if group[0] == "disagree":
             prov += ", against %s" % self.a.against.replace("\t", " ")
+        if group[0] == "kill":
+            prov += ", mode --mutant: %s (mutant %s; original %s agrees with us)" % (
+                group[1], self.a.mutant, self.a.against)
+        if self.oracle:
+            prov += ", confirmed by the oracle %s" % self.a.oracle
         os.makedirs(self.out, exist_ok=True)
         d = c["default"]
         base = (d[1] if d[0] != "valid" else "valid") + "-minted-"
         if group[0] == "disagree":
             base = group[1] + "-" + (d[1] if d[0] != "valid" else "valid") + "-"
+        if group[0] == "kill":  # the class begins with the rule (or valid)
+            base = group[1] + "-"
         fid = base + part + "-" + sha[:8]
         name = fid + EXT[fmt]
         path = os.path.join(self.out, name)
@@ -726,6 +791,8 @@ class Mint:
         for fid, size, rule, g in self.written:
             groups.setdefault(g, []).append((size, fid))
         kind = "disagreement classes" if self.against else "rules reached (profile %s)" % a.profile
+        if self.mutant:
+            kind = "mutant classes (the original agrees with us, the mutant fails the fixture)"
         out.write("tfs mint: %d candidates from %d seed files in %.0f s; %d fixtures written to %s\n" % (
             self.tried, len(loaded), 0 if not self.tried else time.monotonic() - self.t0, len(self.written), a.out))
         out.write("%s: %d\n" % (kind, len(groups)))
@@ -734,6 +801,8 @@ class Mint:
             flag = "" if sizes[0][0] <= SMALL else "  (smallest over 1 KiB)"
             out.write("  %-28s %2d fixture(s), smallest %6d bytes: %s%s\n" % (g[1], len(sizes), sizes[0][0],
                                                                           sizes[0][1], flag))
+        if self.oracle:
+            out.write("oracle: %d fixture(s) dropped (it disagrees with our default verdict)\n" % self.dropped)
         if a.rule and not self.against:
             missing = [r for r in a.rule if ("rule", r) not in groups]
             for r in missing:
@@ -779,6 +848,8 @@ def main():
     ap.add_argument("--budget", type=float, default=60.0)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--against")
+    ap.add_argument("--mutant")
+    ap.add_argument("--oracle")
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--max-candidates", type=int, default=0)
     ap.add_argument("--byte-tests", type=int, default=4000)
@@ -791,6 +862,8 @@ def main():
     a = ap.parse_args()
     if not a.tfs:
         ap.error("run by `tfs mint`, which names the tfs program (--tfs)")
+    if a.mutant and not a.against:
+        ap.error("--mutant 'CMD {file}' needs --against 'CMD {file}', the reader it is a mutant of")
     m = Mint(a)
     try:
         return m.run()

@@ -23,8 +23,9 @@
 
 static const char usage_line[] =
     "usage: tfs mint --out DIR [--rule ID]... [--profile P] [--budget SECONDS] [--seed N]\n"
-    "                [--against 'CMD {file}'] [--timeout SECONDS] [--max-candidates N]\n"
-    "                [--strategies N] [--byte-tests N] [--format gguf|safetensors] [SEED...]\n";
+    "                [--against 'CMD {file}' [--mutant 'CMD {file}']] [--oracle 'CMD {file}']\n"
+    "                [--timeout SECONDS] [--max-candidates N] [--strategies N] [--byte-tests N]\n"
+    "                [--format gguf|safetensors] [SEED...]\n";
 
 static void usage(FILE *f) {
     fputs(usage_line, f);
@@ -56,6 +57,14 @@ static void usage(FILE *f) {
                "  --against 'CMD {file}'  hunting: keep only files where this reader (adapter\n"
                "                      protocol: exit 0 accept, 1 reject, 77 skip) disagrees with\n"
                "                      us, minimise while the disagreement stays, group by its class\n"
+               "  --mutant 'CMD {file}'  with --against (your reader): hardening against your own\n"
+               "                      slips: keep only files --against reads as we do (verdict; rule\n"
+               "                      or category when it says one) and this mutated copy of it does\n"
+               "                      not (verdict, a rule or category not ours, crash, content other\n"
+               "                      than the original's), minimise while both stay: fixtures with\n"
+               "                      our expectation that kill the mutant in tfs conform\n"
+               "  --oracle 'CMD {file}'  confirm each fixture before writing it: the oracle must\n"
+               "                      accept exactly when our default profile does, else it is dropped\n"
                "  --timeout SECONDS   per adapter run (default 10)\n"
                "A progress line on a terminal; a summary on standard output.  Needs python3\n"
                "(found on PATH, or $TFS_PYTHON3) and generators/mint.py ($TFS_MINT_SCRIPT);\n"

@@ -28,7 +28,7 @@ _tfs() {
         opts="--json --content-only --full --keys --tensors --no-tensors --sort --tree --strict --header-only --format --help" ;;
     rules) opts="--json --tsv --help" ;;
     mutate) opts="--seed --mutation --expect --tries --profile --max-size --crossover --json -q --quiet --list --help" ;;
-    mint) opts="--out --rule --profile --budget --seed --max-candidates --strategies --format --byte-tests --against --timeout --help" ;;
+    mint) opts="--out --rule --profile --budget --seed --max-candidates --strategies --format --byte-tests --against --mutant --oracle --timeout --help" ;;
     conform)
         case $prev in
         --profile) mapfile -t COMPREPLY < <(compgen -W "default strict header-only" -- "$cur"); return ;;
