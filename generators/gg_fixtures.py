@@ -266,7 +266,7 @@ def build():
         "keys with capitals, a space and a dash (spec: ASCII lower_snake_case; ggml: any bytes)", "GG506",
         expect=sid, mode="strict")
     add("GG506-key-empty-segment", header(0, 1) + kv_u32("general..name", 1), "key with an empty segment (..)",
-        "GG506", expect=sid, mode="strict")
+        "GG506", expect=sid, mode="strict", offset=HDR + 8 + "general..name".index("..") + 1)  # the second dot
     add("GG506-key-utf8-not-ascii", header(0, 1) + kv_u32("caf\u00e9".encode(), 1),
         "key in valid UTF-8 but not ASCII (cafe with an acute e)", "GG506", expect=sid, mode="strict")
     add("GG507-string-value-not-utf8", header(0, 1) + kv("general.name", STR, gstr(b"caf\xe9 \xc0\x80")),
@@ -422,11 +422,13 @@ def coverage():
         "70,000-byte string value, byte 0xFF at string byte 68,000 (the second 64 KiB window)", "GG507",
         expect=sid, mode="strict", offset=HDR + 8 + len(key_str) + 4 + 8 + 68000,
         extra=[("valid-string-70000-bad-byte-second-window", "valid", "-", "default")])
-    long_key = b"k" * (w + 64)
+    # keys whose bytes do not repeat within 64 KiB (k00000_k00001_...), so a comparison at a wrong
+    # offset cannot match by chance
+    long_key = b"".join(b"k%05d_" % i for i in range(w // 7 + 12))[:w + 64]
     add("GG111-duplicate-key-65600-bytes", header(0, 2) + kv(long_key, U8, u8(1)) + kv(long_key, U8, u8(2)),
         "the same 65,600-byte key twice (compared past the 64 KiB each key keeps)", "GG111")
-    add("valid-keys-65600-same-first-64k", header(0, 2) + kv(b"k" * w + b"a" * 64, U8, u8(1)) +
-        kv(b"k" * w + b"b" * 64, U8, u8(2)),
+    add("valid-keys-65600-same-first-64k", header(0, 2) + kv(long_key[:w] + b"a" * 64, U8, u8(1)) +
+        kv(long_key[:w] + b"b" * 64, U8, u8(2)),
         "two 65,600-byte keys equal in their first 64 KiB, different after: not duplicates",
         extra=[("GG505-keys-65600-same-first-64k-strict", sid, "GG505", "strict")])
 
