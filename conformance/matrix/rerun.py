@@ -76,8 +76,9 @@ def second_adapter(a, rid):
         b = os.path.join(a.rerun_dir, c[rid])
         if not os.path.exists(b):
             return f"not built: {RR}/build.sh --gguf-tools DIR --safetensors-cpp DIR"
-        m = os.path.join(maps, rid + ".tsv")
-        return f"{b} {{file}}", m if os.path.exists(os.path.join(ROOT, m)) else None, {}
+        # the C++ / C readers' maps are written for the first adapters' message prefixes: the rerun's own forms
+        m = os.path.join(RR, rid + "-mmap.tsv") if rid != "gguflib" else None
+        return f"{b} {{file}}", m, {}
     if rid == "gguf-tools-show":
         b = os.path.join(a.readers_dir, "gguf-tools")
         if not os.path.exists(b):
@@ -100,12 +101,20 @@ def run_column(a, r, cmd, cmap, env):
     out = os.path.join(a.reports, r["id"] + ".json")
     if os.path.exists(out):
         return out
+    try:  # another rerun over the same reports folder runs it: leave it to that one
+        os.close(os.open(out + ".running", os.O_CREAT | os.O_EXCL))
+    except FileExistsError:
+        print(f"{r['id']}: {out}.running exists (a rerun in progress; remove it if none is): not run twice", flush=True)
+        return None
     argv = [a.tfs, "conform", "-q", "--timeout", "30", "--profile", r["profile"], "--format", r["format"],
             "-j", str(a.jobs), "--adapter", cmd, "--json", out + ".part"]
     if cmap:
         argv += ["--category-map", cmap]
     print("+ " + " ".join(shlex.quote(w) for w in argv), flush=True)
-    subprocess.run(argv, cwd=ROOT, env=dict(os.environ, **env), stdout=subprocess.DEVNULL)
+    try:
+        subprocess.run(argv, cwd=ROOT, env=dict(os.environ, **env), stdout=subprocess.DEVNULL)
+    finally:
+        os.unlink(out + ".running")
     if not os.path.exists(out + ".part"):
         return None
     os.replace(out + ".part", out)
@@ -155,6 +164,15 @@ def corpus_stamp(a):
         return matrix.corpus_stamp(a)
     except Exception:
         return None
+
+
+def command_line(argv):
+    """This run's command as the docs print it: an absolute path becomes its option's name (GGUF_PY, ...)."""
+    words = ["conformance/matrix/rerun.py"]
+    for i, w in enumerate(argv):
+        prev = argv[i - 1] if i else ""
+        words.append(prev.lstrip("-").upper().replace("-", "_") if os.path.isabs(w) and prev.startswith("--") else w)
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def git_commit():
@@ -219,7 +237,7 @@ def main():
             out.append(entry)
             continue
         rep = json.load(open(path, encoding="utf-8"))
-        entry["rerun_seconds"] = rep.get("seconds")
+        entry["rerun_started"], entry["rerun_seconds"] = rep.get("started"), rep.get("seconds")
         entry.update(compare(res["cells"].get(rid, {}), rep, rows, rid))
         unexplained = [d for d in entry["differences"] if not d["explained"]]
         bad += len(unexplained)
@@ -233,8 +251,7 @@ def main():
         out.append(entry)
     doc = {"schema": 1, "generated": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "tfs_commit": git_commit(), "corpus": corpus_stamp(a), "published": {k: res.get(k) for k in ("generated", "tfs_commit", "corpus")},
-           "command": "conformance/matrix/rerun.py " + " ".join(
-               w for w in sys.argv[1:] if not os.path.isabs(w)), "columns": out}
+           "command": command_line(sys.argv[1:]), "columns": out}
     if a.out:
         with open(a.out, "w", encoding="utf-8") as f:
             json.dump(doc, f, indent=1, sort_keys=False)

@@ -6,7 +6,7 @@
  * csafetensors_validate, then each tensor through csafetensors_get_tensor_by_index;
  * the first adapter (../c/csafetensors_adapter.c) uses
  * csafetensors_load_from_file.  Content: tensors (name, dtype, shape,
- * offsets).  Exit 0 accepted, 1 rejected, 77 not .safetensors.
+ * offsets) and __metadata__ (csafetensors_get_metadata).  Exit 0 accepted, 1 rejected, 77 not .safetensors.
  */
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +41,15 @@ int main(int argc, char **argv) {
         printf(",\"type\":\"%s\",\"shape\":[", csafetensors_dtype_name(t->dtype));
         for (size_t d = 0; d < t->n_dims; d++) printf(d ? ",%zu" : "%zu", t->shape[d]);
         printf("],\"offsets\":[%zu,%zu]}", t->data_offset_begin, t->data_offset_end);
+    }
+    fputs("],\"kv\":[", stdout);
+    for (size_t i = 0; i < st.n_metadata; i++) { /* __metadata__, looked up by key */
+        const char *v = csafetensors_get_metadata(&st, st.metadata[i].key);
+        printf("%s{\"key\":", i ? "," : "");
+        jo_str(st.metadata[i].key, strlen(st.metadata[i].key));
+        fputs(",\"value\":", stdout);
+        jo_str(v ? v : "", v ? strlen(v) : 0);
+        putchar('}');
     }
     fputs("]}}\n", stdout);
     fflush(stdout);

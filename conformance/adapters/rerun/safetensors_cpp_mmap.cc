@@ -4,7 +4,7 @@
  * folder given to rerun/build.sh (the same as the column's).  Entry point:
  * safetensors::mmap_from_file (the file mapped; the first adapter,
  * ../c/safetensors_cpp_adapter.cc, uses load_from_file), then
- * validate_data_offsets.  Content: tensors (name, dtype, shape, offsets),
+ * validate_data_offsets.  Content: tensors (name, dtype, shape, offsets) and __metadata__,
  * read by name through tensors.at(key).  Exit 0 / 1 / 77.
  */
 #define SAFETENSORS_CPP_IMPLEMENTATION
@@ -36,6 +36,17 @@ int main(int argc, char **argv) {
         std::printf(",\"type\":\"%s\",\"shape\":[", safetensors::get_dtype_str(t.dtype).c_str());
         for (size_t d = 0; d < t.shape.size(); d++) std::printf(d ? ",%zu" : "%zu", t.shape[d]);
         std::printf("],\"offsets\":[%zu,%zu]}", t.data_offsets[0], t.data_offsets[1]);
+    }
+    std::fputs("],\"kv\":[", stdout);
+    const std::vector<std::string> &mk = st.metadata.keys();
+    for (size_t i = 0; i < mk.size(); i++) {
+        std::string v;
+        st.metadata.at(i, &v);
+        std::printf("%s{\"key\":", i ? "," : "");
+        jo_str(mk[i].data(), mk[i].size());
+        std::fputs(",\"value\":", stdout);
+        jo_str(v.data(), v.size());
+        std::putchar('}');
     }
     std::fputs("]}}\n", stdout);
     std::fflush(stdout);
