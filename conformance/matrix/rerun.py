@@ -231,7 +231,8 @@ def main():
             if not a.compare:
                 path = run_column(a, r, cmd, cmap, env)
         if not path or not os.path.exists(path):
-            entry["skipped"] = "tfs conform wrote no report (the adapter check stopped it?)"
+            entry["skipped"] = ("not rerun: no report of it in the reports folder" if a.compare else
+                                "tfs conform wrote no report (the adapter check stopped it?)")
             print(f"{rid}: {entry['skipped']}")
             bad += 1
             out.append(entry)
