@@ -68,7 +68,8 @@ int main(int argc, char **argv) {
         printf("%s{\"name\":", i ? "," : "");
         jo_str(t[i].name, t[i].namelen);
         fputs(",\"shape\":[", stdout);
-        for (uint32_t d = 0; d < t[i].ndim && d < GGUF_TENSOR_MAX_DIM; d++) printf(d ? ",\"%llu\"" : "\"%llu\"", (unsigned long long)t[i].dim[d]);
+        for (uint32_t d = 0; d < t[i].ndim && d < GGUF_TENSOR_MAX_DIM; d++)
+            printf(d ? ",\"%llu\"" : "\"%llu\"", (unsigned long long)t[i].dim[d]);
         uint64_t b = t[i].offset - ctx->data_off;
         printf("],\"offsets\":[\"%llu\",\"%llu\"]}", (unsigned long long)b, (unsigned long long)(b + t[i].bsize));
     }
