@@ -144,3 +144,11 @@ set_tests_properties(test_matrix_exit PROPERTIES LABELS "conformance;matrix" TIM
 add_test(NAME test_matrix_current COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_current.sh ${TFS_PYTHON3}
                                           $<TARGET_FILE:tfs>)
 set_tests_properties(test_matrix_current PROPERTIES LABELS "conformance;matrix" TIMEOUT 120)
+# the independent rerun (conformance/matrix/rerun.py, docs/matrix.md
+# "Independent rerun"): its comparison on a committed sample (counts, class
+# pairs, explanations, exit status), then one second adapter end to end
+# against docs/results.json; that part skipped (77) without hyllama in the
+# reader cache
+add_test(NAME test_matrix_rerun COMMAND sh ${PROJECT_SOURCE_DIR}/conformance/matrix/test_rerun.sh ${TFS_PYTHON3}
+                                        $<TARGET_FILE:tfs>)
+set_tests_properties(test_matrix_rerun PROPERTIES LABELS "conformance;matrix" TIMEOUT 300 SKIP_RETURN_CODE 77)

@@ -681,7 +681,42 @@ def reader_page(d, r, cls, size):
             rt = f"{rule}: {TITLE[rule]}" if rule in TITLE else (rule or "-")
             out.append(f"| [{i}](../../{fix[i]['path']}) | {size.get(i, 0)} | {rt.replace('|', '/')} | {det} |")
         out.append("")
+    out += rerun_section(r["id"])
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+RERUN = os.path.join(ROOT, "docs", "rerun", "rerun.json")
+
+
+def rerun_section(rid):
+    """The column's "Independent rerun" section, from docs/rerun/rerun.json (conformance/matrix/rerun.py)."""
+    try:
+        doc = json.load(open(RERUN, encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    col = next((c for c in doc["columns"] if c["id"] == rid), None)
+    if col is None:
+        return []
+    out = ["<a id=\"rerun\"></a>", "## Independent rerun", ""]
+    if col.get("skipped"):
+        return out + [f"Not compared: {col['skipped']}.", ""]
+    out += [f"Second adapter: `{col.get('adapter') or '(none recorded)'}` (conformance/adapters/rerun/, written apart from the matrix adapter; "
+            f"same reader version, {col.get('reader_version')}), run in the column's profile ({col['profile']}) and "
+            f"category map over the whole corpus: `conformance/matrix/rerun.py --only {rid}` (rerun "
+            f"{doc['generated']}, tfs {doc['tfs_commit']}; data: docs/rerun/rerun.json).", "",
+            f"Cells compared: {col['compared']}; agreeing: {col['agreeing']}; differing: {len(col['differences'])}.", ""]
+    if not col["differences"]:
+        return out + ["Every cell agrees, class by class.", ""]
+    groups = {}
+    for x in col["differences"]:
+        groups.setdefault((x["published"], x["rerun"], x["explained"] or "not explained"), []).append(x["fixture"])
+    out += ["| published -> rerun | cells | example fixture | why |", "|---|---|---|---|"]
+    for (p, g, why), fids in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+        f0 = min(fids)
+        path = fix[f0]["path"] if f0 in fix else ""
+        ex = f"[{f0}](../../{path})" if path else f0
+        out.append(f"| {p} -> {g} | {len(fids)} | {ex} | {why.replace('|', '/')} |")
+    return out + [""]
 
 
 MARK = "<!-- generated below by conformance/matrix/findings.py from docs/results.json: edit NOTES there, not here -->"
