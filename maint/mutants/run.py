@@ -77,8 +77,9 @@ says the suite kills it) refutes it (exit 1); a stale line is exit 2.
   --lint        with --corpus-only, the lint fixtures too (`tfs conform --lint`
                 over corpus/lint)
   --as-limits L address-space limits in MiB that judge survivors and
-                equivalence lines (default 32,64,96,128: the smallest one under
-                which a test passes unmutated judges with it; "" none)
+                equivalence lines (default 32,64,96,128: a test judges under
+                the second one under which it passes unmutated, one step of
+                headroom; "" none)
   --equivalent F  the equivalence list (default maint/mutants/equivalent.tsv)
   --api-only F  the API-only list (default maint/mutants/api_only.tsv; same
                 columns: id, diff hash, argument); check a line with
@@ -680,18 +681,22 @@ def main():
         rl = {}  # the address-space judges, set up at the first survivor or equivalence line
 
         def rl_runners():
-            """[(MiB, runner, limits)]: at each limit, the tests that pass under it and under no smaller one
-            (a test that passes under 32 MiB judges there; 64 MiB adds the ones that need more)"""
+            """[(MiB, runner, limits)]: each test judges at the second limit under which it passes
+            unmutated (one step of headroom: a test that barely passes under the smallest one fails
+            there now and then whatever the mutant, and would refute every line; so a test that
+            passes under 64 MiB first judges under 96)"""
             with san_lock:
                 if "j" not in rl:
-                    judges, used = [], set()
+                    judges, used, seen = [], set(), set()
                     for mib in as_limits:
                         rbl = baseline(b, {}, f"rlimit-{mib}MiB", mib, [t for t in tests if t["name"] not in used])
                         if rbl is None:
                             raise SystemExit(2)
-                        if rbl[0]:
-                            used.update(t["name"] for t in rbl[0])
-                            judges.append((mib, Runner(b, work, rbl[0], as_mib=mib), rbl[1]))
+                        now = [t for t in rbl[0] if t["name"] in seen]
+                        seen.update(t["name"] for t in rbl[0])
+                        if now:
+                            used.update(t["name"] for t in now)
+                            judges.append((mib, Runner(b, work, now, as_mib=mib), rbl[1]))
                     rl["j"] = judges
                 return rl["j"]
 
