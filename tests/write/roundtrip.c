@@ -70,6 +70,16 @@ static void one(const char *path, unsigned flags, int must_parse) {
      * (the rewritten file is parsed from a buffer: both modes compared) */
 #ifndef TFS_NO_POSIX
     tfs_status pst = tfs_parse_file(path, fmt, flags, &h, &e);
+    /* a GGUF key longer than TFS_KEY_KEEP: the file API keeps its first
+     * bytes only (tfs.h, tfs_kv.key), no model can be made of that view:
+     * such a file goes through the buffer API, which has the whole key */
+    for (size_t i = 0; pst == TFS_OK && i < h->n_kv; i++)
+        if (h->kv[i].key_size > h->kv[i].key.len) {
+            tfs_header_free(h);
+            h = NULL;
+            pst = tfs_parse_buffer(buf, len, fmt, flags, &h, &e);
+            break;
+        }
 #else
     tfs_status pst = tfs_parse_buffer(buf, len, fmt, flags, &h, &e);
 #endif
