@@ -126,34 +126,24 @@ static int same_header(const tfs_header *a, const tfs_header *b, const char *bna
 #define CF_ARRAY_KEEP_TOTAL (64u * 1024u * 1024u)
 #define CF_BLOCK (64u * 1024u)
 
-/* How many elements of kv a forward-only source must give (the rest:
- * TFS_EIO), from the file path's header a; *total: array bytes kept so far. */
-static uint64_t stream_keeps(const tfs_header *a, const tfs_kv *kv, uint64_t *total, uint8_t *blk) {
-    if (a->format != TFS_FORMAT_GGUF) return kv->count; /* safetensors: the whole header is kept */
-    if (kv->type != TFS_GG_ARRAY) return kv->type != TFS_GG_STRING || kv->value_len - 8u <= CF_STRING_KEEP;
-    uint64_t room = CF_ARRAY_KEEP_TOTAL - *total, lim = room < TFS_ARRAY_KEEP ? room : TFS_ARRAY_KEEP, used = 0, k;
-    if (kv->elem_type != TFS_GG_STRING) {
-        size_t esz = tfs_gg_vtype_size(kv->elem_type);
-        k = esz && lim / esz < kv->count ? lim / esz : kv->count;
-        used = k * esz;
-    } else {
-        tfs_kv_cursor cur;
-        tfs_value v;
-        if (tfs_kv_cursor_init(&cur, a, kv, blk, CF_BLOCK) != TFS_OK) return 0;
-        for (k = 0;
-             k < kv->count && tfs_kv_next(&cur, &v, NULL) == TFS_OK && used + 8u <= lim && v.u64 <= lim - used - 8u;
-             k++)
-            used += 8u + v.u64;
-    }
-    *total += used;
-    return k;
+/* Whether a forward-only source keeps element va of kv (the file path's
+ * element), given *used bytes of this array kept so far and lim bytes it may
+ * keep; counts the element in *used when it does. */
+static int stream_keeps(const tfs_header *a, const tfs_kv *kv, const tfs_value *va, uint64_t *used, uint64_t lim) {
+    if (a->format != TFS_FORMAT_GGUF) return 1; /* safetensors: the whole header is kept */
+    if (kv->type != TFS_GG_ARRAY) return kv->type != TFS_GG_STRING || va->u64 <= CF_STRING_KEEP;
+    uint64_t size = kv->elem_type == TFS_GG_STRING ? 8u + va->u64 : tfs_gg_vtype_size(kv->elem_type);
+    if (size > lim - *used) return 0; /* *used <= lim; a string is at most 2^30 bytes (GG101) */
+    *used += size;
+    return 1;
 }
 
 /* 0 when every value b gives equals a's (the file path's), and b gives as
  * many elements as it must: all of them (random access), or what a
- * forward-only source keeps (stream_keeps); else 1 with why. */
+ * forward-only source keeps (stream_keeps, decided element by element while
+ * the file path's values are read); else 1 with why. */
 static int same_values(const tfs_header *a, const tfs_header *b, int forward, const char *bname, char *why, size_t n) {
-    uint8_t *blk = malloc(3u * CF_BLOCK);
+    uint8_t *blk = malloc(2u * CF_BLOCK);
     if (!blk) {
         snprintf(why, n, "%s path: out of memory for the value comparison", bname);
         return 1;
@@ -162,7 +152,8 @@ static int same_values(const tfs_header *a, const tfs_header *b, int forward, co
     uint64_t total = 0;
     for (size_t i = 0; i < a->n_kv && !rc; i++) {
         const tfs_kv *ka = &a->kv[i], *kb = &b->kv[i];
-        uint64_t keeps = forward ? stream_keeps(a, ka, &total, blk + 2u * CF_BLOCK) : ka->count;
+        uint64_t room = CF_ARRAY_KEEP_TOTAL - total, used = 0;
+        uint64_t lim = room < TFS_ARRAY_KEEP ? room : TFS_ARRAY_KEEP; /* bytes of this array a stream keeps */
         tfs_kv_cursor ca, cb;
         if (tfs_kv_cursor_init(&ca, a, ka, blk, CF_BLOCK) != TFS_OK ||
             tfs_kv_cursor_init(&cb, b, kb, blk + CF_BLOCK, CF_BLOCK) != TFS_OK) {
@@ -177,7 +168,7 @@ static int same_values(const tfs_header *a, const tfs_header *b, int forward, co
             if (xa != TFS_OK) {
                 snprintf(why, n, "file path: KV %zu element %" PRIu64 ": %s", i, j, tfs_status_name(xa));
                 rc = 1;
-            } else if (j >= keeps) {
+            } else if (forward && !stream_keeps(a, ka, &va, &used, lim)) {
                 if (xb != TFS_EIO) {
                     snprintf(why, n, "%s path: KV %zu element %" PRIu64 ": %s, want io_error (not kept)", bname, i, j,
                              tfs_status_name(xb));
@@ -199,6 +190,7 @@ static int same_values(const tfs_header *a, const tfs_header *b, int forward, co
                 }
             }
         }
+        total += used;
     }
     free(blk);
     return rc;
