@@ -65,8 +65,8 @@ run none "$tmp/idx0.sh {file}" && ok || ko "adapter GG204 index 0: exit $? ($(gr
 run none "$tmp/idxm1.sh {file}"
 [ $? -eq 1 ] && grep -q "GG204 index -1, want a record (>= 0)" "$tmp/out" && ok ||
     ko "adapter GG204 index -1: not wrong_rule ($(grep -m1 GG204-t "$tmp/out"))"
-mkdir -p "$tmp/v4" # version 4: GG013, a rule of the file as a whole
-printf 'GGUF\004\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$tmp/v4/f.gguf"
+mkdir -p "$tmp/v4" # the corpus's version-4 file (generators/gg_fixtures.py): GG013, a rule of the file as a whole
+cp "$(dirname "$0")/../../corpus/gguf/GG013-version-4.gguf" "$tmp/v4/f.gguf"
 printf 'id\tpath\tsha256\tsize\tformat\texpect\trule\tcategory\tmode\tdescription\tprovenance\n' >"$tmp/v4/MANIFEST.tsv"
 printf 'GG013-t\tf.gguf\t%s\t24\tgguf\tparser_error\tGG013\tBAD_VERSION\tdefault\tversion 4\thand-written\n' \
     "$(sha256sum "$tmp/v4/f.gguf" | cut -d' ' -f1)" >>"$tmp/v4/MANIFEST.tsv"
