@@ -215,10 +215,11 @@ typedef struct split_kv {
  * output_norm f32 [64]; `pick` selects a subset (bit i = tensor i). */
 /* Bytes no structure owns (LT113, LT114): `trailing` bytes 0x7f after the
  * padded data section; with poke, the first (or last) byte of the writer's
- * field (kind, record) set to 0x01. */
+ * field (kind, record) set to 0x01.  embd_second: token_embd (the one tensor
+ * whose data is padded) written second, at data offset 2304, after blk.0. */
 typedef struct gg_bytes {
     size_t trailing;
-    int poke, last;
+    int poke, last, embd_second;
     uint32_t kind;
     int32_t record;
 } gg_bytes;
@@ -294,12 +295,15 @@ static void write_gguf(const char *rel, unsigned flags, const split_kv *sp, unsi
     tfs_gg_wtensor t[4];
     size_t nt = 0;
     static const uint8_t zeros[4096]; /* poked data must be bytes, not a hole */
-    for (int i = 0; i < 4; i++)
+    static const int order[4] = {0, 1, 2, 3}, embd_second[4] = {1, 0, 2, 3};
+    for (int j = 0; j < 4; j++) {
+        int i = by && by->embd_second ? embd_second[j] : order[j];
         if (pick & (1u << i)) {
             t[nt] = all[i];
             if (by && by->poke) t[nt].data = zeros;
             nt++;
         }
+    }
     tfs_gg_model m = {
         .version = 3, .kv = kv, .n_kv = n, .tensors = t, .n_tensors = nt, .pad_byte = flags & GF_PAD_5A ? 0x5a : 0};
     tfs_wbuf w;
@@ -378,6 +382,19 @@ static void gg_files(void) {
                   "token_embd.weight's last data byte (before its padding) is 0x01");
     gg_bytes_file("gguf-data-first-byte-after-pad", (gg_bytes){.poke = 1, .kind = TFS_FIELD_DATA, .record = 1}, "none",
                   "blk.0.attn_q.weight's first data byte (after token_embd.weight's padding) is 0x01");
+    /* the padded tensor at a data offset > 0 (record 1): its padding is found from its own offset */
+    gg_bytes_file("gguf-embd-second", (gg_bytes){.embd_second = 1}, "none",
+                  "token_embd.weight written second (data offset 2304, 8 padding bytes after it), all padding zero");
+    gg_bytes_file("LT114-gguf-pad-data-second-first",
+                  (gg_bytes){.embd_second = 1, .poke = 1, .kind = TFS_FIELD_DATA_PADDING, .record = 1}, "LT114",
+                  "token_embd.weight written second (data offset 2304): the first padding byte after its data is 0x01");
+    gg_bytes_file("LT114-gguf-pad-data-second-last",
+                  (gg_bytes){.embd_second = 1, .poke = 1, .last = 1, .kind = TFS_FIELD_DATA_PADDING, .record = 1},
+                  "LT114",
+                  "token_embd.weight written second (data offset 2304): the last padding byte after its data is 0x01");
+    gg_bytes_file(
+        "gguf-embd-second-data-after-pad", (gg_bytes){.embd_second = 1, .poke = 1, .kind = TFS_FIELD_DATA, .record = 2},
+        "none", "token_embd.weight written second: blk.1.attn_q.weight's first data byte (after that padding) is 0x01");
 }
 
 /* ------------------------------------------------------------------ sets */
