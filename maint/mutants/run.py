@@ -1024,6 +1024,10 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
     if apio:
         L += [f"## API-only ({len(apio)}: maint/mutants/api_only.tsv)", ""]
         L += [f"- `{x['id']}` (diff {x['diff_hash']}): {x['argument']}" for x in apio] + [""]
+    pats = [x for x in results if x["op"] == "patch"]
+    if pats:  # --patch: every patch's verdict and judge
+        L += [f"## Patches ({len(pats)})", "", "| patch | file | line | verdict | by |", "|---|---|---|---|---|"]
+        L += [f"| {x['id']} | {x['file']} | {x['line']} | {x['status']} | {x.get('by', '-')} |" for x in pats] + [""]
     surv = [x for x in results if x["status"] == "survived"]
     L += [f"## Survivors ({len(surv)})", ""]
     for x in surv:

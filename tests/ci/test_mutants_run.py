@@ -315,6 +315,8 @@ with tempfile.TemporaryDirectory() as tmp:
             md = open(os.path.join(out, "mutants.md")).read()
             check("`patch:comment`" in md and "+    if (b < 0xC0u)" not in md.split("## Survivors")[1],
                   "--patch report: the survivor listed with its own hunk")
+            check(f"| patch:c0-lead | {UTF8} | {m['line']} | killed | test_utf8 |" in md and
+                  "| patch:comment |" in md, "--patch report: each patch's verdict and judge")
             cache = os.path.join(bdir, "mutants", "cache.json")
             check(not os.path.exists(cache) or "patch:" not in open(cache).read(), "--patch: nothing cached")
 
