@@ -22,7 +22,7 @@ even; one IEEE multiply), and written as literals:
   u64 whose dropped digits would round the other way (serde_json truncates);
 - the e291 tie and its lower neighbour in every place a number can stand: an ignored entry field,
   a __metadata__ value (ST402 when in range), a shape dimension and a data_offsets value (ST222),
-  the whole header (ST118), and negated.
+  the dtype (ST211), __metadata__ itself (ST401), the whole header (ST118), and negated.
 
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
@@ -160,6 +160,14 @@ def build(add):
         "ST222")
     put(add, "ST117-offsets-e291-tie", offs, hi, "data_offsets [0, %s]: out of range before its type (ST222)" % hi,
         "ST117")
+    dtype = '{"a":{"dtype":%s,"shape":[1],"data_offsets":[0,1]}}'
+    put(add, "ST211-dtype-e291-tie-minus-1", dtype, lo, "dtype %s: in range, a number where a string is due" % lo,
+        "ST211")
+    put(add, "ST117-dtype-e291-tie", dtype, hi, "dtype %s: out of range before its type (ST211)" % hi, "ST117")
+    put(add, "ST401-metadata-e291-tie-minus-1", '{"a":{%s},"__metadata__":%%s}' % E, lo,
+        "__metadata__ %s: in range, a number where an object is due" % lo, "ST401")
+    put(add, "ST117-metadata-e291-tie", '{"a":{%s},"__metadata__":%%s}' % E, hi,
+        "__metadata__ %s: out of range before its type (ST401)" % hi, "ST117")
     put(add, "ST118-top-level-e291-tie-minus-1", "%s", lo, "the header is the number %s: in range, no object" % lo,
         "ST118")
     put(add, "ST117-top-level-e291-tie", "%s", hi, "the header is the number %s: out of range before its type "
