@@ -21,7 +21,9 @@
   value nests to depth 127 (legal: the value is not null, ST211) and 128 (ST113, also when a syntax
   error follows the value): the map sits at
   depth 3, inside the entry; entry fields with no comma between them, after the first and after the
-  second field.
+  second field;
+- the fast entry path's layout with ,"shape": left out before the shape's list ({"dtype":"U8"[1],...}):
+  ST110 at the '[', in entry 0 and in entry 1 (whose dtype the fast path takes from the entry before).
 Called by st_fixtures.py with its add(); every expectation is checked against the crate's recorded
 verdict (corpus/CRATE_VERDICTS.tsv).
 """
@@ -117,3 +119,12 @@ def build(add):
     add("ST110-entry-fields-no-comma-second",
         st_file('{"a":{"dtype":"U8","shape":[1]"data_offsets":[0,1]}}', 1),
         "entry whose shape and data_offsets have no comma between them", "ST110")
+    # the canonical layout with the ,"shape": between dtype and the shape's list left out: the fast
+    # entry path must give up at the missing key (the generic reader: ST110 at the '[' where ',' or
+    # '}' is due), not read the list as the shape; in entry 0 and in entry 1 (whose dtype the fast
+    # path takes from the entry before)
+    for k, head in enumerate(["", '"a":{%s},' % E]):
+        h = '{%s"%s":{"dtype":"U8"[1],"data_offsets":[%d,%d]}}' % (head, "ab"[k], k, k + 1)
+        add("ST110-entry-%d-shape-key-missing" % k, st_file(h, k + 1),
+            'entry %d of %d: {"dtype":"U8"[1],"data_offsets":[%d,%d]}, the list without its "shape" key'
+            % (k, k + 1, k, k + 1), "ST110", offset=8 + h.index('"U8"[') + 4)

@@ -23,6 +23,7 @@ import st_positions
 import st_sort
 import st_end_edges
 import st_entry_edges
+import st_f64_range
 import st_json_edges
 import st_tails
 from tfsgen import manifest, tables
@@ -651,6 +652,7 @@ def build():
     st_entry_edges.build(add)  # entry reader edges (escaped names late, array-form syntax, held depth)
     st_end_edges.build(add)  # headers cut where a scanner tests the end, no data after them
     st_positions.build(add)  # every entry position, sort ties, sums and products at 2^64 - k (issue 38)
+    st_f64_range.build(add)  # numbers on serde_json's f64 range edge, in every place a number stands
 
 
 def main():
