@@ -346,6 +346,7 @@ def build():
     gg_operands.build(add)  # boundaries per operand (docs/fixtures.md)
     gg_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
     gg_positions.build(add)  # every record position, sums and products at 2^64 - k (issue 38; docs/fixtures.md)
+    mutant_edges()  # edges the corpus missed in a mutant sample (issue 38; docs/fixtures.md)
 
 
 def coverage():
@@ -430,6 +431,116 @@ def coverage():
         kv(long_key[:w] + b"b" * 64, U8, u8(2)),
         "two 65,600-byte keys equal in their first 64 KiB, different after: not duplicates",
         extra=[("GG505-keys-65600-same-first-64k-strict", sid, "GG505", "strict")])
+
+
+# ---------------------------------------------------------------- edges a mutant sample found missing
+
+# First, second and last of 41 records (generators/gg_positions.py's places).
+EDGE_PLACES = ((0, False), (1, False), (gg_positions.LAST, True))
+
+# Invalid 4-byte UTF-8 sequences, each breaking one test of a lead byte F0..F4, between "ab" and
+# "cd" (the first bad byte, the lead, is string byte 2): tag -> (bytes, what)
+UTF8_4 = (
+    ("f0-cut", b"ab\xf0\x9f\x98", "F0 9F 98 at the string's end (3 of 4 bytes)"),
+    ("f0-8f", b"ab\xf0\x8f\x80\x80cd", "F0 8F 80 80 (overlong)"),
+    ("f4-90", b"ab\xf4\x90\x80\x80cd", "F4 90 80 80 (above U+10FFFF)"),
+    ("f0-3rd-ascii", b"ab\xf0\x9f\x41\x80cd", "F0 9F 41 80 (third byte not a continuation)"),
+    ("f0-4th-ascii", b"ab\xf0\x9f\x98\x41cd", "F0 9F 98 41 (fourth byte not a continuation)"),
+    ("f0-then-ascii", b"ab\xf0Acd", "F0 followed by ASCII"),
+)
+UTF8_4_POS = "f0-4th-ascii"  # the pattern also written at every place of EDGE_PLACES
+
+
+def edge_id(rule, place, tag, record="kv"):
+    p, last = place
+    return "%s-pos-%s%d%s-%s" % (rule, record, p, "-last" if last else "", tag)
+
+
+def edge_where(place, record="KV"):
+    return gg_positions.where(*place).replace("KV", record)
+
+
+def mutant_edges():
+    """Edges a corpus-only mutant sample (maint/mutants/run.py --corpus-only, seed 39) showed
+    missing: the key's trailing dot of GG506, every failing test of a 4-byte UTF-8 sequence in
+    every string kind (GG504 / GG507 / GG508 at its lead byte), GG130 of a string array judged
+    on a forward-only stream after the elements, and string elements longer than the 64 KiB
+    cursor block past index 63 (read back through the array's marks)."""
+    sid = "implementation_defined"
+    # GG506: a key ending in '.' (an empty last segment: the dot is the bad byte)
+    for place in EDGE_PLACES:
+        key = b"k.%03d." % place[0]
+        data, at = gg_positions.kv_file(*place, kv_u32(key, 1))
+        add(edge_id("GG506", place, "key-trailing-dot"), data,
+            "key %s: an empty last segment, in %s (--strict)" % (key.decode(), edge_where(place)), "GG506",
+            expect=sid, mode="strict", offset=at + 8 + len(key) - 1)
+    # 4-byte UTF-8 sequences: keys (GG504), kept string values (<= 256 bytes), string values
+    # longer than that (read through the window), string array elements (GG507), tensor names (GG508)
+    long_pre = b"d" * 300
+    kinds = (  # (rule, tag, what, bad record for index p and sequence s, offset of the bad byte in it)
+        ("GG504", "key", "key", lambda p, s: kv(b"k." + s, U8, u8(1)), 8 + 2 + 2),
+        ("GG507", "string-value", "string value",
+         lambda p, s: kv(gg_positions.kname(p), STR, gstr(s)), 8 + 5 + 4 + 8 + 2),
+        ("GG507", "long-string-value", "%d-byte string value (longer than the parser keeps)" % (300 + 8),
+         lambda p, s: kv(gg_positions.kname(p), STR, gstr(long_pre + s)), 8 + 5 + 4 + 8 + 300 + 2),
+        ("GG507", "string-array-element", "second element of a string array of 3",
+         lambda p, s: kv_arr(gg_positions.kname(p), STR, 3, gstr("a") + gstr(s) + gstr("b")),
+         8 + 5 + 4 + 4 + 8 + 9 + 8 + 2),
+        ("GG508", "tensor-name", "tensor name",
+         lambda p, s: ti(b"t" + s, [8], 0, 32 * p), 8 + 1 + 2),
+    )
+    for rule, kind, what, make, field in kinds:
+        for tag, seq, seq_what in UTF8_4:
+            for place in EDGE_PLACES if tag == UTF8_4_POS else EDGE_PLACES[:1]:
+                bad = make(place[0], seq)
+                if rule == "GG508":
+                    data, at = gg_positions.ti_file(*place, bad, data=True)
+                    where_ = edge_where(place, "tensor info")
+                    rec = "ti"
+                else:
+                    data, at = gg_positions.kv_file(*place, bad)
+                    where_ = edge_where(place)
+                    rec = "kv"
+                add(edge_id(rule, place, "%s-utf8-%s" % (kind, tag), rec), data,
+                    "%s with %s in %s (--strict)" % (what, seq_what, where_), rule, expect=sid, mode="strict",
+                    offset=at + field)
+    # GG130 of a string array on a forward-only stream: the array's count lies in the stream's
+    # first 64 KiB window, its end past it, so the elements are read before n x 8 can be compared
+    # with the bytes left (a file compares first); the file ends inside element 66
+    elems = b"".join(gstr(b"%04d" % k + b"e" * 1020) for k in range(66))
+    for cut, cut_what in ((gstr(b"e" * 1024)[:8 + 10], "in the body of element 66"),
+                          (u64(1024)[:5], "in the length of element 66")):
+        for place in EDGE_PLACES if cut_what.startswith("in the body") else EDGE_PLACES[:1]:
+            p = place[0]
+            pre_len = len(gg_positions.kv_file(p, True, b"")[0])
+            count_at = pre_len + 8 + 5 + 4 + 4
+            left = len(elems) + len(cut)  # bytes after the count field
+            for count, over in ((left // 8 + 1, True), (left // 8, False)):
+                bad = kv_arr(gg_positions.kname(p), STR, count, elems + cut)
+                data, at = gg_positions.kv_file(p, True, bad)
+                data = header(0, p + 1 + (0 if place[1] else 1)) + data[HDR:]  # n_kv as declared
+                assert at + 8 + 5 + 4 + 4 == count_at and len(data) == count_at + 8 + left
+                tag = "string-array-count-x8-%s-stream" % ("past-eof" if over else "fits")
+                tag += "" if cut_what.startswith("in the body") else "-length-cut"
+                desc = "string array of %d in %s, %d bytes after the count (%s 8 x count), the file ending %s" % (
+                    count, edge_where(place), left, "<" if over else ">=", cut_what)
+                if over:
+                    add(edge_id("GG130", place, tag), data, desc + ": GG130 on a stream too (read past 64 KiB first)",
+                        "GG130", offset=count_at)
+                else:
+                    rule = "GG102" if cut_what.startswith("in the body") else "GG103"
+                    add(edge_id(rule, place, tag), data, desc + ": the cut element's rule, not GG130", rule,
+                        offset=count_at + 8 + len(elems))  # element 66's length field
+    # string elements longer than the 64 KiB cursor block at indices 64 and 128 (of 129): read
+    # back from the array's marks (one every 64 elements), a fast and a general parse path
+    toks = [gstr(b"s%03d" % k) for k in range(129)]
+    toks[64] = gstr(b"L" * 65537)
+    toks[128] = gstr(b"M" * 65537)
+    add("valid-string-array-long-elements-64-128", header(0, 1) + kv_arr("tokenizer.ggml.tokens", STR, 129,
+                                                                          b"".join(toks)),
+        "string array of 129, elements 64 and 128 of 65,537 bytes (past the 64 KiB cursor block), the rest 4 bytes",
+        extra=[("valid-string-array-long-elements-64-128-strict", "valid", "-", "strict")])
+
 
 def main():
     check = "--check" in sys.argv[1:]
