@@ -80,6 +80,9 @@ def build(add):
         "canonical entry whose shape is [1,]", "ST110")
     add("ST110-offsets-trailing-comma", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,]}}', 1),
         "canonical entry whose data_offsets is [0,]", "ST110")
+    add("ST110-offsets-no-open-bracket", st_file('{"a":{"dtype":"U8","shape":[1],"data_offsets":0,1]}}', 1),
+        "canonical entry whose data_offsets is 0,1] (no '['): the fast path must not read it as a list; the 0 is "
+        "read as a value, then the 1 stands where the next key is due", "ST110", offset=8 + 48)
     add("ST115-dtype-backslash-then-shape", st_file('{"a":{"dtype":"U8\\,"shape":[1],"data_offsets":[0,1]}}', 1),
         "canonical entry whose dtype string is U8 then the bad escape \\, (the rest reads as the canonical layout)",
         "ST115")

@@ -246,6 +246,11 @@ def json_syntax():
     add("ST118-string-top", st_file('"{}"'), "top level is a string", "ST118")
     add("ST118-null-top", st_file("null"), "top level is null", "ST118")
     add("ST118-number-top", st_file("8"), "top level is a number", "ST118")
+    # a top-level array is refused by its type at its first byte, before its contents are read
+    add("ST118-array-top-trailing-comma", st_file("[1,]"), "top level is [1,]: the type is the error, not the comma",
+        "ST118", offset=8)
+    add("ST118-array-top-unclosed", st_file("["), "top level is a lone '[': the type is the error, not the end", "ST118",
+        offset=8)
     # the same past 16 bytes, padded with spaces (as serializers pad): a reader whose only guard against a
     # non-object header is a minimum file size (safetensors-cpp: "Size is too short" below 16 bytes) shows here
     for tag, top, what in (("array", "[]", "an array"), ("string", '"{}"', "a string"), ("null", "null", "null"),
@@ -380,6 +385,9 @@ def metadata():
     for name, v in [("array", "[]"), ("string", '"pt"'), ("number", "1"), ("true", "true")]:
         add("ST401-metadata-" + name, st_file('{"__metadata__":%s,"a":{%s}}' % (v, E), 1),
             "__metadata__ is " + v, "ST401")
+    add("ST401-metadata-array-trailing-comma", st_file('{"__metadata__":[1,],"a":{%s}}' % E, 1),
+        "__metadata__ is [1,]: the type is the error, not the comma", "ST401",
+        offset=8 + len('{"__metadata__":'))
     for name, v, prov in [("number", "1", EDGE), ("null", "null", None), ("object", "{}", None),
                           ("bool", "false", None), ("array", '["a"]', None)]:
         add("ST402-value-" + name, st_file('{"__metadata__":{"ok":"v","k":%s},"a":{%s}}' % (v, E), 1),

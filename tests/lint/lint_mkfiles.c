@@ -68,7 +68,8 @@ typedef struct st_opts {
     const char *const *meta; /* key, value, ..., NULL */
     unsigned pad_to;         /* 0: 8 */
     const char *trailing_ws;
-    int corrupt; /* write a wrong header size (an invalid file) */
+    int corrupt;    /* write a wrong header size (an invalid file) */
+    int short_data; /* write 16 data bytes fewer than the entries cover (ST308: the header parses) */
 } st_opts;
 
 static void write_st(const char *rel, const st_t *ts, size_t n, const st_opts *o) {
@@ -81,6 +82,21 @@ static void write_st(const char *rel, const st_t *ts, size_t n, const st_opts *o
     if (o && o->corrupt) {
         model.header_size_set = 1;
         model.header_size = 1u << 20;
+    }
+    if (o && o->short_data) { /* a first write gives the data section's size: 8 + N + data bytes */
+        tfs_wbuf w0;
+        tfs_wbuf_init(&w0);
+        uint64_t hdr = 0;
+        if (tfs_st_write(&model, &w0) == TFS_OK && w0.len >= 8)
+            for (int k = 0; k < 8; k++) hdr |= (uint64_t)w0.p[k] << (8 * k);
+        if (w0.size < 8 + hdr + 16) {
+            fprintf(stderr, "lint_mkfiles: %s: no 16 data bytes to leave out\n", rel);
+            g_rc = 1;
+        } else {
+            model.data_len_set = 1;
+            model.data_len = w0.size - 8 - hdr - 16;
+        }
+        tfs_wbuf_free(&w0);
     }
     tfs_wbuf w;
     tfs_wbuf_init(&w);
@@ -405,6 +421,7 @@ typedef struct st_set {
     const char *id, *expect, *desc;
     int missing;     /* shard number not written (0: none) */
     int corrupt;     /* shard number written invalid */
+    int short_data;  /* shard number written with its data 16 bytes short (its header parses) */
     int wrong;       /* tensor "c" written in shard 3, the index says 2 */
     int twice;       /* tensor "b" also in shard 2 */
     int twice_f32;   /* ... as F32 */
@@ -433,7 +450,7 @@ static void st_set_write(const st_set *s) {
         snprintf(rel, sizeof rel, "%s/model-%05d-of-00003.safetensors", dir, k + 1);
         if (s->missing == k + 1) continue;
         static const char *const pt[] = {"format", "pt", NULL};
-        st_opts o = {.meta = pt, .corrupt = s->corrupt == k + 1};
+        st_opts o = {.meta = pt, .corrupt = s->corrupt == k + 1, .short_data = s->short_data == k + 1};
         write_st(rel, ts, n, &o);
         char pid[300];
         snprintf(pid, sizeof pid, "%s/%d", s->id, k + 1);
@@ -476,6 +493,10 @@ static void st_sets(void) {
         {"SET001-st-no-weight-map", "SET001", "index without weight_map", .total = -2, .no_weight_map = 1},
         {"SET002-st-shard-missing", "SET002", "shard 2 of 3 missing", .missing = 2, .total = 128},
         {"SET003-st-shard-invalid", "SET003", "shard 2 has a wrong header size (ST rule)", .corrupt = 2, .total = -2},
+        {"SET003-st-shard-data-short", "SET003",
+         "shard 3 (e, f and z, which the index does not name) parses but its data is 16 bytes short (ST308): none of "
+         "its tensors counts, so no SET008 for z",
+         .short_data = 3, .extra = 1, .total = -2},
         {"SET004-st-wrong-shard", "SET004", "tensor c in shard 3, the index says shard 2", .wrong = 1, .total = -2},
         {"SET005-st-two-shards", "SET005", "tensor b in shards 1 and 2", .twice = 1, .total = -2},
         {"SET006-st-dtype-differs", "SET005,SET006", "tensor b F16 in shard 1, F32 in shard 2", .twice = 1,
