@@ -18,3 +18,11 @@ if(TFS_PYTHON3)
                                                ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR})
   set_tests_properties(test_mutants_run_patch PROPERTIES LABELS "ci" TIMEOUT 120 SKIP_RETURN_CODE 77)
 endif()
+# test_mutants_ext_ggml: maint/mutants/ext_ggml.py (the corpus against mutants of ggml's gguf.cpp)
+# on two mutants over the GG002 cases, with -DTFS_EXT_GGML_SRC=DIR (docs/fuzzing-third-party.md);
+# without the folder it checks the pinned commit only and is skipped (77)
+if(TFS_PYTHON3)
+  add_test(NAME test_mutants_ext_ggml COMMAND ${TFS_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/test_mutants_ext_ggml.py
+                                              ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} "${TFS_EXT_GGML_SRC}")
+  set_tests_properties(test_mutants_ext_ggml PROPERTIES LABELS "ci;ext" TIMEOUT 300 SKIP_RETURN_CODE 77)
+endif()
