@@ -87,6 +87,24 @@ def shapes(add):
     add("GG304-i8-ne1-2pow62-minus-1", pad(header(1, 0) + ti("t", [1, 2**62 - 1], I8_T, 0)),
         "i8 shape [1, 2^62 - 1]: INT64_MAX / ne[1] = 2 > ne[0], passes GG206; data missing", "GG304",
         extra=[("GG304-i8-ne1-2pow62-minus-1-header-only", "valid", "-", "header-only")])
+    # ggml's test at ne[3] is INT64_MAX / ne[3] <= ne[0] * ne[1] * ne[2]: each operand of that product holds the
+    # large factor in turn, ne[3] = 3 (the count stays below 2^63, so ggml's count > 0 guard lets the test run);
+    # the tests at ne[1] and ne[2] never fire; one below the edge passes
+    edge = INT64_MAX // 3
+    for big in (0, 1, 2):
+        for f, what in ((edge, "INT64_MAX / 3"), (edge - 1, "INT64_MAX / 3 - 1")):
+            ne = [1, 1, 1, 3]
+            ne[big] = f
+            shape = ", ".join(what if x == f else str(x) for x in ne)
+            if f == edge:
+                add("GG206-ne%d-int64-max-div-3-ne3-3" % big, header(1, 0) + ti("t", ne, I8_T, 0),
+                    "i8 shape [%s]: INT64_MAX / ne[3] <= ne[0] * ne[1] * ne[2], the factor at ne[%d]; the count "
+                    "%d < INT64_MAX" % (shape, big, 3 * f), "GG206")
+            else:
+                fid = "GG304-i8-ne%d-int64-max-div-3-minus-1-ne3-3" % big
+                add(fid, pad(header(1, 0) + ti("t", ne, I8_T, 0)),
+                    "i8 shape [%s]: INT64_MAX / ne[3] > ne[0] * ne[1] * ne[2], passes GG206; data missing" % shape,
+                    "GG304", extra=[(fid + "-header-only", "valid", "-", "header-only")])
     add("GG206-later-tensor", header(2, 0) + ti("a", [8], F32_T, 0) + ti("b", [2, 2**62 - 1], I8_T, 32),
         "second tensor i8 [2, 2^62 - 1]: INT64_MAX / ne[1] = 2 <= ne[0] = 2", "GG206")
     for ne in ([2, 2**61], [1, 2, 2**61]):  # 2^62 elements pass GG206; x 4 bytes = 2^64
