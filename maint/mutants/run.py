@@ -4,7 +4,7 @@
   maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
                        [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
                        [--corpus-only [--lint]] [--as-limits MIB,...] [--san-build-dir DIR]
-                       [--equivalent F] [--api-only F]
+                       [--equivalent F] [--api-only F] [--patch FILE.patch ...]
 
 Every mutant of maint/mutants/cmut.py in the given C files (default: the
 files that decide verdicts: parsers/gguf/*.c, parsers/safetensors/*.c and
@@ -85,6 +85,13 @@ says the suite kills it) refutes it (exit 1); a stale line is exit 2.
                 columns: id, diff hash, argument); check a line with
                 `run.py FILE --only ID` (the whole suite must kill it)
   --only RX     only the mutants whose id or diff matches the regular expression RX
+  --patch P     judge the unified diff P (against one C file of parsers/, paths
+                from the source root, `git diff` style) as a mutant instead of
+                the operator mutants (repeatable): applied to a copy of the
+                file (each hunk's old lines must match, at the stated line or
+                the nearest place they do), compiled with that file's command,
+                judged by the same judges; its id is patch:NAME (the file name
+                without .patch); never cached, never on the equivalence lists
   --tests RX    only the ctest tests whose name matches RX (default: all above)
   --list        print the mutants and exit
   --readers     print the 13 verdict-reader files (the default files without
@@ -520,6 +527,67 @@ def load_equivalent(p=None):
     return eq
 
 
+def patch_mutant(path):
+    """(file, source text, mutant) of the unified diff at path, against one C file of parsers/: the mutant
+    is the smallest span of the file that the patch changes (cmut.apply makes the patched text), with
+    id patch:NAME, op "patch", the patch's hunks as its diff; SystemExit (message) when the patch names
+    no file or more than one, a file outside parsers/, or a hunk whose old lines the file does not have"""
+    name = os.path.basename(path)
+    text = open(path).read()
+    targets = {ln[4:].split("\t")[0].strip() for ln in text.split("\n") if ln.startswith("+++ ")}
+    targets = {t[2:] if t.startswith("b/") else t for t in targets}
+    if len(targets) != 1:
+        raise SystemExit(f"mutants: --patch {name}: a patch of exactly one file, not {len(targets)}")
+    f = targets.pop()
+    if not (f.startswith("parsers/") and f.endswith(".c") and os.path.isfile(os.path.join(ROOT, f))):
+        raise SystemExit(f"mutants: --patch {name}: {f} is not a C file of parsers/")
+    src = open(os.path.join(ROOT, f)).read()
+    lines = src.split("\n")
+    hunks, cur = [], None
+    for ln in text.split("\n"):
+        h = re.match(r"@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@", ln)
+        if h:
+            cur = (int(h.group(1)), [], [])
+            hunks.append(cur)
+        elif cur is not None and ln[:1] in (" ", "-", "+"):
+            if ln[0] != "+":
+                cur[1].append(ln[1:])
+            if ln[0] != "-":
+                cur[2].append(ln[1:])
+        elif cur is not None and ln.startswith("\\"):  # "\ No newline at end of file"
+            continue
+        elif cur is not None and ln == "":  # an empty context line some editors strip to ""
+            cur[1].append("")
+            cur[2].append("")
+    if not hunks:
+        raise SystemExit(f"mutants: --patch {name}: no hunk")
+    out, at = [], 0
+    for start, old, new in hunks:
+        while old and old[-1] == "" and new and new[-1] == "":  # the text's own last newline
+            old, new = old[:-1], new[:-1]
+        want = max(start - 1, at)
+        found = [k for k in range(at, len(lines) - len(old) + 1) if lines[k:k + len(old)] == old]
+        if not found:
+            raise SystemExit(f"mutants: --patch {name}: hunk at line {start} does not match {f}")
+        k = min(found, key=lambda k: abs(k - want))
+        out += lines[at:k] + new
+        at = k + len(old)
+    new_src = "\n".join(out + lines[at:])
+    if new_src == src:
+        raise SystemExit(f"mutants: --patch {name}: changes nothing")
+    pre = 0
+    while pre < min(len(src), len(new_src)) and src[pre] == new_src[pre]:
+        pre += 1
+    suf = 0
+    while suf < min(len(src), len(new_src)) - pre and src[-1 - suf] == new_src[-1 - suf]:
+        suf += 1
+    stem = name[:-len(".patch")] if name.endswith(".patch") else name
+    diff = "\n".join(ln for ln in text.split("\n") if ln[:1] in ("-", "+") and not ln.startswith(("---", "+++")))
+    m = {"id": f"patch:{stem}", "op": "patch", "line": src.count("\n", 0, pre) + 1, "start": pre,
+         "end": len(src) - suf, "rep": new_src[pre:len(new_src) - suf], "patch_diff": diff}
+    return f, src, m
+
+
 def main():
     ap = argparse.ArgumentParser(add_help=False)
     ap.add_argument("files", nargs="*")
@@ -543,6 +611,7 @@ def main():
     ap.add_argument("--equivalent")
     ap.add_argument("--api-only")
     ap.add_argument("--readers", action="store_true")
+    ap.add_argument("--patch", action="append", default=[])
     ap.add_argument("-v", action="store_true")
     ap.add_argument("-h", "--help", action="store_true")
     try:
@@ -569,7 +638,17 @@ def main():
         return 2
     ops = set(a.ops.split(","))
     focus = {}
-    if a.quick:
+    if a.patch and (a.quick or a.files):
+        print("mutants: --patch judges the patches alone; not with --quick or FILE", file=sys.stderr)
+        return 2
+    try:
+        patches = [patch_mutant(p) for p in a.patch]
+    except (OSError, SystemExit) as e:
+        print(e if isinstance(e, SystemExit) else f"mutants: --patch: {e}", file=sys.stderr)
+        return 2
+    if patches:
+        files = sorted({f for f, _, _ in patches})
+    elif a.quick:
         focus = changed(a.base)
         files = sorted(focus)
         if not files:
@@ -584,7 +663,8 @@ def main():
     for f in files:
         src = open(os.path.join(ROOT, f)).read()
         srcs[f] = src
-        ms = [m for m in cmut.mutants(f, src) if m["op"] in ops]
+        ms = [m for m in cmut.mutants(f, src) if m["op"] in ops] if not patches else \
+            [m for pf, _, m in patches if pf == f]
         if a.quick:  # changed lines first
             ms.sort(key=lambda m: (m["line"] not in focus.get(f, ()), m["line"]))
         todo += [(f, m) for m in ms]
@@ -616,7 +696,7 @@ def main():
         random.Random(a.shuffle).shuffle(todo)
     if a.list:
         for f, m in todo:
-            print(m["id"], cmut.diff_lines(srcs[f], m).replace("\n", " | "))
+            print(m["id"], (m.get("patch_diff") or cmut.diff_lines(srcs[f], m)).replace("\n", " | "))
         print(f"{len(todo)} mutants")
         return 0
 
@@ -732,15 +812,17 @@ def main():
         def one(item):
             f, m = item
             key = f"{fhash[f]}:{m['id']}:{m['rep']}:{ctx}"
-            dh = cmut.diff_hash(srcs[f], m)
-            rec = {"file": f, "id": m["id"], "op": m["op"], "line": m["line"], "diff": cmut.diff_lines(srcs[f], m),
+            diff = m.get("patch_diff") or cmut.diff_lines(srcs[f], m)
+            dh = hashlib.sha256(diff.encode()).hexdigest()[:16] if "patch_diff" in m else cmut.diff_hash(srcs[f], m)
+            is_patch = m["op"] == "patch"  # a patch is never cached: its id names no operator mutant
+            rec = {"file": f, "id": m["id"], "op": m["op"], "line": m["line"], "diff": diff,
                    "diff_hash": dh, "family": rule_family(srcs[f].split("\n"), m["line"]),
                    "changed_line": m["line"] in focus.get(f, ())}
             if deadline and a.shuffle is not None and time.monotonic() > deadline:
                 # a sample cut by the budget: past the deadline nothing is judged, not even from the
                 # cache (cached outcomes are kills only and would bias the sample upwards)
                 rec.update(status="not-run")
-            elif key in cache and not a.no_cache and (cache[key]["status"] != "equivalent" or
+            elif key in cache and not a.no_cache and not is_patch and (cache[key]["status"] != "equivalent" or
                                                       (m["id"] in eq and eq[m["id"]][0] == dh)):
                 rec.update(cache[key], cached=True)
                 if m["id"] in eq:
@@ -779,7 +861,7 @@ def main():
                 if is_api:
                     api_only_verdict(rec, api[m["id"]][1], a.corpus_only, whole)
                 rec["seconds"] = round(time.monotonic() - t0, 1)
-                if rec["status"] not in ("survived", "api-only"):
+                if rec["status"] not in ("survived", "api-only") and not is_patch:
                     with lock:
                         cache[key] = {k: rec[k] for k in ("status", "by", "stage", "rejudged", "refutes_equivalence")
                                       if k in rec}
@@ -942,6 +1024,10 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
     if apio:
         L += [f"## API-only ({len(apio)}: maint/mutants/api_only.tsv)", ""]
         L += [f"- `{x['id']}` (diff {x['diff_hash']}): {x['argument']}" for x in apio] + [""]
+    pats = [x for x in results if x["op"] == "patch"]
+    if pats:  # --patch: every patch's verdict and judge
+        L += [f"## Patches ({len(pats)})", "", "| patch | file | line | verdict | by |", "|---|---|---|---|---|"]
+        L += [f"| {x['id']} | {x['file']} | {x['line']} | {x['status']} | {x.get('by', '-')} |" for x in pats] + [""]
     surv = [x for x in results if x["status"] == "survived"]
     L += [f"## Survivors ({len(surv)})", ""]
     for x in surv:

@@ -1,17 +1,23 @@
 #!/usr/bin/python3
 """test_mutants_run.py: maint/mutants/run.py's own logic, without a build tree (< 5 s).
 
-  test_mutants_run.py SOURCE_ROOT
+  test_mutants_run.py SOURCE_ROOT [BUILD_DIR]
 
 What a published mutation figure rests on: the corpus-only test selection, a
 cache key that changes when a test program, a fixture, the test selection or
 the judging mode changes (and only then), the reuse counts a report states,
 equivalence and API-only lines whose mutant no longer exists (exit 2), how a
 listed API-only mutant is classified and counted, the address-space limit put
-on a command, and report headers without machine paths.
+on a command, report headers without machine paths, and how a --patch file
+becomes a mutant.  With BUILD_DIR (a built tree, ~10 s): a patch judged end to
+end by test_utf8, one that must die (overlong C0/C1 lead bytes accepted) and
+one that must survive (a comment reworded); exit 77 when the tree has no
+test_utf8.
 """
+import difflib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -248,6 +254,71 @@ with tempfile.TemporaryDirectory() as b:
     check(not run.nested_tree(b, os.path.join(b, "tools/CMakeFiles/tfs.dir/link.txt")), "nested_tree: the build's own")
     check(run.nested_tree(b, os.path.join(b, "tests/rulecov/rulecov-ST110/tools/CMakeFiles/tfs.dir/link.txt")),
           "nested_tree: a tree a test configured inside the build")
+
+
+
+# ---- --patch: a unified diff as a mutant
+def write_patch(d, name, path, old, new):
+    """d/name.patch: the unified diff of path (from the source root) with old replaced by new once"""
+    src = open(os.path.join(ROOT, path)).read()
+    check(src.count(old) == 1, f"{path} has `{old}` once (the patch's anchor)")
+    out = os.path.join(d, name + ".patch")
+    with open(out, "w") as f:
+        f.writelines(difflib.unified_diff(src.splitlines(True), src.replace(old, new).splitlines(True),
+                                          "a/" + path, "b/" + path))
+    return out
+
+
+UTF8 = "parsers/core/utf8.c"
+LEAD = "if (b < 0xC2u) return 0;"
+with tempfile.TemporaryDirectory() as tmp:
+    dies = write_patch(tmp, "c0-lead", UTF8, LEAD, "if (b < 0xC0u) return 0;")
+    f, src, m = run.patch_mutant(dies)
+    check(f == UTF8 and m["id"] == "patch:c0-lead" and m["op"] == "patch", f"patch_mutant: {f} {m['id']}")
+    check(cmut.apply(src, m) == src.replace(LEAD, "if (b < 0xC0u) return 0;"), "patch_mutant: the patched text")
+    check(m["line"] == src[:src.index(LEAD)].count("\n") + 1 and m["patch_diff"].split("\n")[0].startswith("-"),
+          f"patch_mutant: line {m['line']} and the hunk's lines as the diff")
+    moved = os.path.join(tmp, "moved.patch")  # the same hunk stated 5 lines off: found where it matches
+    text = open(dies).read()
+    open(moved, "w").write(re.sub(r"@@ -(\d+)", lambda x: f"@@ -{int(x.group(1)) + 5}", text, count=1))
+    check(cmut.apply(*run.patch_mutant(moved)[1:]) == cmut.apply(src, m), "patch_mutant: a hunk found off its line")
+    bad = write_patch(tmp, "bad", UTF8, LEAD, "if (b < 0xC1u) return 0;")
+    text = open(bad).read()
+    open(bad, "w").write(text.replace(LEAD, "if (b < 0x00u) return 0;"))
+    r = subprocess.run([sys.executable, RUN, "--patch", bad, "--list"], cwd=ROOT, capture_output=True, text=True)
+    check(r.returncode == 2 and "does not match" in r.stderr,
+          f"--patch: a hunk the file lacks: exit 2 ({r.stderr.strip()})")
+    r = subprocess.run([sys.executable, RUN, "--patch", dies, "--list"], cwd=ROOT, capture_output=True, text=True)
+    check(r.returncode == 0 and r.stdout.startswith("patch:c0-lead -") and "1 mutants" in r.stdout,
+          "--patch --list: the patch alone")
+    r = subprocess.run([sys.executable, RUN, UTF8, "--patch", dies, "--list"], cwd=ROOT, capture_output=True)
+    check(r.returncode == 2, "--patch with FILE: exit 2")
+
+    bdir = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
+    if bdir:
+        names = subprocess.run(["ctest", "-N", "-R", "^test_utf8$"], cwd=bdir, capture_output=True, text=True)
+        if "test_utf8" not in names.stdout or not os.path.exists(os.path.join(bdir, "compile_commands.json")):
+            print("skip: no test_utf8 or compile_commands.json in the build tree")
+            sys.exit(77 if not failures else 1)
+        lives = write_patch(tmp, "comment", UTF8, "/* stray continuation, or overlong C0/C1 */",
+                            "/* a stray continuation byte, or an overlong C0/C1 lead */")
+        out = os.path.join(tmp, "out")
+        r = subprocess.run([sys.executable, RUN, "--build-dir", bdir, "--tests", "^test_utf8$", "--as-limits", "",
+                            "--no-cache", "--out", out, "--patch", dies, "--patch", lives], cwd=ROOT,
+                           capture_output=True, text=True)
+        check(r.returncode == 0, f"--patch run: exit {r.returncode} {r.stderr[-400:]}")
+        if r.returncode == 0:
+            doc = json.load(open(os.path.join(out, "mutants.json")))
+            got = {x["id"]: (x["status"], x.get("by")) for x in doc["mutants"]}
+            check(got == {"patch:c0-lead": ("killed", "test_utf8"), "patch:comment": ("survived", None)},
+                  f"--patch run: the slip killed by test_utf8, the comment survives ({got})")
+            md = open(os.path.join(out, "mutants.md")).read()
+            check("`patch:comment`" in md and "+    if (b < 0xC0u)" not in md.split("## Survivors")[1],
+                  "--patch report: the survivor listed with its own hunk")
+            check(f"| patch:c0-lead | {UTF8} | {m['line']} | killed | test_utf8 |" in md and
+                  "| patch:comment |" in md, "--patch report: each patch's verdict and judge")
+            cache = os.path.join(bdir, "mutants", "cache.json")
+            check(not os.path.exists(cache) or "patch:" not in open(cache).read(), "--patch: nothing cached")
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)
