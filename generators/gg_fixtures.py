@@ -16,6 +16,8 @@ import sys
 import gg_gaps
 import gg_operands
 import gg_positions
+import gg_bool_array_edges
+import gg_room_left
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -347,6 +349,8 @@ def build():
     gg_gaps.build(add)  # gaps found by hand (issue 17; docs/fixtures.md)
     gg_positions.build(add)  # every record position, sums and products at 2^64 - k (issue 38; docs/fixtures.md)
     mutant_edges()  # edges the corpus missed in a mutant sample (issue 38; docs/fixtures.md)
+    gg_bool_array_edges.build(add)  # a bad bool late in a long array (slip a3)
+    gg_room_left.build(add)  # a tensor beginning past the end of the file (slip d2)
 
 
 def coverage():

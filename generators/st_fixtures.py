@@ -26,6 +26,8 @@ import st_entry_edges
 import st_f64_range
 import st_json_edges
 import st_tails
+import st_order_prefix
+import st_last_wins
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 from tfsgen.data import f32s  # noqa: E402
@@ -661,6 +663,8 @@ def build():
     st_end_edges.build(add)  # headers cut where a scanner tests the end, no data after them
     st_positions.build(add)  # every entry position, sort ties, sums and products at 2^64 - k (issue 38)
     st_f64_range.build(add)  # numbers on serde_json's f64 range edge, in every place a number stands
+    st_order_prefix.build(add)  # offset order broken after the first entries (slip a2)
+    st_last_wins.build(add, STRICT_ALSO)  # duplicate names, the last one kept (slips e3, e4)
 
 
 def main():

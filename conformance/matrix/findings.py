@@ -396,6 +396,10 @@ EXPLAIN = [
      "object (safetensors.hh: \"duplicated key found\"; csafetensors.c: \"Duplicate key in object\"); serde_json "
      "keeps the last, so the crate reads this file (the same tensor entry twice) as one tensor (strict profile: "
      "ST501)"),
+    ("*safetensors*", (FR,), "valid-*duplicate-*last-wins*", None, "its JSON parser refuses a key that comes "
+     "twice in an object (safetensors.hh: \"duplicated key found\"; csafetensors.c: \"Duplicate key in object\"); "
+     "serde_json keeps the last, so the crate reads the last tensor entry or `__metadata__` value (strict profile: "
+     "ST501 / ST503)"),
     ("safetensors-cpp", (FR,), "valid-ignored-*", None, "its JSON parser refuses a value in a field the crate "
      "ignores (\"JSON parse error: invalid token\")"),
     ("safetensors-cpp", (FR,), "valid-number-exponent-*", None, "its JSON parser refuses the number "
