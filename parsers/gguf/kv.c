@@ -133,13 +133,6 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
             }
         }
     } else {
-        /* under TFS_STRICT, bool values are read first (GG501, recorded);
-         * the scan stops at the first bad byte, so the body must still be
-         * skipped whole: a body past the end is GG130 under every profile */
-        uint64_t bad;
-        if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL && tfs__gg_scan_above(c, c->off, body, 1, &bad) &&
-            bad != UINT64_MAX)
-            gg_strict(c, TFS_GG501, bad, i);
         if (r->arr_ref != GG_UNSET) { /* a forward-only source: the first whole elements kept */
             uint64_t room = GG_ARR_KEEP_TOTAL - c->arr_kept_total;
             uint64_t n = body < GG_ARR_KEEP ? body : GG_ARR_KEEP;
@@ -152,6 +145,14 @@ static tfs_status parse_array(gg_ctx *c, gg_kv_rec *r, int64_t i) {
                 c->arr_kept_total += n;
             }
         }
+        /* under TFS_STRICT, bool values are read (GG501, recorded) after a forward-only
+         * source's first elements were kept (the scan may read past its window);
+         * the scan stops at the first bad byte, so the body must still be
+         * skipped whole: a body past the end is GG130 under every profile */
+        uint64_t bad;
+        if ((c->flags & TFS_STRICT) && r->elem_type == TFS_GG_BOOL && tfs__gg_scan_above(c, c->off, body, 1, &bad) &&
+            bad != UINT64_MAX)
+            gg_strict(c, TFS_GG501, bad, i);
         if (!gg_skip(c, body)) {
             /* GG130 off (TFS_RULE_OFF): the body is taken as there, the
              * cursor moves past the end of the file */
