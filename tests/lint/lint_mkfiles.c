@@ -83,18 +83,17 @@ static void write_st(const char *rel, const st_t *ts, size_t n, const st_opts *o
         model.header_size_set = 1;
         model.header_size = 1u << 20;
     }
-    if (o && o->short_data) { /* a first write gives the data section's size: 8 + N + data bytes */
+    if (o && o->short_data) { /* a first write gives the data section's size: what follows the JSON field */
         tfs_wbuf w0;
         tfs_wbuf_init(&w0);
-        uint64_t hdr = 0;
-        if (tfs_st_write(&model, &w0) == TFS_OK && w0.len >= 8)
-            for (int k = 0; k < 8; k++) hdr |= (uint64_t)w0.p[k] << (8 * k);
-        if (w0.size < 8 + hdr + 16) {
+        const tfs_field *js = tfs_st_write(&model, &w0) == TFS_OK ? tfs_wbuf_find(&w0, TFS_FIELD_JSON, -1, 0) : NULL;
+        uint64_t data_start = js ? js->offset + js->width : w0.size;
+        if (w0.size < data_start + 16) {
             fprintf(stderr, "lint_mkfiles: %s: no 16 data bytes to leave out\n", rel);
             g_rc = 1;
         } else {
             model.data_len_set = 1;
-            model.data_len = w0.size - 8 - hdr - 16;
+            model.data_len = w0.size - data_start - 16;
         }
         tfs_wbuf_free(&w0);
     }
