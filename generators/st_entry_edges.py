@@ -16,7 +16,7 @@
   and one whose dtype is U8 followed by the bad escape \\, and the rest of the layout;
 - a map-form dtype with the cut literal nul as its value, and one closed by ']';
 - a __metadata__ key and value with no colon between them;
-- (session 7, st_entries.c's full run) a map-form dtype whose variant name has a bad escape, one with
+- a map-form dtype whose variant name has a bad escape, one with
   no colon after its name, one cut after its '{' with a '}' as the first data byte, and one whose
   value nests to depth 127 (legal: the value is not null, ST211) and 128 (ST113, also when a syntax
   error follows the value): the map sits at
