@@ -14,7 +14,10 @@ instead. Each header ends:
 - inside a shape list after its '[' and inside data_offsets after "0," (an element is due);
 - inside a dtype name (the fast entry path's dtype scan looks for its closing quote);
 - after '{' and after a member's ',' of an object in an ignored field (a key is due), and inside the
-  dropped digits of a 25-digit decimal; after a number's 'e'.
+  dropped digits of a 25-digit decimal; after a number's 'e';
+- after the colon where a tensor entry, a dtype, a shape or data_offsets is due, and after the '[' of
+  an array-form entry (its dtype due): the entry reader's wrong-type test (a byte that starts some
+  JSON value is a held ST2xx, any other a syntax error) must see the end before it looks at a byte.
 All are ST111 (EOF while parsing; st-oracle: InvalidHeaderDeserialization, corpus/CRATE_VERDICTS.tsv).
 Called by st_fixtures.py with its add().
 """
@@ -41,8 +44,21 @@ CASES = (
      "25 decimals in an ignored field (past u64: the digits serde_json drops)"),
 )
 
+# where an entry's value (or a field's) is due; the offset is the end of the text (8 + N)
+VALUE_DUE = (
+    ("entry-value", '{"a":', "the colon after a tensor name (its entry due)"),
+    ("dtype-value", '{"a":{"dtype":', "the colon after \"dtype\" (its value due)"),
+    ("shape-value", '{"a":{"dtype":"U8","shape":', "the colon after \"shape\" (its list due)"),
+    ("offsets-value", '{"a":{"dtype":"U8","shape":[1],"data_offsets":',
+     "the colon after \"data_offsets\" (its list due)"),
+    ("array-entry-open", '{"a":[', "the '[' of an array-form entry (its dtype due)"),
+)
+
 
 def build(add):
     for fid, text, what in CASES:
         add("ST111-ends-no-data-" + fid, st_file(text, b""),
             "the header ends after %s; no data bytes after it" % what, "ST111")
+    for fid, text, what in VALUE_DUE:
+        add("ST111-ends-no-data-" + fid, st_file(text, b""),
+            "the header ends after %s; no data bytes after it" % what, "ST111", offset=8 + len(text.encode()))

@@ -156,6 +156,12 @@ static void test_safetensors_partial(void **state) {
     assert_non_null(h);
     assert_int_equal(h->n_fail_fields, 0);
     tfs_header_free(h);
+    /* 7 bytes, one short of the size field: not listed either (the bound is 8) */
+    assert_int_equal(tfs_parse_buffer(p, 7, TFS_FORMAT_SAFETENSORS, TFS_PARTIAL, &h, &e), TFS_INVALID);
+    assert_int_equal(e.rule, TFS_ST001);
+    assert_non_null(h);
+    assert_int_equal(h->n_fail_fields, 0);
+    tfs_header_free(h);
     free(p);
 }
 

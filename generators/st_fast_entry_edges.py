@@ -1,0 +1,33 @@
+"""st_fast_entry_edges.py: safetensors entries that look like the canonical layout the fast entry path
+of st_entries.c matches ({"dtype":"D","shape":[n,...],"data_offsets":[a,b]}, no whitespace) but are not
+it, so that a fast path that reads them as canonical shows (issue 38, item 2; found by st_entries.c
+mutants that the corpus left alive):
+- the three field names in capitals ("DTYPE", "SHAPE", "DATA_OFFSETS"): the same lengths as the
+  canonical names, so each literal of the layout is there byte for byte apart from its letters. The
+  crate's TensorInfo names are case-sensitive: unknown fields, no dtype (ST202, at the entry's '{').
+  A literal test that accepts a mismatch would read a valid U8 tensor;
+- a one-dimension shape list left open, the data_offsets key following its first element
+  ("shape":[5,"data_offsets":[0,5]}): the list's ',' is followed by a string where a number or ']'
+  is due (ST220, held) and the entry scanned again is a JSON syntax error at the ':' after
+  "data_offsets" (ST110; the syntax error comes first). A shape loop that leaves the list at its
+  ',' would find the canonical ,"data_offsets": right there and read a valid [5] tensor. In entry 0
+  and in entry 1 (whose dtype the fast path takes from the entry before).
+Called by st_fixtures.py with its add(); the offset column is computed here from the text written.
+The crate's verdicts: corpus/CRATE_VERDICTS.tsv.
+"""
+from tfsgen.safetensors import st_file
+
+E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
+
+
+def build(add):
+    h = '{"a":{"DTYPE":"U8","SHAPE":[1],"DATA_OFFSETS":[0,1]}}'
+    add("ST202-fields-in-capitals", st_file(h, 1),
+        'entry {"DTYPE":"U8","SHAPE":[1],"DATA_OFFSETS":[0,1]}: the canonical layout with its field names in '
+        "capitals (unknown fields to the crate: dtype missing)", "ST202", offset=8 + h.index('{"DTYPE"'))
+    for k, head in enumerate(["", '"a":{%s},' % E]):
+        h = '{%s"%s":{"dtype":"U8","shape":[5,"data_offsets":[%d,%d]}}' % (head, "ab"[k], k, k + 5)
+        add("ST110-entry-%d-shape-open-before-offsets" % k, st_file(h, k + 5),
+            'entry %d of %d: {"dtype":"U8","shape":[5,"data_offsets":[%d,%d]}, the shape list left open '
+            "before the data_offsets key (a string where a number or ']' is due, then ':' inside the list)"
+            % (k, k + 1, k, k + 5), "ST110", offset=8 + h.rindex('"data_offsets":') + len('"data_offsets"'))
