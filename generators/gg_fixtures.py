@@ -18,6 +18,7 @@ import gg_operands
 import gg_positions
 import gg_bool_array_edges
 import gg_room_left
+import gg_reader_edges
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -71,8 +72,8 @@ def bug(row):
 
 def build():
     # ---- header (GG0xx)
-    add("GG001-empty-file", b"", "0-byte file: no magic", "GG001")
-    add("GG001-three-bytes", b"GGU", "3 bytes: magic cut", "GG001")
+    add("GG001-empty-file", b"", "0-byte file: no magic", "GG001", offset=0)
+    add("GG001-three-bytes", b"GGU", "3 bytes: magic cut", "GG001", offset=0)
     add("GG002-bad-magic-FUGG", b"FUGG" + header(0, 0)[4:], "magic FUGG", "GG002", offset=0)
     add("GG002-magic-lowercase", b"gguf" + header(0, 0)[4:], "magic in lower case", "GG002", offset=0)
     add("GG003-truncated-version", b"GGUF\x03\x00", "file ends inside the version", "GG003")
@@ -351,6 +352,7 @@ def build():
     mutant_edges()  # edges the corpus missed in a mutant sample (issue 38; docs/fixtures.md)
     gg_bool_array_edges.build(add)  # a bad bool late in a long array (slip a3)
     gg_room_left.build(add)  # a tensor beginning past the end of the file (slip d2)
+    gg_reader_edges.build(add)  # KV reader edges a corpus-only mutant sample missed (seed 40)
 
 
 def coverage():
@@ -377,7 +379,8 @@ def coverage():
     add("valid-array-ends-at-eof", header(0, 1) + kv_arr("k", U32, 3, b"\1\0\0\0" * 3),
         "u32 array of 3 whose 12 bytes end exactly at EOF (GG130-array-count-past-eof: one byte fewer)")
     add("GG130-array-count-2-30", header(0, 1) + kv_arr("k", U8, 2**30, b"\0" * 16),
-        "u8 array count exactly 2^30 with 16 bytes left (rejected by the bytes left, not the maximum)", "GG130")
+        "u8 array count exactly 2^30 with 16 bytes left (rejected by the bytes left, not the maximum)", "GG130",
+        offset=HDR + 8 + 1 + 8)
     # counts at the allocation thresholds: SIZE_MAX/344 and SIZE_MAX/88 pass GG020/GG021, the file then ends
     add("GG201-n-tensors-at-bound", header(U64_MAX // 344, 0) + ti("t", [8], 0, 0),
         "n_tensors = SIZE_MAX/344 (the largest allowed), one tensor info present", "GG201")

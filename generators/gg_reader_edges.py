@@ -1,0 +1,91 @@
+"""gg_reader_edges.py: GGUF fixtures for edges of the KV reader that a corpus-only mutant sample
+(maint/mutants/run.py --corpus-only, seed 40; docs/fixtures.md "Edges a corpus-only mutant sample
+found missing") showed missing.  Called by gg_fixtures.py with its add().
+
+- GG103: the file ends inside an array's element type field (0 or 2 of its 4 bytes there) or inside
+  a value type field (2 bytes): the short read of that field, reported at the field.
+- GG130: an array count above 2^30 whose count x element size wraps past 2^64 to a body that is
+  there (u64 x (2^61 + 1) = 8 bytes, u32 x 2^62 = 0 bytes, a valid KV after it; string x (2^61 + 1):
+  one 8-byte element there, the second's length missing): the count limit alone rejects them; a
+  reader without it takes a valid file (or the cut element's GG103).
+- GG507: a string value longer than the 64 KiB read window with an invalid byte in its first
+  window and another in its second: the first is reported (--strict).
+- valid: two string arrays whose second element ends exactly at 64 KiB (TFS_ARRAY_KEEP) of the
+  array's elements and one byte past it: a forward-only stream keeps the first array's two
+  elements and only the first element of the other (`tfs conform`'s stream path wants io_error
+  for an element a stream does not keep).
+"""
+from tfsgen.tables import VT
+from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, gstr, u8, u32, u64
+
+U8, U32, STR, ARR, U64 = (VT[t] for t in ("U8", "U32", "STRING", "ARRAY", "U64"))
+HDR = 24  # magic, version, n_tensors, n_kv
+WINDOW = 64 * 1024  # TFS_WINDOW and TFS_ARRAY_KEEP (include/tfs/tfs.h)
+
+
+def good(j):
+    return kv("k.%03d" % j, U8, u8(j))
+
+
+def cuts(add):
+    key = "k.arr"
+    at = HDR + len(good(0))  # the cut KV is the second of 2
+    elem_at = at + 8 + len(key) + 4
+    for n in (0, 2):
+        data = header(0, 2) + good(0) + gstr(key) + u32(ARR) + u32(U8)[:n]
+        add("GG103-cut-in-array-element-type-%d-of-4" % n, data,
+            "second KV: an array whose element type field is cut after %d of its 4 bytes" % n, "GG103",
+            offset=elem_at)
+    data = header(0, 2) + good(0) + gstr(key) + u32(U8)[:2]
+    add("GG103-cut-in-value-type-2-of-4", data, "second KV: its value type field cut after 2 of its 4 bytes", "GG103",
+        offset=at + 8 + len(key))
+
+
+def wraps(add):
+    key = "k.arr"
+    count_at = HDR + 8 + len(key) + 4 + 4
+    cases = (  # (tag, element type, count, body, what, bytes after the array)
+        ("u64-2-61-plus-1-x8-wraps-to-8", U64, 2**61 + 1, u64(7), "u64 array of 2^61 + 1 (x 8 wraps to 8 bytes, "
+         "which are there), the last KV", b""),
+        ("u32-2-62-x4-wraps-to-0", U32, 2**62, b"", "u32 array of 2^62 (x 4 wraps to 0 bytes), a valid KV after it",
+         good(1)),
+        ("string-2-61-plus-1-x8-wraps-to-8", STR, 2**61 + 1, gstr(b""), "string array of 2^61 + 1 (x 8 wraps to 8 "
+         "bytes: one empty element there, the second missing), the last KV", b""),
+    )
+    for tag, et, count, body, what, after in cases:
+        data = header(0, 2 if after else 1) + kv_arr(key, et, count, body) + after
+        add("GG130-array-count-%s" % tag, data, what + ": GG130 by the count limit (2^30) alone", "GG130",
+            offset=count_at)
+
+
+def long_string_utf8(add):
+    key = "k.str"
+    n = WINDOW + 4
+    body = bytearray(b"u" * n)
+    body[1] = 0xFF  # in the first 64 KiB window
+    body[WINDOW + 2] = 0xFE  # in the second
+    data = header(0, 1) + kv(key, STR, gstr(bytes(body)))
+    add("GG507-long-string-bad-bytes-in-two-windows", data,
+        "string value of %d bytes with FF at byte 1 and FE at byte %d (the second 64 KiB window): the first is "
+        "reported (--strict)" % (n, WINDOW + 2), "GG507", expect="implementation_defined", mode="strict",
+        offset=HDR + 8 + len(key) + 4 + 8 + 1)
+
+
+def stream_keep(add):
+    first = gstr(b"abcd")  # 12 bytes
+    arrays = b""
+    for j, end in enumerate((WINDOW, WINDOW + 1)):
+        second = gstr(b"s" * (end - len(first) - 8))
+        assert len(first) + len(second) == end
+        arrays += kv_arr("k.keep%d" % j, STR, 3, first + second + gstr(b"z"))
+    add("valid-string-arrays-keep-limit-exact-and-one-past", header(0, 2) + arrays,
+        "two string arrays of 3 whose first two elements (length fields and bodies) end exactly at 65,536 bytes "
+        "and at 65,537 (a forward-only stream keeps the first array's two and the other's first only)",
+        extra=[("valid-string-arrays-keep-limit-exact-and-one-past-strict", "valid", "-", "strict")])
+
+
+def build(add):
+    cuts(add)
+    wraps(add)
+    long_string_utf8(add)
+    stream_keep(add)
