@@ -29,6 +29,7 @@ import st_tails
 import st_order_prefix
 import st_last_wins
 import st_fast_entry_edges
+import st_shape_positions
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 from tfsgen.data import f32s  # noqa: E402
@@ -667,6 +668,7 @@ def build():
     st_order_prefix.build(add)  # offset order broken after the first entries (slip a2)
     st_last_wins.build(add, STRICT_ALSO)  # duplicate names, the last one kept (slips e3, e4)
     st_fast_entry_edges.build(add)  # near-canonical entries the fast entry path must not take
+    st_shape_positions.build(add)  # a bad shape dimension after the first, both entry paths (slip a3)
 
 
 def main():
