@@ -151,10 +151,14 @@ def _decode_gguf(data):
             if b is not None:
                 item["bits"] = b
         kv.append(item)
+    # ggml looks the key up as a C string (strcmp: the bytes before a NUL) and takes the first
+    # match; a first match that is not u32 makes the file invalid, so a valid file has u32 there.
     alignment = 32
     for item in kv:
-        if item["key"] == "general.alignment" and item["type"] == "u32":
-            alignment = item["value"]
+        if item["key"] is not None and item["key"].split("\0", 1)[0] == "general.alignment":
+            if item["type"] == "u32":
+                alignment = item["value"]
+            break
     tensors = []
     for _ in range(n_tensors):
         name = text(string())
