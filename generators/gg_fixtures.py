@@ -22,6 +22,7 @@ import gg_reader_edges
 import gg_count_wrap
 import gg_alignment_first_key
 import gg_version_edges
+import gg_window_utf8
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -359,6 +360,7 @@ def build():
     gg_count_wrap.build(add)  # array counts whose count x element size wraps 2^64 (slip c2)
     gg_alignment_first_key.build(add)  # two C-string-equal alignment keys, both orders (slip e2)
     gg_version_edges.build(add)  # versions with the top bit set, low 16 bits of 1 and 3 (slip f1)
+    gg_window_utf8.build(add)  # UTF-8 sequences across the 64 KiB read window (seed-41 survivors)
 
 
 def coverage():
