@@ -118,10 +118,14 @@ def gguf_kvs(data, types=None):
         for d in full[1:]:
             nbytes *= d
         tensors.append((text(name), tname, ne, [offset, offset + nbytes]))
+    # ggml's lookup: the first key equal to general.alignment as a C string
+    # (the bytes before a NUL); a valid file has u32 there
     align = 32
     for key, vt, _, val, _ in kvs:
-        if key == b'general.alignment' and vt == 'u32':
-            align = val
+        if key.split(b'\0', 1)[0] == b'general.alignment':
+            if vt == 'u32':
+                align = val
+            break
     return version, kvs, tensors, align
 
 
