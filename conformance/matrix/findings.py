@@ -425,6 +425,16 @@ FIRST = [
     ("hf-gguf", (MR,), "valid-key-bom-led", None, "it strips a leading U+FEFF from strings: the key "
      "\"\\ufeffgeneral.name\" becomes \"general.name\" and replaces the KV of that name"),
     ("hf-gguf", (MR,), "valid-*-bom-led", None, "it strips a leading U+FEFF from strings"),
+    ("hf-gguf", (MR, FR), "valid-alignment-first-key-*-nul-plain", None, "it takes the key "
+     "\"general.alignment\\0x\" for general.alignment (the key read up to its NUL) and keeps the later of the two "
+     "keys: alignment 3 or 64 where ggml's first match gives 64 or 32, and a rejection where the later one is a "
+     "string"),
+    ("hyllama", (MR,), "GG507-string-utf8-window-*-default", None, "it decodes strings byte by byte as Latin-1, "
+     "not UTF-8: the long string value with a cut multi-byte sequence reads as other text"),
+    ("*", (MR,), "GG507-string-utf8-window-*-default", None, "the value is not UTF-8 (GG507 is strict-only: the "
+     "default profile accepts the file); it replaces a cut sequence with one U+FFFD (the WHATWG decoder's maximal "
+     "subpart) where the expected content has one per byte: a difference in how invalid text is shown, not in what "
+     "is read"),
 ]
 
 
