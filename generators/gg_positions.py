@@ -259,6 +259,16 @@ def sums(add):
         fid = "GG304-sum-ti%d-2-63-bytes" % p
         add(fid, data, "tensor %d: f32 of 2^63 bytes at offset %d, 64 data bytes" % (p, 32 * p), "GG304",
             offset=off_of(infos_, p), extra=[(fid + "-header-only", "valid", "-", "header-only")])
+    # a tensor whose file offset (data start + offset) passes 2^64: f32 of 2^64 - 64 bytes at offset 0, then one of
+    # k elements at offset 2^64 - 64, the running sum short of 2^64 (no GG303); the metadata profile accepts it and
+    # a reader's absolute offset of the second tensor must not wrap to a small one (expected file_offset: null)
+    for k in (0, 8):
+        infos_ = [ti(tname(0), [(2**64 - 64) // 4], F32_T, 0), ti(tname(1), [k], F32_T, 2**64 - 64)]
+        data = pad(header(2, 0) + b"".join(infos_)) + b"\0" * 64
+        fid = "GG304-file-offset-past-2-64-ti1-%d-elements" % k
+        add(fid, data, "tensor 0: f32 of 2^64 - 64 bytes at offset 0; tensor 1: f32 [%d] at offset 2^64 - 64, so data "
+            "start + offset passes 2^64" % k, "GG304", offset=off_of(infos_, 0),
+            extra=[(fid + "-header-only", "valid", "-", "header-only")])
     # tensor offsets at 2^63 and 2^64 - 1 (GG302), first and second tensor
     for p in (0, 1):
         for tag, v in (("2-63", 2**63), ("2-64-minus-1", U64)):

@@ -11,7 +11,8 @@
      (tests/corpus/indep_decode.py).  Without strace (or ptrace) that part is skipped.
 2.5  `tfs dump --json FILE` carries "file", "data_offset", "file_size", and per tensor
      "n_elements", "n_bytes", "file_offset", equal to the values computed from the bytes;
-     `--content-only` prints the expected-content form without them.
+     `--content-only` prints the expected-content form without them, but with "data_offset" and
+     each tensor's "file_offset" (docs/conform.md), equal to the same values.
 The GGUF with arrays is written here (values chosen here); the real files are corpus/real's.
 Prints one line per failure and "N passed, N failed"; exit 1 on any failure.
 """
@@ -179,9 +180,16 @@ for fmt, fp in files:
         check(got == exp, "%s %s: n_elements, n_bytes, file_offset %r, want %r" % (fp, w["name"], got, exp))
     rc, out, err = run(["dump", "--json", "--content-only", fp])
     c = json.loads(out) if rc == 0 else {}
-    extra = {"file", "data_offset", "file_size", "header_size", "data_size", "left_out"} & set(c)
-    check(rc == 0 and not extra and all(set(t) == {"name", "type", "shape", "offsets"} for t in c["tensors"]),
+    extra = {"file", "file_size", "header_size", "data_size", "left_out"} & set(c)
+    check(rc == 0 and not extra and all(set(t) == {"name", "type", "shape", "offsets", "file_offset"}
+                                        for t in c["tensors"]),
           "%s: --content-only has dump fields %r" % (fp, extra))
+    # the expected-content form keeps where the data lie: the data section's start and each
+    # tensor's file offset, from the bytes
+    check(c.get("data_offset") == doff and [t.get("file_offset") for t in c.get("tensors", [])] ==
+          [doff + w["offsets"][0] for w in want["tensors"]],
+          "%s: --content-only data_offset %r file offsets %r, want %d + the data offsets"
+          % (fp, c.get("data_offset"), [t.get("file_offset") for t in c.get("tensors", [])][:4], doff))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

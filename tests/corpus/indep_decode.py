@@ -12,7 +12,8 @@ except in deliberately independent test decoders):
   24b0b28, safetensors/src/tensor.rs).
 
 decode_gguf(data) and decode_st(data) return the file's content in the expected-content form of
-../shared/design.md (format, version, alignment, tensors, kv), built only from the bytes.  They
+../shared/design.md (format, version, alignment, tensors, kv) with docs/conform.md's data_offset (files with tensors) and
+tensor file_offset, built only from the bytes.  They
 assume a file the canonical readers accept and raise on anything else.
 """
 import json
@@ -76,7 +77,8 @@ def _scalar(vt, raw):
 
 
 def decode_gguf(data):
-    """A GGUF v2/v3 little-endian file's content: {format, version, alignment, tensors, kv}.
+    """A GGUF v2/v3 little-endian file's content: {format, version, alignment, data_offset, tensors,
+    kv}.
     kv values: scalars as in the expected-content form, strings as text (None if not UTF-8),
     arrays as {"elem_type", "value", "bits"?}; tensor offsets from the spec's type table."""
     return _decode_gguf(data)[0]
@@ -174,7 +176,15 @@ def _decode_gguf(data):
             raise Undecodable("ne[0] not a multiple of the block size")
         nbytes = first // block * size * n_rows
         tensors.append({"name": name, "type": tname, "shape": ne, "offsets": [offset, offset + nbytes]})
-    return {"format": "gguf", "version": version, "alignment": alignment, "tensors": tensors, "kv": kv}, off
+    # the data section starts at the end of the tensor infos rounded up to the alignment (spec:
+    # "padding"); a tensor's file offset past 2^64 - 1 is None (header-only files may declare one)
+    start = (off + alignment - 1) // alignment * alignment
+    for t in tensors:
+        t["file_offset"] = start + t["offsets"][0] if start + t["offsets"][0] < 2**64 else None
+    content = {"format": "gguf", "version": version, "alignment": alignment, "tensors": tensors, "kv": kv}
+    if tensors:  # with none, ggml does not pad (docs/conform.md): no data_offset to compare
+        content["data_offset"] = start
+    return content, off
 
 
 def _pairs_last_wins(pairs):
@@ -182,7 +192,8 @@ def _pairs_last_wins(pairs):
 
 
 def decode_st(data):
-    """A safetensors file's content: {format, version None, alignment None, tensors, kv}.
+    """A safetensors file's content: {format, version None, alignment None, data_offset, tensors,
+    kv}.
     Tensors in header order; each entry's byte size checked against the crate's dtype sizes."""
     if len(data) < 8:
         raise Undecodable("short")
@@ -205,8 +216,12 @@ def decode_st(data):
         bits = elems * ST_DTYPE_BITS[dtype]
         if bits % 8 or offs[1] - offs[0] != bits // 8:
             raise Undecodable("%s: %d bytes for %d bits" % (name, offs[1] - offs[0], bits))
-        tensors.append({"name": name, "type": dtype, "shape": list(shape), "offsets": list(offs)})
-    return {"format": "safetensors", "version": None, "alignment": None, "tensors": tensors, "kv": kv}
+        tensors.append({"name": name, "type": dtype, "shape": list(shape), "offsets": list(offs),
+                        "file_offset": 8 + n + offs[0]})
+    content = {"format": "safetensors", "version": None, "alignment": None, "tensors": tensors, "kv": kv}
+    if tensors:
+        content["data_offset"] = 8 + n
+    return content
 
 
 def decode(fmt, data):

@@ -6,8 +6,8 @@ from `tfs dump --json`) equals what an independent decoder reads from the fixtur
 spec, safetensors dtype sizes from the crate's list).  So no expected content rests on libtfs
 alone: test_expected_content pins it to tfs dump, this test to the bytes.
 
-Compared: format, version, alignment, complete (true), error (null), every tensor (name, type,
-shape, offsets) and every KV (key, type, element type, value; floats by their bit pattern and
+Compared: format, version, alignment, data_offset, complete (true), error (null), every tensor
+(name, type, shape, offsets, file_offset) and every KV (key, type, element type, value; floats by their bit pattern and
 value).  Text that is not UTF-8 is not compared exactly (the decoder reports None for it).
 Also fails when a valid line has no expected file or the decoder cannot read a valid fixture.
 Prints one line per problem and a summary; exit 1 on any problem.
@@ -44,6 +44,9 @@ def compare(exp, dec, fail):
     for k in ("format", "version", "alignment"):
         if exp.get(k) != dec[k]:
             fail("%s %r, decoder %r" % (k, exp.get(k), dec[k]))
+    if ("data_offset" in exp) != ("data_offset" in dec) or (
+            "data_offset" in dec and num(exp["data_offset"]) != dec["data_offset"]):
+        fail("data_offset %r, decoder %r" % (exp.get("data_offset"), dec.get("data_offset")))
     if exp.get("complete") is not True or exp.get("error") is not None:
         fail("complete %r, error %r" % (exp.get("complete"), exp.get("error")))
     et, dt = exp.get("tensors", []), dec["tensors"]
@@ -51,8 +54,9 @@ def compare(exp, dec, fail):
         fail("%d tensors, decoder %d" % (len(et), len(dt)))
     for i, (e, d) in enumerate(zip(et, dt)):
         got = (e["name"] if d["name"] is not None else None, e["type"],
-               [num(x) for x in e["shape"]], [num(x) for x in e["offsets"]])
-        want = (d["name"], d["type"], d["shape"], d["offsets"])
+               [num(x) for x in e["shape"]], [num(x) for x in e["offsets"]],
+               None if e.get("file_offset", "missing") is None else num(e.get("file_offset", "missing")))
+        want = (d["name"], d["type"], d["shape"], d["offsets"], d["file_offset"])
         if got != want:
             fail("tensor %d: %r, decoder %r" % (i, got, want))
             break

@@ -269,6 +269,15 @@ static int content_json(FILE *out, const char *file, const tfs_header *h, tfs_st
         fprintf(out, "%" PRIu32, h->alignment);
     else
         fputs("null", out);
+    /* the expected-content form's data section start, for a file with
+     * tensors (with none, ggml does not pad to the alignment where other
+     * readers do, and no byte is read there); the dump's own fields carry it
+     * with the file's other offsets (dump_fields) */
+    int whole = h && h->complete;
+    if (!file && whole && h->n_tensors > 0) {
+        fputs(",\"data_offset\":", out);
+        put_u64_exact(out, h->data_offset);
+    }
     /* with the dump fields, "complete" also says whether every value is shown
      * (a stream keeps the first TFS_ARRAY_KEEP bytes of each array) */
     uint64_t missing = file ? count_left_out(h) : 0;
@@ -338,6 +347,8 @@ static int content_json(FILE *out, const char *file, const tfs_header *h, tfs_st
             put_u64_exact(out, t->n_elements);
             fputs(",\"n_bytes\":", out);
             put_u64_exact(out, t->n_bytes);
+        }
+        if (file || whole) { /* a partial view has no data section start */
             fputs(",\"file_offset\":", out);
             if (t->file_offset == UINT64_MAX) /* past 2^64: saturated (GG304 judges it) */
                 fputs("null", out);
