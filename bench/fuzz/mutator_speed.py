@@ -31,8 +31,10 @@ order flips every round) from a fresh corpus holding copies of the seeds,
 / S), or with --runs N for N executions (-runs=N; the figure is then
 executions per CPU second of the fuzzer process, user + system, which the
 load of other processes does not change).  Every run also prints its CPU
-time per execution (microseconds) and the size of the corpus it grew (files,
-median and largest bytes).  Seeds: the toy's --seeds (default
+time per execution (microseconds; in fork mode the CPU of all its processes
+over the executions counted) and the size of the corpus it grew (files, median
+and largest bytes, files of 64 KiB or more); fork mode adds the number of
+jobs and of jobs a crash, timeout or OOM ended.  Seeds: the toy's --seeds (default
 corpus/real/gguf); ggml's --ggml-seeds, default "race": the seeds of
 bench/fuzz/ext_cov.py (the valid GGUF fixtures and the real files up to
 128 KiB, without the reader's known findings); or a folder.
@@ -71,9 +73,10 @@ def build_toy(prefix, work):
 
 
 def corpus_sizes(corpus):
-    """(files, median bytes, largest bytes) of a corpus folder"""
+    """(files, median bytes, largest bytes, files of 64 KiB or more) of a corpus folder"""
     sizes = sorted(os.path.getsize(os.path.join(corpus, f)) for f in os.listdir(corpus))
-    return len(sizes), (statistics.median(sizes) if sizes else 0), (sizes[-1] if sizes else 0)
+    return (len(sizes), (statistics.median(sizes) if sizes else 0), (sizes[-1] if sizes else 0),
+            sum(1 for x in sizes if x >= 65536))
 
 
 def run_one(binary, fork, seconds, runs, seed, seeds, work, mix):
@@ -101,6 +104,7 @@ def run_one(binary, fork, seconds, runs, seed, seeds, work, mix):
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     crashed = "ERROR:" in out and not fork
+    jobs = crashes = 0
     if fork:
         last = None
         for m in STATUS.finditer(out):
@@ -108,13 +112,16 @@ def run_one(binary, fork, seconds, runs, seed, seeds, work, mix):
         if not last or int(last.group(8)) == 0:
             raise RuntimeError("%s: no status line with a time in its output" % binary)
         execs, secs = int(last.group(1)), int(last.group(8))
+        crashes = int(last.group(5)) + int(last.group(6)) + int(last.group(7))
+        jobs = max([int(j) for j in re.findall(r" job: (\d+) ", out)] or [0])
     else:
         m = UNITS.search(out)
         if not m:
             raise RuntimeError("%s: no final stats\n%s" % (binary, out[-2000:]))
         execs, secs = int(m.group(1)), seconds
-    files, median, largest = corpus_sizes(corpus)
-    return {"execs": execs, "wall": wall, "cpu": cpu, "crashed": crashed,
+    files, median, largest, large = corpus_sizes(corpus)
+    return {"execs": execs, "wall": wall, "cpu": cpu, "crashed": crashed, "jobs": jobs, "job_crashes": crashes,
+            "corpus_files_64k": large,
             "rate": execs / cpu if runs else execs / secs, "cpu_us_per_exec": cpu / execs * 1e6 if execs else 0,
             "corpus_files": files, "corpus_median_bytes": median, "corpus_largest_bytes": largest}
 
@@ -167,10 +174,11 @@ def main():
                 r1 = run_one(binary, fork, a.seconds, a.runs, r + 1, seeds, work, a.mix if form == "sa" else 0)
                 runs[form].append(r1)
                 print("%s round %d %s: %d executions, %.0f %s, %.1f us CPU per execution, corpus %d files "
-                      "(median %d bytes, largest %d)%s" %
+                      "(median %d bytes, largest %d, %d of 64 KiB or more)%s%s" %
                       (name, r + 1, form, r1["execs"], r1["rate"], unit, r1["cpu_us_per_exec"], r1["corpus_files"],
-                       r1["corpus_median_bytes"], r1["corpus_largest_bytes"], ", CRASHED" if r1["crashed"] else ""),
-                      flush=True)
+                       r1["corpus_median_bytes"], r1["corpus_largest_bytes"], r1["corpus_files_64k"],
+                       ", %d fork jobs, %d ended by a crash, timeout or OOM" % (r1["jobs"], r1["job_crashes"])
+                       if fork else "", ", CRASHED" if r1["crashed"] else ""), flush=True)
         p = statistics.median(x["rate"] for x in runs["plain"])
         s = statistics.median(x["rate"] for x in runs["sa"])
         res["targets"][name] = {"plain": runs["plain"], "sa": runs["sa"], "plain_median": p, "sa_median": s,
