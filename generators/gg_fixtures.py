@@ -23,6 +23,7 @@ import gg_count_wrap
 import gg_alignment_first_key
 import gg_version_edges
 import gg_window_utf8
+import gg_name_length
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -361,6 +362,7 @@ def build():
     gg_alignment_first_key.build(add)  # two C-string-equal alignment keys, both orders (slip e2)
     gg_version_edges.build(add)  # versions with the top bit set, low 16 bits of 1 and 3 (slip f1)
     gg_window_utf8.build(add)  # UTF-8 sequences across the 64 KiB read window (seed-41 survivors)
+    gg_name_length.build(add)  # tensor name lengths above 2^30 and cut (seed-41 survivor)
 
 
 def coverage():
