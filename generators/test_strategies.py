@@ -2,7 +2,8 @@
 """test_strategies.py: property test of the writer and the parser together.
 For valid models drawn by tfsgen.strategies (hypothesis), the file tfsgen
 writes must be valid for `tfs dump --json` in the default and the strict
-profile, and the content it reports (tensors: name, type, shape, offsets;
+profile, and the content it reports (tensors: name, type, shape, offsets,
+and where the data lie: data_offset and each tensor's file_offset;
 KVs / __metadata__: key, type, value or float bits) must be the model's.
 
     /usr/bin/python3 generators/test_strategies.py TFS_BINARY [--examples N]
@@ -42,13 +43,27 @@ def dump(data, fmt, strict):
     return json.loads(r.stdout)
 
 
-def compare(got, want):
+def compare(got, want, data):
     assert got["complete"] is True and got["error"] is None, got.get("error")
     assert got["format"] == want["format"]
     for k in ("version", "alignment"):
         if k in want:
             assert got[k] == want[k], (k, got[k], want[k])
-    assert got["tensors"] == want["tensors"], (got["tensors"], want["tensors"])
+    # where the data lie: the data section starts after the header (safetensors: 8 + the size
+    # field; GGUF: at an aligned offset, the tensors' bytes inside the file the writer made),
+    # and each tensor's file offset is that start plus its data offset
+    if want["tensors"]:
+        start = got.get("data_offset")
+        if want["format"] == "safetensors":
+            assert start == 8 + int.from_bytes(data[:8], "little"), ("data_offset", start)
+        else:
+            assert isinstance(start, int) and start % want["alignment"] == 0 and \
+                start + want["tensors"][-1]["offsets"][1] <= len(data), ("data_offset", start, len(data))
+        assert [t.get("file_offset") for t in got["tensors"]] == [start + t["offsets"][0] for t in want["tensors"]]
+    else:
+        assert "data_offset" not in got, got.get("data_offset")
+    plain = [{k: v for k, v in t.items() if k != "file_offset"} for t in got["tensors"]]
+    assert plain == want["tensors"], (plain, want["tensors"])
     assert len(got["kv"]) == len(want["kv"]), (got["kv"], want["kv"])
     for g, w in zip(got["kv"], want["kv"]):
         for k, v in w.items():
@@ -70,7 +85,7 @@ def make_tests(n):
         data = gguf.write(m, fill="zero")
         want = strategies.gguf_expected(m)
         for strict in (False, True):
-            compare(dump(data, "gguf", strict), want)
+            compare(dump(data, "gguf", strict), want, data)
         COUNT["gguf"] += 1
 
     @settings(max_examples=n, **SETTINGS)
@@ -79,7 +94,7 @@ def make_tests(n):
         data = m.write()
         want = strategies.safetensors_expected(m)
         for strict in (False, True):
-            compare(dump(data, "safetensors", strict), want)
+            compare(dump(data, "safetensors", strict), want, data)
         COUNT["safetensors"] += 1
     return test_gguf, test_safetensors
 
