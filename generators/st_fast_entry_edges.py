@@ -16,7 +16,12 @@ mutants that the corpus left alive):
   the dtype string: a control character, ST114), after ,"shape": and after ,"data_offsets": (where a
   list is due: ST110), and the dtype's opening quote left out ({"dtype":U8",...: ST110 at the U). A
   literal test that compares one byte too many (the C string's terminating NUL) or one too few
-  reads each as a valid U8 [1] tensor.
+  reads each as a valid U8 [1] tensor;
+- a list bracket missing or out of place: the shape [] then a dimension before a second ']'
+  ("shape":[]1], ST110 at the 1), the shape without its '[' ("shape":1], ST110 at the ']' once the
+  entry is scanned again: serde_json's syntax error comes before the type error), data_offsets closed
+  by ')' ([0,1), ST110 at the ')', the generic entry parser's list end). A reader that tests the
+  bracket the wrong way, or not at all, reads a valid U8 [1] tensor.
 Called by st_fixtures.py with its add(); the offset column is computed here from the text written.
 The crate's verdicts: corpus/CRATE_VERDICTS.tsv.
 """
@@ -50,3 +55,14 @@ def build(add):
         h = '{"a":%s}' % text
         add(fid, st_file(h, 1), "U8 [1] entry in the canonical layout but for %s: %s"
             % (desc, text.replace("\0", "\\0")), fid[:5], offset=8 + h.index(at))
+
+    # a list bracket missing or out of place
+    for fid, text, at in [
+            ("ST110-fast-layout-shape-empty-then-dimension", '{"dtype":"U8","shape":[]1],"data_offsets":[0,1]}',
+             '1],"data'),
+            ("ST110-fast-layout-shape-without-open-bracket", '{"dtype":"U8","shape":1],"data_offsets":[0,1]}',
+             '],"data'),
+            ("ST110-offsets-closed-by-parenthesis", '{"dtype":"U8","shape":[1],"data_offsets":[0,1)}', ")")]:
+        h = '{"a":%s}' % text
+        add(fid, st_file(h, 1), "U8 [1] entry with a list bracket missing or out of place: %s" % text, "ST110",
+            offset=8 + h.index(at))
