@@ -21,7 +21,10 @@ mutants that the corpus left alive):
   ("shape":[]1], ST110 at the 1), the shape without its '[' ("shape":1], ST110 at the ']' once the
   entry is scanned again: serde_json's syntax error comes before the type error), data_offsets closed
   by ')' ([0,1), ST110 at the ')', the generic entry parser's list end). A reader that tests the
-  bracket the wrong way, or not at all, reads a valid U8 [1] tensor.
+  bracket the wrong way, or not at all, reads a valid U8 [1] tensor;
+- each field name's last letter one above the canonical one ("dtypf", "shapf", "data_offsett"):
+  unknown fields, no dtype (ST202 at the entry's '{'). A literal test that takes a byte compare's
+  sign or magnitude for equality reads a valid U8 [1] tensor.
 Called by st_fixtures.py with its add(); the offset column is computed here from the text written.
 The crate's verdicts: corpus/CRATE_VERDICTS.tsv.
 """
@@ -66,3 +69,9 @@ def build(add):
         h = '{"a":%s}' % text
         add(fid, st_file(h, 1), "U8 [1] entry with a list bracket missing or out of place: %s" % text, "ST110",
             offset=8 + h.index(at))
+
+    # each field name's last letter one above the canonical one
+    h = '{"a":{"dtypf":"U8","shapf":[1],"data_offsett":[0,1]}}'
+    add("ST202-fields-last-letter-plus-one", st_file(h, 1),
+        'entry {"dtypf":"U8","shapf":[1],"data_offsett":[0,1]}: each field name\'s last letter one above the '
+        "canonical one (unknown fields to the crate: dtype missing)", "ST202", offset=8 + h.index('{"dtypf"'))
