@@ -30,6 +30,8 @@ import st_order_prefix
 import st_last_wins
 import st_fast_entry_edges
 import st_shape_positions
+import st_missing_separators
+import st_low_surrogate_hex
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 from tfsgen.data import f32s  # noqa: E402
@@ -669,6 +671,8 @@ def build():
     st_last_wins.build(add, STRICT_ALSO)  # duplicate names, the last one kept (slips e3, e4)
     st_fast_entry_edges.build(add)  # near-canonical entries the fast entry path must not take
     st_shape_positions.build(add)  # a bad shape dimension after the first, both entry paths (slip a3)
+    st_missing_separators.build(add)  # a ',' or ':' missing before text that would read as valid
+    st_low_surrogate_hex.build(add)  # a bad hex digit in the escape after a high surrogate
 
 
 def main():
