@@ -130,9 +130,7 @@ def main():
     if seeds == "race":
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         import ext_cov
-        seeds = os.path.join(work, "ggml-seeds")
-        os.makedirs(seeds)
-        ext_cov.valid_seeds("gguf", seeds, ext_cov.known("ggml_gguf"))
+        seeds = ext_cov.ggml_race_seeds(work)
     events = {}
     try:
         if not a.no_sizes:

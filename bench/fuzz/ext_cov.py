@@ -71,6 +71,15 @@ def known(reader):
         return {os.path.join(ROOT, line.strip()) for line in f if line.strip() and not line.startswith("#")}
 
 
+def ggml_race_seeds(work):
+    """the race's seeds of ggml's reader (valid GGUF fixtures and real files, its known
+    findings left out) copied into a new folder under work; returns its path"""
+    dst = os.path.join(work, "ggml-seeds")
+    os.makedirs(dst)
+    valid_seeds("gguf", dst, known("ggml_gguf"))
+    return dst
+
+
 def valid_seeds(fmt, dst, skip=frozenset()):
     """copy the valid fixtures and the real files of fmt into dst (not those in skip)"""
     n = 0

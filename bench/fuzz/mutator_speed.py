@@ -152,9 +152,7 @@ def main():
         if gseeds == "race":
             sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
             import ext_cov
-            gseeds = os.path.join(work, "ggml-seeds")
-            os.makedirs(gseeds)
-            ext_cov.valid_seeds("gguf", gseeds, ext_cov.known("ggml_gguf"))
+            gseeds = ext_cov.ggml_race_seeds(work)
         targets.append(("ggml", os.path.join(fz, "ext_ggml_gguf_fuzzer"), os.path.join(fz, "ext_ggml_gguf_sa_fuzzer"),
                         a.ggml_fork, gseeds))
     if not targets:
