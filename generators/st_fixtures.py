@@ -70,11 +70,25 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
     put the fault (the offset column of docs/fixtures.md), None when it cannot tell."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
+    if offset is None and rule == "ST101":
+        offset = utf8_fault(data)
     OFFSET[fid] = offset
     FIX.append((fid, data, expect, rule, mode, desc, GEN + ("; " + prov if prov else "")))
     if strict:
         STRICT_ALSO.append((fid, "%s-%s-strict" % (strict, fid[len("valid-"):] if fid.startswith("valid-") else fid),
                             strict, desc + "; --strict: an unknown entry field"))
+
+
+def utf8_fault(data):
+    """ST101's offset, by Python's own UTF-8 decoder: 8 + the index of the first byte of the header
+    that starts no valid sequence (Rust's Utf8Error::valid_up_to, the crate's check before the
+    JSON); None when the header as cut by its size field decodes (the fault is elsewhere)."""
+    n = int.from_bytes(data[:8], "little") if len(data) >= 8 else 0
+    try:
+        data[8:8 + n].decode("utf-8")
+    except UnicodeDecodeError as e:
+        return 8 + e.start
+    return None
 
 
 def bug(row):
