@@ -89,13 +89,12 @@ def data_offset(fmt, data):
     to the alignment (spec: "padding"); safetensors, 8 + the header size."""
     if fmt == "safetensors":
         return 8 + struct.unpack_from("<Q", data, 0)[0]
-    content, info_end = _decode_gguf(data)
-    a = content["alignment"]
-    return (info_end + a - 1) // a * a
+    return _decode_gguf(data)[1]
 
 
 def _decode_gguf(data):
-    """(content, end of the tensor infos) of a GGUF file (decode_gguf)."""
+    """(content, data section start: the end of the tensor infos padded to the alignment) of a
+    GGUF file (decode_gguf)."""
     off = 0
 
     def take(fmt):
@@ -184,7 +183,7 @@ def _decode_gguf(data):
     content = {"format": "gguf", "version": version, "alignment": alignment, "tensors": tensors, "kv": kv}
     if tensors:  # with none, ggml does not pad (docs/conform.md): no data_offset to compare
         content["data_offset"] = start
-    return content, off
+    return content, start
 
 
 def _pairs_last_wins(pairs):
