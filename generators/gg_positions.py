@@ -269,6 +269,17 @@ def sums(add):
         add(fid, data, "tensor 0: f32 of 2^64 - 64 bytes at offset 0; tensor 1: f32 [%d] at offset 2^64 - 64, so data "
             "start + offset passes 2^64" % k, "GG304", offset=off_of(infos_, 0),
             extra=[(fid + "-header-only", "valid", "-", "header-only")])
+    # the same at the boundary: data start + offset of tensor 1 exactly 2^64 (past 2^64 - 1: null) and 2^64 - 32 (the
+    # last aligned file offset, a number)
+    start = len(pad(header(2, 0) + b"".join([ti(tname(0), [0], F32_T, 0), ti(tname(1), [0], F32_T, 0)])))
+    for tag, end, what in (("2-64-exactly", 2**64, "2^64 exactly"), ("2-64-minus-32", 2**64 - 32, "2^64 - 32")):
+        at = end - start
+        infos_ = [ti(tname(0), [at // 4], F32_T, 0), ti(tname(1), [0], F32_T, at)]
+        data = pad(header(2, 0) + b"".join(infos_)) + b"\0" * 64
+        fid = "GG304-file-offset-%s-ti1" % tag
+        add(fid, data, "tensor 0: f32 of 2^64 - %d bytes at offset 0; tensor 1: f32 [0] at offset 2^64 - %d, so data "
+            "start (%d) + offset is %s" % (2**64 - at, 2**64 - at, start, what), "GG304",
+            offset=off_of(infos_, 0), extra=[(fid + "-header-only", "valid", "-", "header-only")])
     # tensor offsets at 2^63 and 2^64 - 1 (GG302), first and second tensor
     for p in (0, 1):
         for tag, v in (("2-63", 2**63), ("2-64-minus-1", U64)):
