@@ -128,6 +128,15 @@ def build(add):
             "%de293: the largest 16-digit significand in range at 10^293" % (b293 - 1))
     ignored(add, "ST117-number-e293-edge", "%de293" % b293,
             "%de293: a 51-bit significand (no rounding); the product's top 54 bits all ones" % b293, "ST117")
+    # 10^290's f64 significand is odd, and B(290)'s product passes the midpoint by less than its own
+    # significand: a product computed with the power's lowest bit lost falls below the midpoint
+    b290 = boundary(290)
+    ignored(add, "valid-number-e290-edge-minus-1", "%de290" % (b290 - 1),
+            "%de290: the largest significand in range at 10^290 (rounds to the double below)" % (b290 - 1))
+    ignored(add, "ST117-number-e290-edge", "%de290" % b290,
+            "%de290: the smallest significand out of range at 10^290 (61 bits, rounds to 7022238808055921 x 2^8); "
+            "10^290's f64 significand is odd and the product passes the midpoint by less than the rounded "
+            "significand" % b290, "ST117")
     # the same values spelt long
     ignored(add, "valid-number-309-digit-integer-e289-tie", "%d%s" % (t289, "0" * 289),
             "the e289 tie as a 309-digit integer (20 digits kept, 289 counted into the exponent)")

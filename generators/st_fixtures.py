@@ -32,6 +32,8 @@ import st_fast_entry_edges
 import st_shape_positions
 import st_missing_separators
 import st_low_surrogate_hex
+import st_utf8_lanes
+import st_missing_quotes
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 from tfsgen.data import f32s  # noqa: E402
@@ -687,6 +689,8 @@ def build():
     st_shape_positions.build(add)  # a bad shape dimension after the first, both entry paths (slip a3)
     st_missing_separators.build(add)  # a ',' or ':' missing before text that would read as valid
     st_low_surrogate_hex.build(add)  # a bad hex digit in the escape after a high surrogate
+    st_utf8_lanes.build(add)  # a lone 0x80 in every lane of an 8- and 16-byte ASCII scan
+    st_missing_quotes.build(add)  # a member name without its opening quote, in every object kind
 
 
 def main():

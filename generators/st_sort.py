@@ -94,3 +94,11 @@ def build(add):
             "the same %d tensors (%s), the last one [E, E - 1]: walked in (start, end) order it starts "
             "at the running offset and ends before its start (ST302); an order that puts it before the "
             "tensor ending at E (by end first, say) finds ST301" % (n, path), "ST302")
+    # an inversion followed by tensors sharing one start: a pairwise "already in offset order?" scan
+    # that compares the wrong neighbour on a start tie says yes, and the JSON order reports the first
+    # tensor; in (start, end) order [0,1] [0,2] [1,1] the second one overlaps the first (ST301, tensor c)
+    h = obj(("a", ent("U8", [0], 1, 1)), ("b", ent("U8", [1], 0, 1)), ("c", ent("U8", [2], 0, 2)))
+    add("ST301-inversion-then-start-tie", st_file(h, 2),
+        "a U8 [0] at [1,1], b U8 [1] at [0,1], c U8 [2] at [0,2], 2 data bytes: in (start, end) order c "
+        "starts at 0 where b ended at 1 (ST301 names c, tensor 2); walked in JSON order a fails first",
+        "ST301", offset=8 + h.index('"data_offsets":', h.index('"c"')) + len('"data_offsets":'))
