@@ -24,6 +24,7 @@ import gg_alignment_first_key
 import gg_version_edges
 import gg_window_utf8
 import gg_name_length
+import gg_string_length_extremes
 from tfsgen import manifest, tables
 from tfsgen.gguf import INT64_MAX, U64 as U64_MAX, REMOVED, gstr, i64, kv_str, kv_u32, pad, u32, u64, u8
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -55,19 +56,22 @@ def scalar(vtype, i=1):
 
 # ---------------------------------------------------------------- fixtures
 
-FIX = []  # (id, bytes, [(id, expect, rule, category, mode, offset)], description, provenance)
+FIX = []  # (id, bytes, [(id, expect, rule, category, mode, offset, index)], description, provenance)
 
 
-def add(fid, data, desc, rule="-", expect=None, mode="default", prov=PROV, category=None, extra=(), offset=None):
+def add(fid, data, desc, rule="-", expect=None, mode="default", prov=PROV, category=None, extra=(), offset=None,
+        index=None):
     """One fixture file; `extra` lists further (id, expect, rule, mode) lines on the same file.
     offset: the byte offset of the field the fault was written into (the offset column of
     docs/fixtures.md), for the first line and every extra line of the same rule; None when
-    the generator cannot tell."""
+    the generator cannot tell.  index: the KV pair's or tensor info's index the fault is in
+    (-1 for the file as a whole; the index column), the same way."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
-    lines = [(fid, expect, rule, category, mode, offset)]
+    lines = [(fid, expect, rule, category, mode, offset, index)]
     for e in extra:
-        lines.append((e[0], e[1], e[2], None, e[3], offset if e[2] == rule and e[1] != "valid" else None))
+        same = e[2] == rule and e[1] != "valid"
+        lines.append((e[0], e[1], e[2], None, e[3], offset if same else None, index if same else None))
     FIX.append((fid, data, lines, desc, prov))
 
 
@@ -363,6 +367,7 @@ def build():
     gg_version_edges.build(add)  # versions with the top bit set, low 16 bits of 1 and 3 (slip f1)
     gg_window_utf8.build(add)  # UTF-8 sequences across the 64 KiB read window (seed-41 survivors)
     gg_name_length.build(add)  # tensor name lengths above 2^30 and cut (seed-41 survivor)
+    gg_string_length_extremes.build(add)  # string value and array element lengths where off + 8 + len wraps (slip set c)
 
 
 def coverage():
@@ -569,13 +574,14 @@ def main():
     for fid, data, lines, desc, prov in FIX:
         name = fid + ".gguf"
         files[name] = data
-        for lid, expect, rule, category, mode, offset in lines:
+        for lid, expect, rule, category, mode, offset, index in lines:
             if category is None:
                 category = "-" if rule == "-" else "|".join(cats[r] for r in rule.split("|"))
             for r in ([] if rule == "-" else rule.split("|")):
                 assert r in cats, "unknown rule " + r
             rows.append(manifest.manifest_row(lid, name, data, "gguf", expect, rule, category, mode, desc, prov,
-                                              offset=None if expect == "valid" else offset))
+                                              offset=None if expect == "valid" else offset,
+                                              index=None if expect == "valid" else index))
     return manifest.sync_corpus(OUT, ".gguf", files, rows, check, manifest.OFFSET_COLUMNS)
 
 if __name__ == "__main__":

@@ -104,9 +104,9 @@ def at_every_place(add, checks, make_file, record, where_, dup_rule, dup_bytes, 
             desc = "%s in %s" % (what, where_(p, last))
             if mode == "strict":
                 add(fid, data, desc + " (--strict)", rule, expect="implementation_defined", mode="strict",
-                    offset=at + field)
+                    offset=at + field, index=p)
             else:
-                add(fid, data, desc, rule, offset=at + field)
+                add(fid, data, desc, rule, offset=at + field, index=p)
     for p, last in places():
         if p == 0:
             continue
@@ -115,7 +115,7 @@ def at_every_place(add, checks, make_file, record, where_, dup_rule, dup_bytes, 
                 continue  # p = 1: the previous record is the first
             data, at = make_file(p, last, dup_bytes(of, p), "default")
             add("%s-pos-%s%d%s-duplicate-of-%s" % (dup_rule, record, p, "-last" if last else "", tag), data,
-                "%s again in %s (%s)" % (dup_what(of)[0], where_(p, last), dup_what(of)[1]), dup_rule, offset=at)
+                "%s again in %s (%s)" % (dup_what(of)[0], where_(p, last), dup_what(of)[1]), dup_rule, offset=at, index=p)
 
 
 def kvs(add):
@@ -196,14 +196,15 @@ def layout(add):
         pre = header(n, 0) + b"".join(infos_[:p])
         body = pad(header(n, 0) + b"".join(infos_)) + b"\0" * (32 * n + 32)
         add("GG302-pos-ti%d%s-offset-plus-32" % (p, sfx), body,
-            "tensor %d of %d at its packed offset + 32 (the alignment)" % (p, n), "GG302", offset=len(pre) + off_field)
+            "tensor %d of %d at its packed offset + 32 (the alignment)" % (p, n), "GG302", offset=len(pre) + off_field,
+            index=p)
         # data missing: tensor p holds 32 bytes, the file ends 16 bytes into them; later tensors are empty
         infos_ = [good_ti(j) for j in range(p + 1)] + [ti(tname(j), [0], F32_T, 32 * (p + 1)) for j in range(p + 1, n)]
         pre = header(n, 0) + b"".join(infos_[:p])
         body = pad(header(n, 0) + b"".join(infos_)) + b"\0" * (32 * p + 16)
         fid = "GG304-pos-ti%d%s-data-cut" % (p, sfx)
         add(fid, body, "the file ends 16 bytes into tensor %d of %d (later tensors hold 0 bytes)" % (p, n), "GG304",
-            offset=len(pre) + off_field, extra=[(fid + "-header-only", "valid", "-", "header-only")])
+            offset=len(pre) + off_field, index=p, extra=[(fid + "-header-only", "valid", "-", "header-only")])
 
 
 # ---------------------------------------------------------------- sums and products
@@ -226,7 +227,7 @@ def sums(add):
             data = pad(header(p + 1, 0) + b"".join(infos_)) + b"\0" * (32 * p + 32)
             field = off1 + 8 * (len(ne) - 1)
             add("GG211-sum-ti%d-%s" % (p, tag), data, "%s in tensor %d of %d, 32 data bytes after it" %
-                (what, p, p + 1), "GG211", offset=len(pre) + field)
+                (what, p, p + 1), "GG211", offset=len(pre) + field, index=p)
     # running sum of padded sizes (GG303): two tensors whose padded sizes add to exactly 2^64,
     # each operand the large one in turn; then three where only the third addition wraps
     off_of = lambda infos_, i: len(header(len(infos_), 0) + b"".join(infos_[:i])) + 8 + 4 + 4 + 8 + 4
@@ -242,7 +243,7 @@ def sums(add):
         add("GG303-sum-%s" % tag, data, "f32 tensors of %s bytes at their packed offsets: the running sum of "
             "padded sizes reaches 2^64 at the last%s" % (" + ".join(str(s) for s in sizes), "" if sizes[-1] % 32 else
                                                          " (2^64 - 60: only the padded size makes it wrap)"),
-            "GG303", offset=off_of(infos_, len(sizes) - 1))
+            "GG303", offset=off_of(infos_, len(sizes) - 1), index=len(sizes) - 1)
     # end of a tensor's data (GG304): tensor p of 2^64 - 32 (p + 1) bytes at offset 32 p: the sum of padded sizes
     # is 2^64 - 32 (no GG303), data start + offset + size wraps to data start - 32, inside the file
     for p in (0, 1, 2):
@@ -251,14 +252,14 @@ def sums(add):
         data = pad(header(p + 1, 0) + b"".join(infos_)) + b"\0" * (32 * p + 64)
         fid = "GG304-sum-ti%d-end-wraps" % p
         add(fid, data, "tensor %d: f32 of 2^64 - %d bytes at offset %d: its end wraps past 2^64 to before the end of "
-            "the file" % (p, 32 * (p + 1), 32 * p), "GG304", offset=off_of(infos_, p),
+            "the file" % (p, 32 * (p + 1), 32 * p), "GG304", offset=off_of(infos_, p), index=p,
             extra=[(fid + "-header-only", "valid", "-", "header-only")])
     for p in (0, 1):
         infos_ = [good_ti(j) for j in range(p)] + [ti(tname(p), [2**61], F32_T, 32 * p)]
         data = pad(header(p + 1, 0) + b"".join(infos_)) + b"\0" * (32 * p + 64)
         fid = "GG304-sum-ti%d-2-63-bytes" % p
         add(fid, data, "tensor %d: f32 of 2^63 bytes at offset %d, 64 data bytes" % (p, 32 * p), "GG304",
-            offset=off_of(infos_, p), extra=[(fid + "-header-only", "valid", "-", "header-only")])
+            offset=off_of(infos_, p), index=p, extra=[(fid + "-header-only", "valid", "-", "header-only")])
     # a tensor whose file offset (data start + offset) passes 2^64: f32 of 2^64 - 64 bytes at offset 0, then one of
     # k elements at offset 2^64 - 64, the running sum short of 2^64 (no GG303); the metadata profile accepts it and
     # a reader's absolute offset of the second tensor must not wrap to a small one (expected file_offset: null)
@@ -267,7 +268,7 @@ def sums(add):
         data = pad(header(2, 0) + b"".join(infos_)) + b"\0" * 64
         fid = "GG304-file-offset-past-2-64-ti1-%d-elements" % k
         add(fid, data, "tensor 0: f32 of 2^64 - 64 bytes at offset 0; tensor 1: f32 [%d] at offset 2^64 - 64, so data "
-            "start + offset passes 2^64" % k, "GG304", offset=off_of(infos_, 0),
+            "start + offset passes 2^64" % k, "GG304", offset=off_of(infos_, 0), index=0,
             extra=[(fid + "-header-only", "valid", "-", "header-only")])
     # the same at the boundary: data start + offset of tensor 1 exactly 2^64 (past 2^64 - 1: null) and 2^64 - 32 (the
     # last aligned file offset, a number)
@@ -279,14 +280,14 @@ def sums(add):
         fid = "GG304-file-offset-%s-ti1" % tag
         add(fid, data, "tensor 0: f32 of 2^64 - %d bytes at offset 0; tensor 1: f32 [0] at offset 2^64 - %d, so data "
             "start (%d) + offset is %s" % (2**64 - at, 2**64 - at, start, what), "GG304",
-            offset=off_of(infos_, 0), extra=[(fid + "-header-only", "valid", "-", "header-only")])
+            offset=off_of(infos_, 0), index=0, extra=[(fid + "-header-only", "valid", "-", "header-only")])
     # tensor offsets at 2^63 and 2^64 - 1 (GG302), first and second tensor
     for p in (0, 1):
         for tag, v in (("2-63", 2**63), ("2-64-minus-1", U64)):
             infos_ = [good_ti(j) for j in range(p)] + [ti(tname(p), [8], F32_T, v)]
             data = pad(header(p + 1, 0) + b"".join(infos_)) + b"\0" * (32 * p + 32)
             add("GG302-sum-ti%d-offset-%s" % (p, tag), data, "tensor %d at offset %s" % (p, tag.replace("-", " ")
-                .replace("2 6", "2^6").replace("minus", "-")), "GG302", offset=off_of(infos_, p))
+                .replace("2 6", "2^6").replace("minus", "-")), "GG302", offset=off_of(infos_, p), index=p)
 
 
 def build(add):

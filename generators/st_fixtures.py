@@ -34,6 +34,7 @@ import st_missing_separators
 import st_low_surrogate_hex
 import st_utf8_lanes
 import st_missing_quotes
+import st_strict_and_canonical
 from tfsgen import manifest, tables
 from tfsgen.safetensors import DTYPES, U64_MAX, Model, crate_padded, data_bytes, ent, obj, one, st_file  # noqa: F401
 from tfsgen.data import f32s  # noqa: E402
@@ -60,21 +61,24 @@ E = '"dtype":"U8","shape":[1],"data_offsets":[0,1]'
 
 FIX = []  # (id, bytes, expect, rule, mode, description, provenance)
 OFFSET = {}  # id -> byte offset of the fault (or None)
+INDEX = {}  # id -> the tensor's or __metadata__ entry's index the fault is in, -1 for none (or None)
 
 
 STRICT_ALSO = []  # (file id, line id, rule, description): a strict line for a file added before
 
 
-def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, strict=None, offset=None):
+def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, strict=None, offset=None, index=None):
     """One fixture file and its manifest line; strict=RULE adds a second line
     (mode strict, id RULE-<fid without valid->-strict) for a valid file that
     --strict rejects with RULE.  offset: the byte offset where the generator
-    put the fault (the offset column of docs/fixtures.md), None when it cannot tell."""
+    put the fault (the offset column of docs/fixtures.md), None when it cannot tell; index: the
+    tensor's or __metadata__ entry's index the fault is in (-1: the file as a whole), the same way."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
     if offset is None and rule == "ST101":
         offset = utf8_fault(data)
     OFFSET[fid] = offset
+    INDEX[fid] = index
     FIX.append((fid, data, expect, rule, mode, desc, GEN + ("; " + prov if prov else "")))
     if strict:
         STRICT_ALSO.append((fid, "%s-%s-strict" % (strict, fid[len("valid-"):] if fid.startswith("valid-") else fid),
@@ -691,6 +695,7 @@ def build():
     st_low_surrogate_hex.build(add)  # a bad hex digit in the escape after a high surrogate
     st_utf8_lanes.build(add)  # a lone 0x80 in every lane of an 8- and 16-byte ASCII scan
     st_missing_quotes.build(add)  # a member name without its opening quote, in every object kind
+    st_strict_and_canonical.build(add)  # a strict-only fault before a canonical one: the canonical rule in every profile
 
 
 def main():
@@ -717,8 +722,9 @@ def main():
             assert fid.startswith(r) or fid.startswith("valid-") or "|" in rule, fid
         category = "|".join(cats) if cats else "-"
         off = OFFSET.get(fid) if expect != "valid" else None
+        ix = INDEX.get(fid) if expect != "valid" else None
         rows.append(manifest.manifest_row(fid, name, data, "safetensors", expect, rule, category, mode, desc, prov,
-                                          offset=off))
+                                          offset=off, index=ix))
     return manifest.sync_corpus(OUT, ".safetensors", files, rows, check, manifest.OFFSET_COLUMNS)
 
 if __name__ == "__main__":

@@ -130,7 +130,7 @@ def positions(add):
             data, h = entries_file(n, p, body(p))
             off = value_at(h, name(p), fault(p))
             add("%s-pos-e%d%s-%s" % (rule, p, "-last" if last else "", tag), data, "%s in %s" % (what, where(p, last)),
-                rule, offset=off)
+                rule, offset=off, index=p)
     for rule, tag, what, body, inner in walk_checks():
         for p, last in places():
             n = p + 1 + (0 if last else 1)
@@ -139,7 +139,8 @@ def positions(add):
                 data, h = entries_file(n, p, body(p), order, shift=1 if rule == "ST301" else 0,
                                        data=n + 1 if rule == "ST301" else None)
                 add("%s-pos-e%d%s%s-%s" % (rule, p, "-last" if last else "", "-rev" if rev else "", tag), data,
-                    "%s in %s" % (what, where(p, last, rev)), rule, offset=value_at(h, name(p), inner))
+                    "%s in %s" % (what, where(p, last, rev)), rule, offset=value_at(h, name(p), inner),
+                    index=n - 1 - p if rev else p)
     # ST302: end before start (p >= 1: start = p, end = p - 1)
     for p, last in places():
         if p == 0:
@@ -148,7 +149,7 @@ def positions(add):
         data, h = entries_file(n, p, '{"dtype":"U8","shape":[1],"data_offsets":[%d,%d]}' % (p, p - 1))
         add("ST302-pos-e%d%s-end-before-start" % (p, "-last" if last else ""), data,
             "data_offsets [%d, %d] in %s" % (p, p - 1, where(p, last)), "ST302",
-            offset=value_at(h, name(p), '"data_offsets":'))
+            offset=value_at(h, name(p), '"data_offsets":'), index=p)
     # __metadata__: the p-th value a number (ST402); duplicate key (strict ST503)
     for p, last in places():
         m = p + 1 + (0 if last else 1)

@@ -92,6 +92,14 @@ void cf_classify(cf_case *c, const cf_outcome *o) {
                  o->rule ? " " : "", o->offset, l->offset);
         return;
     }
+    /* the record index, when both the manifest line and the reader give one:
+     * the right rule about the wrong KV pair, tensor or __metadata__ entry */
+    if (l->has_index && o->has_index && o->index != l->index) {
+        c->result = CF_WRONG_RULE;
+        snprintf(c->detail, sizeof c->detail, "%s%sindex %" PRId64 ", want index %" PRId64, o->rule ? o->rule : "",
+                 o->rule ? " " : "", o->index, l->index);
+        return;
+    }
     /* the record index, when the reader gives one: a rule of the file as a
      * whole (rules.def INDEX NONE) names no record (-1), a rule of a KV pair,
      * tensor or __metadata__ entry names one (>= 0) */

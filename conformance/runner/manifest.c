@@ -197,7 +197,7 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
         }
     }
     int i_desc = cf_tsv_col(&m->tsv, "description"), i_prov = cf_tsv_col(&m->tsv, "provenance");
-    int i_off = cf_tsv_col(&m->tsv, "offset");
+    int i_off = cf_tsv_col(&m->tsv, "offset"), i_index = cf_tsv_col(&m->tsv, "index");
     /* the folder: everything before the last '/' */
     m->folder = xstrdup(path);
     if (!m->folder) goto oom;
@@ -235,6 +235,9 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
         l->lineno = m->tsv.linenos[r];
         const char *bad = NULL, *off = i_off >= 0 ? row[i_off] : "";
         l->has_offset = *off && strcmp(off, "-") != 0;
+        const char *ix = i_index >= 0 ? row[i_index] : "";
+        l->has_index = *ix && strcmp(ix, "-") != 0;
+        uint64_t ixv = 0;
         if (!*l->id)
             bad = "empty id";
         else if (!*l->relpath || l->relpath[0] == '/')
@@ -255,6 +258,11 @@ int cf_manifest_read(const char *path, cf_manifest *m, char *err, size_t n) {
             bad = "offset is not a decimal number (empty or - for none)";
         else if (l->has_offset && strcmp(l->expect, "valid") == 0)
             bad = "offset given on a valid line";
+        else if (l->has_index && strcmp(ix, "-1") != 0 && (cf_parse_u64(ix, &ixv) != 0 || ixv > (uint64_t)INT64_MAX))
+            bad = "index is not -1 or a decimal record index (empty or - for none)";
+        else if (l->has_index && strcmp(l->expect, "valid") == 0)
+            bad = "index given on a valid line";
+        if (!bad && l->has_index) l->index = strcmp(ix, "-1") == 0 ? -1 : (int64_t)ixv;
         for (size_t k = 0; !bad && k < m->n; k++)
             if (strcmp(m->lines[k].id, l->id) == 0) bad = "duplicate id";
         if (bad) {

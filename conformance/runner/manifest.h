@@ -47,6 +47,8 @@ typedef struct cf_line {
     int lineno;
     int has_offset;  /* the optional offset column holds a value for this line */
     uint64_t offset; /* byte offset from the file's start where the reader must report the violation */
+    int has_index;   /* the optional index column holds a value for this line */
+    int64_t index;   /* the record the reader must name (tfs_error.index): -1 for the file as a whole */
 } cf_line;
 
 typedef struct cf_manifest {
@@ -57,8 +59,10 @@ typedef struct cf_manifest {
 } cf_manifest;
 
 /* Read a fixture manifest (columns id path sha256 size format expect rule
- * category mode; description, provenance and offset optional).  offset: a
- * decimal byte offset, or empty / "-" for none (sets has_offset, offset).
+ * category mode; description, provenance, offset and index optional).
+ * offset: a decimal byte offset, or empty / "-" for none (sets has_offset,
+ * offset).  index: -1 or a decimal record index below 2^63, or empty / "-"
+ * for none (sets has_index, index).  Neither on a valid line.
  * Checks each line:
  * format safetensors|gguf, expect valid|parser_error|implementation_defined,
  * mode default|strict|header-only, size a decimal number, sha256 64 lowercase

@@ -8,9 +8,11 @@ from .tables import ROOT, RULES
 
 COLUMNS = ["id", "path", "sha256", "size", "format", "expect", "rule", "category", "mode", "description",
            "provenance"]
-# the corpus manifests of gg_fixtures.py / st_fixtures.py add the optional offset column
-# (docs/fixtures.md): the byte where the generator put the fault, empty when it cannot tell
-OFFSET_COLUMNS = COLUMNS + ["offset"]
+# the corpus manifests of gg_fixtures.py / st_fixtures.py add the optional offset and index columns
+# (docs/fixtures.md): the byte where the generator put the fault and the record it is about (the KV
+# pair, tensor or __metadata__ entry a reader's error names, -1 for the file as a whole), each empty
+# when the generator cannot tell
+OFFSET_COLUMNS = COLUMNS + ["offset", "index"]
 NO_COLUMN = object()
 
 
@@ -19,14 +21,17 @@ def read_rules():
     return {r: (v.profile, v.category) for r, v in RULES.items()}
 
 
-def manifest_row(fid, name, data, fmt, expect, rule, category, mode, desc, prov, offset=NO_COLUMN):
+def manifest_row(fid, name, data, fmt, expect, rule, category, mode, desc, prov, offset=NO_COLUMN, index=None):
     """One manifest line (without newline) for fixture bytes `data` stored as `name`; with
-    `offset` (an int, or None for an empty field) the line has the offset column too."""
+    `offset` (an int, or None for an empty field) the line has the offset and index columns too
+    (`index`: the record's index, -1 for the file as a whole, or None for an empty field)."""
     cols = [fid, name, hashlib.sha256(data).hexdigest(), str(len(data)), fmt, expect, rule, category, mode, desc,
             prov]
     if offset is not NO_COLUMN:
         assert offset is None or (expect != "valid" and 0 <= offset < 2**64), fid
+        assert index is None or (expect != "valid" and -1 <= index < 2**63), fid
         cols.append("" if offset is None else str(offset))
+        cols.append("" if index is None else str(index))
     assert all("\t" not in c and "\n" not in c for c in cols), fid
     return "\t".join(cols)
 

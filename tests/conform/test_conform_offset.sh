@@ -6,7 +6,10 @@
 #    an adapter that reports none passes whatever the line says;
 #  - an offset that is not a decimal number is refused (exit 2) with the line named;
 #  - an adapter's "index" must fit the rule's index kind (rules.def INDEX): -1 for a rule of the
-#    file as a whole, >= 0 for a rule of a record.
+#    file as a whole, >= 0 for a rule of a record;
+#  - the optional index column: the record the fault is in; compared like the offset (in process
+#    and with an adapter that reports "index"), "-" or empty not compared, anything but -1 or a
+#    decimal index refused (exit 2), as is an index on a valid line.
 # The fixture: header(1 tensor, 0 KV) = 24 bytes, name "t" = 8 + 1, then n_dims = 5 at byte 33
 # (written here, not taken from tfs).
 # usage: test_conform_offset.sh TFS
@@ -75,4 +78,34 @@ run v4 "$tmp/gg013idxm1.sh {file}" && ok || ko "adapter GG013 index -1: exit $?"
 run v4 "$tmp/gg013idx0.sh {file}"
 [ $? -eq 1 ] && grep -q "GG013 index 0, want -1 (the file as a whole)" "$tmp/out" && ok ||
     ko "adapter GG013 index 0: not wrong_rule ($(grep -m1 GG013-t "$tmp/out"))"
+# the index column (the file's one tensor info is record 0)
+mkix() { # folder index [expect]: the GG204 fixture with offset 33 and that index
+    mk "$1" 33
+    sed -i '1s/$/\tindex/; 2s/$/\t'"$2"'/' "$tmp/$1/MANIFEST.tsv"
+    [ $# -gt 2 ] && sed -i '2s/\tparser_error\tGG204\tBAD_N_DIMS\t/\t'"$3"'\t-\t-\t/; 2s/\t33\t/\t\t/' "$tmp/$1/MANIFEST.tsv"
+    true
+}
+mkix ix0 0
+mkix ix1 1
+mkix ixnone -
+mkix ixbad x
+mkix ixneg -2
+mkix ixvalid 0 valid
+run ix0 && ok || ko "in process, index 0: exit $? ($(tail -1 "$tmp/out"))"
+run ix1
+[ $? -eq 1 ] && grep -q "wrong_rule: GG204 index 0, want index 1" "$tmp/out" && ok ||
+    ko "in process, index 1: not wrong_rule at 0 ($(grep -m1 GG204-t "$tmp/out"))"
+run ixnone && ok || ko "in process, index -: exit $?"
+run ix1 "$tmp/idx0.sh {file}"
+[ $? -eq 1 ] && grep -q "GG204 index 0, want index 1" "$tmp/out" && ok || ko "adapter index 0, line 1: not wrong_rule"
+run ix0 "$tmp/idx0.sh {file}" && ok || ko "adapter index 0, line 0: exit $?"
+run ix1 "$tmp/silent.sh {file}" && ok || ko "adapter without an index, line 1: exit $? (must not be compared)"
+run ixbad
+[ $? -eq 2 ] && grep -q "MANIFEST.tsv:2: index is not -1 or a decimal record index" "$tmp/out" && ok ||
+    ko "index x: not refused ($(head -1 "$tmp/out"))"
+run ixneg
+[ $? -eq 2 ] && grep -q "MANIFEST.tsv:2: index is not -1" "$tmp/out" && ok || ko "index -2: not refused ($(head -1 "$tmp/out"))"
+run ixvalid
+[ $? -eq 2 ] && grep -q "MANIFEST.tsv:2: index given on a valid line" "$tmp/out" && ok ||
+    ko "index on a valid line: not refused ($(head -1 "$tmp/out"))"
 finish test_conform_offset

@@ -36,9 +36,9 @@ static int setup(void **state) {
     assert_non_null(ln);
 #define BASE_COLUMNS "id\tpath\tsha256\tsize\tformat\texpect\trule\tcategory\tmode\tdescription\tprovenance"
     int n_cols = 11;
-    if (strcmp(ln, BASE_COLUMNS) != 0) { /* docs/fixtures.md: the optional offset column last */
-        assert_string_equal(ln, BASE_COLUMNS "\toffset");
-        n_cols = 12;
+    if (strcmp(ln, BASE_COLUMNS) != 0) { /* docs/fixtures.md: the optional offset and index columns last */
+        assert_string_equal(ln, BASE_COLUMNS "\toffset\tindex");
+        n_cols = 13;
     }
     g_n = 0;
     while ((ln = strtok_r(NULL, "\n", &save)) != NULL) {
