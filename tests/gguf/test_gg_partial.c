@@ -119,6 +119,32 @@ static void test_partial_tensor_info(void **state) {
     gb_free(&b);
 }
 
+/* The first tensor info fails (GG208, ggml type 99; four dimensions): no
+ * tensor complete, and the failing info's fields read whole, each of its
+ * four dimensions included. */
+static void test_partial_first_tensor_info(void **state) {
+    (void)state;
+    gb b = {0};
+    gb_header(&b, 3, 1, 0);
+    const int64_t ne[4] = {32, 2, 3, 4};
+    gb_ti_at at = gb_ti(&b, "t0", 4, ne, 99, 0);
+    const want_field want[] = {
+        {TFS_FIELD_TENSOR_INFO, 0, at.start, at.type + 4u - at.start},
+        {TFS_FIELD_NAME_LEN, 0, at.start, 8},
+        {TFS_FIELD_NAME, 0, at.start + 8u, 2},
+        {TFS_FIELD_N_DIMS, 0, at.n_dims, 4},
+        {TFS_FIELD_DIM, 0, at.ne[0], 8},
+        {TFS_FIELD_DIM, 1, at.ne[1], 8},
+        {TFS_FIELD_DIM, 2, at.ne[2], 8},
+        {TFS_FIELD_DIM, 3, at.ne[3], 8},
+        {TFS_FIELD_TYPE, 0, at.type, 4},
+    };
+    tfs_header *h = expect_partial(&b, TFS_GG208, at.type, 0, 0, 0, want, 9);
+    assert_null(h->tensors);
+    tfs_header_free(h);
+    gb_free(&b);
+}
+
 /* Failures after the records: every record, no field.  Data missing (GG304,
  * after the layout): the header and data offset are the padded end of the
  * infos; a tensor offset not aligned (layout): still 0. */
@@ -280,6 +306,7 @@ int main(void) {
         cmocka_unit_test(test_partial_empty_key),
         cmocka_unit_test(test_partial_kv_cut_in_key_length),
         cmocka_unit_test(test_partial_tensor_info),
+        cmocka_unit_test(test_partial_first_tensor_info),
         cmocka_unit_test(test_partial_info_cut_in_name_length),
         cmocka_unit_test(test_partial_after_records),
     };
