@@ -14,6 +14,7 @@ cross-checked against include/tfs/rules.def.
 
 --check: write nothing; exit 1 if a file or the manifest would change.
 """
+import json
 import os
 import sys
 
@@ -77,12 +78,27 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
         expect = "valid" if rule == "-" else "parser_error"
     if offset is None and rule == "ST101":
         offset = utf8_fault(data)
+    if rule == "ST307":  # trailing bytes: the first byte past the tensors' data, a fault of the file as a whole
+        offset = data_end(data) if offset is None else offset
+        index = -1 if index is None else index
     OFFSET[fid] = offset
     INDEX[fid] = index
     FIX.append((fid, data, expect, rule, mode, desc, GEN + ("; " + prov if prov else "")))
     if strict:
         STRICT_ALSO.append((fid, "%s-%s-strict" % (strict, fid[len("valid-"):] if fid.startswith("valid-") else fid),
                             strict, desc + "; --strict: an unknown entry field"))
+
+
+def data_end(data):
+    """ST307's offset: 8 + N + the largest data_offsets end of the header's entries (the first byte no
+    tensor owns), read with Python's json module; None when the header does not parse."""
+    n = int.from_bytes(data[:8], "little")
+    try:
+        h = json.loads(data[8:8 + n].decode("utf-8"))
+    except ValueError:
+        return None
+    ends = [v["data_offsets"][1] for k, v in h.items() if k != "__metadata__"]
+    return 8 + n + max(ends, default=0)
 
 
 def utf8_fault(data):
@@ -399,6 +415,9 @@ def offsets_and_sizes():
         "wrong size AND no data: tensor checks run before the buffer check", "ST306")
     add("ST307-trailing-byte", st_file(one(E), 2), "one data byte after the last tensor", "ST307", prov=bug("S6"))
     add("ST307-empty-header-with-data", st_file("{}", 8), "no tensors but 8 data bytes", "ST307")
+    h3 = obj(("a", ent("U8", [5], 0, 5)), ("b", ent("U8", [7], 5, 12)), ("c", ent("U8", [9], 12, 21)))
+    add("ST307-trailing-byte-after-21", st_file(h3, 22),
+        "U8 tensors of 5, 7 and 9 bytes end to end, then one byte no tensor owns (at 8 + N + 21)", "ST307")
     add("ST307-polyglot-tail", st_file(one(E), b"\x01PK\x03\x04 hidden payload"),
         "bytes after the last tensor owned by no tensor (polyglot file)", "ST307", prov=bug("S6"))
     add("ST308-truncated", st_file(obj(("a", ent("F32", [4], 0, 16))), 15), "data buffer one byte short", "ST308")

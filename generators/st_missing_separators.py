@@ -10,6 +10,8 @@ that the corpus left alive):
 - an entry whose data_offsets list follows its shape list directly ("shape":[1][0,1]}, no
   ,"data_offsets": between them; shape [1] in entry 0, shape [] in entry 1): ST110 at the second '['.
   A fast path that does not match the data_offsets key reads a valid tensor.
+- an object inside an unknown field's value with no `:` after its first or second key: ST110 at the
+  value. A reader whose value skipper does not check the object grammar reads a valid tensor.
 Every file's data is what the entries would claim (one byte per U8 [1] tensor), so the separator is the
 only fault. Called by st_fixtures.py with its add(); the offset column is computed here from the text
 written. The crate's verdicts: corpus/CRATE_VERDICTS.tsv.
@@ -42,6 +44,13 @@ def build(add):
             "U8 [1] entry whose %s key is followed by its value %s with no colon between them"
             % ("unknown field \"x\"" if name == "x" else '"%s"' % name, "1" if name == "x" else fields[k][1]),
             "ST110", offset=8 + h.index('"%s"' % name) + len(name) + 2)
+    # an object inside an ignored field's value with a ':' missing (the value skipper's own object
+    # grammar), for its first and a later key
+    for k, inner, at in ((0, '{"k" 1}', ' 1}'), (1, '{"k":1,"m" 2}', ' 2}')):
+        h = '{"a":{"dtype":"U8","shape":[1],"data_offsets":[0,1],"x":%s}}' % inner
+        add("ST110-ignored-object-no-colon-after-key-%d" % k, st_file(h, 1),
+            'U8 [1] entry with an unknown field "x" whose object value %s lacks the colon after key %d' % (inner, k),
+            "ST110", offset=8 + h.index(at) + 1)
     # data_offsets' key missing between the shape list and the data_offsets list
     for index, shape in ((0, "[1]"), (1, "[]")):
         head = '"a":%s,' % (E % (0, 1)) if index else ""
