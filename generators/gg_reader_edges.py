@@ -14,6 +14,7 @@ found missing") showed missing.  Called by gg_fixtures.py with its add().
   array's elements and one byte past it: a forward-only stream keeps the first array's two
   elements and only the first element of the other (`tfs conform`'s stream path wants io_error
   for an element a stream does not keep).
+- valid: string values of 255, 256 and 257 bytes: a stream keeps a string value up to 256 bytes.
 """
 from tfsgen.tables import VT
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, gstr, u8, u32, u64
@@ -84,8 +85,18 @@ def stream_keep(add):
         extra=[("valid-string-arrays-keep-limit-exact-and-one-past-strict", "valid", "-", "strict")])
 
 
+def string_keep(add):
+    # string values of 255, 256 and 257 bytes: a forward-only stream keeps a string value of up to 256
+    # bytes (readable afterwards) and skips a longer one's body (io_error when read)
+    kvs = b"".join(kv("k.s%d" % n, STR, gstr(b"v" * n)) for n in (255, 256, 257))
+    add("valid-string-values-keep-limit-256", header(0, 3) + kvs,
+        "three string values of 255, 256 and 257 bytes (a forward-only stream keeps the first two, not the third)",
+        extra=[("valid-string-values-keep-limit-256-strict", "valid", "-", "strict")])
+
+
 def build(add):
     cuts(add)
     wraps(add)
     long_string_utf8(add)
     stream_keep(add)
+    string_keep(add)

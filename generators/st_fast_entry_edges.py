@@ -45,6 +45,14 @@ def build(add):
             "before the data_offsets key (a string where a number or ']' is due, then ':' inside the list)"
             % (k, k + 1, k, k + 5), "ST110", offset=8 + h.rindex('"data_offsets":') + len('"data_offsets"'))
 
+    # a stray ',' in a shape whose other numbers are all "0" (the fast path's own literal, no number
+    # parse): a fast path that takes a failed number parse for a number reads a valid empty tensor
+    for tag, shape, at in (("leading", "[,0]", "[,"), ("doubled", "[0,,0]", ",,")):
+        h = '{"a":{"dtype":"U8","shape":%s,"data_offsets":[0,0]}}' % shape
+        add("ST110-shape-%s-comma-zeros" % tag, st_file(h, 0),
+            'canonical entry whose shape is %s, data_offsets [0,0], no data: a comma where a number is due, '
+            "every number a plain 0" % shape, "ST110", offset=8 + h.index(at) + 1)
+
     # a byte more or less around each literal: the NUL a one-too-long compare would match, or no quote
     for fid, text, at, desc in [
             ("ST114-fast-layout-nul-before-dtype", '{"dtype":"\0U8","shape":[1],"data_offsets":[0,1]}', '\0',

@@ -15,7 +15,7 @@
 #define MAX_LINES 2048
 
 typedef struct line {
-    char *col[12]; /* the 11 columns, and the optional offset column */
+    char *col[13]; /* the 11 columns, and the optional offset and index columns */
 } line;
 
 static char *g_text;
