@@ -47,6 +47,24 @@ static tfs_header *expect_partial(const gb *b, tfs_rule rule, uint64_t offset, s
     return h;
 }
 
+/* The fields of a failing tensor info read whole up to and including its
+ * type (the violation is in the type): the record over those bytes, then
+ * the name length, the name (name_len bytes), n_dims, each of its n_dims
+ * dimensions and the type, at the offsets the writer reports in `at`.
+ * Writes at most TI_WANT_MAX entries; returns how many. */
+#define TI_WANT_MAX (4 + 4 + 1) /* record, name length, name, n_dims; 4 dimensions (gb_ti_at.ne); type */
+static size_t ti_fields_to_type(const gb_ti_at *at, uint64_t name_len, uint32_t n_dims, want_field *want) {
+    assert_true(n_dims <= sizeof at->ne / sizeof at->ne[0]);
+    size_t k = 0;
+    want[k++] = (want_field){TFS_FIELD_TENSOR_INFO, 0, at->start, at->type + 4u - at->start};
+    want[k++] = (want_field){TFS_FIELD_NAME_LEN, 0, at->start, 8};
+    want[k++] = (want_field){TFS_FIELD_NAME, 0, at->start + 8u, name_len};
+    want[k++] = (want_field){TFS_FIELD_N_DIMS, 0, at->n_dims, 4};
+    for (uint32_t j = 0; j < n_dims; j++) want[k++] = (want_field){TFS_FIELD_DIM, j, at->ne[j], 8};
+    want[k++] = (want_field){TFS_FIELD_TYPE, 0, at->type, 4};
+    return k;
+}
+
 /* The first KV's value type is 99 (GG120): no KV complete; the KV, its key
  * length, key and value type fields (read whole); no header size yet. */
 static void test_partial_first_kv(void **state) {
@@ -102,16 +120,10 @@ static void test_partial_tensor_info(void **state) {
     const int64_t ne[2] = {32, 3};
     gb_ti(&b, "t0", 1, ne, 0, 0);
     gb_ti_at at = gb_ti(&b, "t1", 2, ne, 99, 0);
-    const want_field want[] = {
-        {TFS_FIELD_TENSOR_INFO, 0, at.start, at.type + 4u - at.start},
-        {TFS_FIELD_NAME_LEN, 0, at.start, 8},
-        {TFS_FIELD_NAME, 0, at.start + 8u, 2},
-        {TFS_FIELD_N_DIMS, 0, at.n_dims, 4},
-        {TFS_FIELD_DIM, 0, at.ne[0], 8},
-        {TFS_FIELD_DIM, 1, at.ne[1], 8},
-        {TFS_FIELD_TYPE, 0, at.type, 4},
-    };
-    tfs_header *h = expect_partial(&b, TFS_GG208, at.type, 1, 1, 1, want, 7);
+    want_field want[TI_WANT_MAX];
+    size_t n_want = ti_fields_to_type(&at, 2, 2, want);
+    assert_int_equal(n_want, 7);
+    tfs_header *h = expect_partial(&b, TFS_GG208, at.type, 1, 1, 1, want, n_want);
     assert_int_equal(h->tensors[0].name.len, 2);
     assert_int_equal(h->tensors[0].shape[0], 32);
     assert_int_equal(h->header_size, 0);
@@ -128,18 +140,10 @@ static void test_partial_first_tensor_info(void **state) {
     gb_header(&b, 3, 1, 0);
     const int64_t ne[4] = {32, 2, 3, 4};
     gb_ti_at at = gb_ti(&b, "t0", 4, ne, 99, 0);
-    const want_field want[] = {
-        {TFS_FIELD_TENSOR_INFO, 0, at.start, at.type + 4u - at.start},
-        {TFS_FIELD_NAME_LEN, 0, at.start, 8},
-        {TFS_FIELD_NAME, 0, at.start + 8u, 2},
-        {TFS_FIELD_N_DIMS, 0, at.n_dims, 4},
-        {TFS_FIELD_DIM, 0, at.ne[0], 8},
-        {TFS_FIELD_DIM, 1, at.ne[1], 8},
-        {TFS_FIELD_DIM, 2, at.ne[2], 8},
-        {TFS_FIELD_DIM, 3, at.ne[3], 8},
-        {TFS_FIELD_TYPE, 0, at.type, 4},
-    };
-    tfs_header *h = expect_partial(&b, TFS_GG208, at.type, 0, 0, 0, want, 9);
+    want_field want[TI_WANT_MAX];
+    size_t n_want = ti_fields_to_type(&at, 2, 4, want);
+    assert_int_equal(n_want, 9);
+    tfs_header *h = expect_partial(&b, TFS_GG208, at.type, 0, 0, 0, want, n_want);
     assert_null(h->tensors);
     tfs_header_free(h);
     gb_free(&b);
