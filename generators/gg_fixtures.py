@@ -367,7 +367,7 @@ def build():
     gg_version_edges.build(add)  # versions with the top bit set, low 16 bits of 1 and 3 (slip f1)
     gg_window_utf8.build(add)  # UTF-8 sequences across the 64 KiB read window (seed-41 survivors)
     gg_name_length.build(add)  # tensor name lengths above 2^30 and cut (seed-41 survivor)
-    gg_string_length_extremes.build(add)  # string value and array element lengths where off + 8 + len wraps (slip set c)
+    gg_string_length_extremes.build(add)  # string lengths where off + 8 + len wraps (slip set c)
 
 
 def coverage():

@@ -115,7 +115,8 @@ def at_every_place(add, checks, make_file, record, where_, dup_rule, dup_bytes, 
                 continue  # p = 1: the previous record is the first
             data, at = make_file(p, last, dup_bytes(of, p), "default")
             add("%s-pos-%s%d%s-duplicate-of-%s" % (dup_rule, record, p, "-last" if last else "", tag), data,
-                "%s again in %s (%s)" % (dup_what(of)[0], where_(p, last), dup_what(of)[1]), dup_rule, offset=at, index=p)
+                "%s again in %s (%s)" % (dup_what(of)[0], where_(p, last), dup_what(of)[1]), dup_rule, offset=at,
+                index=p)
 
 
 def kvs(add):

@@ -17,15 +17,15 @@ from tfsgen.gguf import enc_header as header, enc_kv_array as kv_arr, gstr, u32,
 from tfsgen.tables import VT
 
 STR = VT["STRING"]
-HDR = 24
 LENGTHS = ((2**30 + 1, "2-30-plus-1"), (2**63, "2-63"), (2**64 - 8, "2-64-minus-8"), (2**64 - 1, "2-64-minus-1"))
 
 
 def build(add):
+    value_head = header(0, 1) + gstr("k") + u32(STR)
     for n, tag in LENGTHS:
-        head = header(0, 1) + gstr("k") + u32(STR)
-        add("GG101-value-string-length-%s" % tag, head + u64(n) + b"x" * 8,
-            "KV 0 k, a string value of length %d, 8 bytes after the length" % n, "GG101", offset=len(head), index=0)
+        add("GG101-value-string-length-%s" % tag, value_head + u64(n) + b"x" * 8,
+            "KV 0 k, a string value of length %d, 8 bytes after the length" % n, "GG101", offset=len(value_head),
+            index=0)
         for index in (0, 1, 64):
             head = header(0, 1) + kv_arr("tok", STR, index + 2, gstr("a") * index)
             add("GG101-array-element-%d-string-length-%s" % (index, tag), head + u64(n) + b"x" * 8,

@@ -714,7 +714,7 @@ def build():
     st_low_surrogate_hex.build(add)  # a bad hex digit in the escape after a high surrogate
     st_utf8_lanes.build(add)  # a lone 0x80 in every lane of an 8- and 16-byte ASCII scan
     st_missing_quotes.build(add)  # a member name without its opening quote, in every object kind
-    st_strict_and_canonical.build(add)  # a strict-only fault before a canonical one: the canonical rule in every profile
+    st_strict_and_canonical.build(add)  # a strict-only fault before a canonical one (the canonical rule wins)
 
 
 def main():

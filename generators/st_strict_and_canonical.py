@@ -11,7 +11,8 @@ canonical fault in b and, before it in the text, one fault only --strict reports
 - canonical faults: b shape [2] over one byte (ST306), b at [2,3] with 3 data bytes (a gap: ST301),
   1 data byte where the tensors need 2 (ST308).
 Each line is a default-profile line; `tfs conform --profile strict` runs it too and wants the same
-rule, and the index of b (1; left empty where a is listed twice).  Called by st_fixtures.py with its add(); the crate's verdicts: corpus/CRATE_VERDICTS.tsv.
+rule, and the index of b (1; left empty where a is listed twice).  Called by st_fixtures.py with its
+add(); the crate's verdicts: corpus/CRATE_VERDICTS.tsv.
 """
 from tfsgen.safetensors import st_file
 
