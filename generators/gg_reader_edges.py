@@ -15,6 +15,23 @@ found missing") showed missing.  Called by gg_fixtures.py with its add().
   elements and only the first element of the other (`tfs conform`'s stream path wants io_error
   for an element a stream does not keep).
 - valid: string values of 255, 256 and 257 bytes: a stream keeps a string value up to 256 bytes.
+- GG130: string arrays of 262,144 (64 x 4096), 262,145 and 2^30 elements, 8,192 one-byte elements
+  there (73,728 bytes: past the first 64 KiB window, so a stream does not know the file's size when
+  it meets the count): a file is rejected by count x 8 before any element, while a stream reads the
+  elements first;
+  its reader keeps a mark every 64 elements and doubles that stride until at most 4,097 marks remain,
+  so the two larger counts are the first that need the stride doubled (a stride that never grows
+  loops there: maint/mutants `parsers/gguf/kv.c@3ef5c45d#3:crp`).
+- GG102: a string array whose element 0, 1 or 64 has its length field (1) end exactly at the end of
+  the file: the body is missing though nothing of the length field is (an in-place walk that tests
+  the room after the length field one byte short takes the element as present).
+- GG111: 131,072 distinct keys of 6 bytes, then key 0 again.  The key set compares the low 32 bits
+  of each key's 64-bit hash (seeded per parse) before the bytes: about two pairs of distinct keys
+  meet there per parse (131,072^2 / 2 / 2^32), and a reader that stops short of comparing their
+  bytes reports one of them (an earlier index) instead of the real duplicate.  The chance that a
+  parse has no such pair is e^-2 (13.5%), so each of the three lines (default, strict,
+  header-only), parsed through three byte paths, leaves such a slip unseen with probability
+  0.135^9, about 1.5e-8.
 """
 from tfsgen.tables import VT
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, gstr, u8, u32, u64
@@ -94,9 +111,45 @@ def string_keep(add):
         extra=[("valid-string-values-keep-limit-256-strict", "valid", "-", "strict")])
 
 
+def string_marks(add):
+    key = "k.tok"
+    count_at = HDR + 8 + len(key) + 4 + 4
+    for count, tag in ((64 * 4096, "262144"), (64 * 4096 + 1, "262145"), (2**30, "2-30")):
+        data = header(0, 1) + kv_arr(key, STR, count, gstr(b"a") * 8192)
+        add("GG130-string-array-count-%s-8192-elements-there" % tag, data,
+            "string array of %d elements, 8,192 of them (9 bytes each) there: count x 8 past the end (a stream "
+            "reads the elements first, keeping a mark every 64, stride doubled above 4,096 marks)" % count, "GG130",
+            offset=count_at, index=0)
+
+
+def string_at_eof(add):
+    key = "k.tok"
+    for index in (0, 1, 64):
+        head = header(0, 1) + kv_arr(key, STR, index + 1, gstr("a") * index)
+        add("GG102-array-element-%d-length-field-ends-at-eof" % index, head + u64(1),
+            "string array of %d: %d strings \"a\", then element %d of length 1 whose length field ends the file"
+            % (index + 1, index, index), "GG102", offset=len(head), index=0)
+
+
+def many_keys(add):
+    n = 2**17
+    kvs = [kv("a%05x" % j, U8, u8(j & 0xFF)) for j in range(n)]
+    dup = kv("a%05x" % 0, U8, u8(0))
+    add("GG111-duplicate-after-131072-keys-of-6-bytes", header(0, n + 1) + b"".join(kvs) + dup,
+        "131,072 distinct keys a00000..a1ffff (u8 values), then a00000 again: GG111 at the last KV (about two "
+        "pairs of distinct keys share the key set's 32-bit hash per parse)", "GG111",
+        offset=HDR + sum(map(len, kvs)), index=n,
+        extra=[("GG111-duplicate-after-131072-keys-of-6-bytes-strict", "parser_error", "GG111", "strict"),
+               ("GG111-duplicate-after-131072-keys-of-6-bytes-header-only", "parser_error", "GG111",
+                "header-only")])
+
+
 def build(add):
     cuts(add)
     wraps(add)
     long_string_utf8(add)
     stream_keep(add)
     string_keep(add)
+    string_marks(add)
+    string_at_eof(add)
+    many_keys(add)

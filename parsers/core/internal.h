@@ -54,6 +54,18 @@ static inline uint32_t tfs_le32(const uint8_t *p) {
 }
 static inline uint64_t tfs_le64(const uint8_t *p) { return (uint64_t)tfs_le32(p) | ((uint64_t)tfs_le32(p + 4) << 32); }
 
+/* Little-endian store of v into p[0..7] (all eight bytes written). */
+static inline void tfs_put_le64(uint8_t *p, uint64_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    p[4] = (uint8_t)(v >> 32);
+    p[5] = (uint8_t)(v >> 40);
+    p[6] = (uint8_t)(v >> 48);
+    p[7] = (uint8_t)(v >> 56);
+}
+
 /*
  * Byte source (src.c).  Buffer mode: `buf` is the whole file, every read is
  * zero-copy.  Reader mode: bytes come from a tfs_source (a caller's reader,

@@ -81,7 +81,7 @@ static tfs_status parse_strings(gg_ctx *c, gg_kv_rec *r, int64_t i) {
                c->arr_kept_total + 8u + len <= GG_ARR_KEEP_TOTAL;
         if (keep) {
             uint8_t le[8];
-            for (int b = 0; b < 8; b++) le[b] = (uint8_t)(len >> (8 * b));
+            tfs_put_le64(le, len);
             if (!tfs__gg_arena_put(c, le, 8)) return tfs__fail_status(c->err, TFS_ENOMEM, 0);
             int kept = tfs__gg_keep_bytes(c, at + 8u, (size_t)len);
             if (kept < 0) return tfs__fail_status(c->err, TFS_ENOMEM, 0);

@@ -16,7 +16,7 @@
 
 tfs_gg_wvalue tfs_gg_wval_scalar(uint32_t type, uint64_t bits) {
     tfs_gg_wvalue v = {.type = type, .count = 1};
-    for (unsigned i = 0; i < 8; i++) v.scalar[i] = (uint8_t)(bits >> (8 * i));
+    tfs_put_le64(v.scalar, bits);
     return v;
 }
 

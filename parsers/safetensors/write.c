@@ -401,7 +401,7 @@ tfs_status tfs_st_write(const tfs_st_model *m, tfs_wbuf *w) {
     if (w->err == TFS_OK) {
         uint64_t nf = m->header_size_set ? m->header_size : n + pad;
         uint8_t *at = tfs_wbuf_at(w, base, 8);
-        for (int i = 0; i < 8; i++) at[i] = (uint8_t)(nf >> (8 * i));
+        tfs_put_le64(at, nf);
         data(&s, m->data_len_set ? m->data_len : max_end, begin, end);
     }
     free(begin);
