@@ -1,53 +1,88 @@
 #!/usr/bin/python3
-"""gg_keep_total_big.py: writes one GGUF fixture too large for the corpus (67,138,665 bytes) and its
+"""gg_keep_total_big.py: writes two GGUF fixtures too large for the corpus (about 67 MB each) and their
 MANIFEST.tsv into DIR, for `tfs conform --fixtures DIR` (docs/fixtures.md, "Gaps").
 
     generators/gg_keep_total_big.py DIR
 
-A forward-only stream keeps of each array its first 64 KiB of whole elements (TFS_ARRAY_KEEP), at
-most 64 MiB for all arrays together (GG_ARR_KEEP_TOTAL, parsers/gguf/gg.h).  The file: a u8 array
-of 1 element (1 byte kept, so the total is odd), 1,023 u64 arrays of 8,192 elements (64 KiB each),
-then one more of 8,192, for which 65,535 bytes of room are left: the stream keeps 8,191 whole
-elements (65,528 bytes) and `tfs conform`'s stream path wants io_error for element 8,191; then a u8
-array of 16, of which the 7 bytes left are kept.  A reader that adds the remainder of the room modulo the element size instead of taking it off
-(maint/mutants `parsers/gguf/kv.c@1475d158#0:aor`) fails that case; the parser passes.  Valid in
-every profile and for ggml.  Not in corpus/: the file would take the in-process conform tests past
-the address-space limits of maint/mutants/run.py.
+A forward-only stream keeps of each array its first 64 KiB of whole elements (TFS_ARRAY_KEEP), a string
+element counting its 8-byte length field, at most 64 MiB for all arrays together (GG_ARR_KEEP_TOTAL,
+parsers/gguf/gg.h).  Both files start with a u8 array of 1 element (1 byte kept, so the total is odd)
+and 1,023 u64 arrays of 8,192 elements (64 KiB each), which leave 65,535 bytes of that room; then:
+
+- valid-stream-keep-total-rounded-to-whole-elements: one more u64 array of 8,192, of which the stream
+  keeps 8,191 whole elements (65,528 bytes) and `tfs conform`'s stream path wants io_error for element
+  8,191; then a u8 array of 16, of which the 7 bytes left are kept.  A reader that adds the remainder of
+  the room modulo the element size instead of taking it off (maint/mutants
+  `parsers/gguf/kv.c@1475d158#0:aor`) fails it.
+- valid-stream-keep-total-string-elements: a string array of one element of 65,528 bytes (8 + 65,528 =
+  65,536, one byte more than the room: not kept), then a string array of two elements of 100 and 65,419
+  bytes (108 + 65,427 = 65,535: kept, ending exactly at 64 MiB), then a u8 array of 16 (nothing left:
+  none kept).  A reader whose string test or running total is one byte off either way fails it (maint/
+  mutants `kv.c` `98ee6e88#0`, `98ee6e88#1`, `ca1d3e1b#0`, `ca1d3e1b#1`), as does one that does not cap
+  an array by the room left (`3d8ed8f2#0`, `78559d05#2`).
+
+Valid in every profile and for ggml.  Not in corpus/: each file would take the in-process conform tests
+past the address-space limits of maint/mutants/run.py.
 """
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tfsgen import manifest  # noqa: E402
-from tfsgen.gguf import enc_header as header, enc_kv_array as kv_arr, u64, u8  # noqa: E402
+from tfsgen.gguf import enc_header as header, enc_kv_array as kv_arr, gstr, u64, u8  # noqa: E402
 from tfsgen.tables import VT  # noqa: E402
 
-U8, U64 = VT["U8"], VT["U64"]
-FID = "valid-stream-keep-total-rounded-to-whole-elements"
+U8, U64, STR = VT["U8"], VT["U64"], VT["STRING"]
 N_FULL = 1023  # u64 arrays of 64 KiB after the 1-byte one: 1 + 1023 x 65,536 bytes kept
 ELEMS = 8192   # 64 KiB of u64
+ROOM = 64 * 1024 * 1024 - (1 + N_FULL * 8 * ELEMS)  # 65,535 bytes of the 64 MiB left after them
 
 
-def fixture():
+def lead():
     body = b"".join(u64(j) for j in range(ELEMS))
-    kvs = [kv_arr("a.odd", U8, 1, u8(1))]
-    kvs += [kv_arr("a%04d" % a, U64, ELEMS, body) for a in range(N_FULL)]
-    kvs.append(kv_arr("a.rounded", U64, ELEMS, body))
-    kvs.append(kv_arr("a.after", U8, 16, bytes(range(16))))
+    return [kv_arr("a.odd", U8, 1, u8(1))] + [kv_arr("a%04d" % a, U64, ELEMS, body) for a in range(N_FULL)]
+
+
+def rounded(kvs):
+    body = b"".join(u64(j) for j in range(ELEMS))
+    kvs = kvs + [kv_arr("a.rounded", U64, ELEMS, body), kv_arr("a.after", U8, 16, bytes(range(16)))]
     return header(0, len(kvs)) + b"".join(kvs)
+
+
+def strings(kvs):
+    past = ROOM + 1 - 8  # one element whose 8 + len is one byte more than the room
+    first, second = 100, ROOM - (8 + 100) - 8  # two elements filling the room exactly
+    assert (8 + first) + (8 + second) == ROOM
+    kvs = kvs + [kv_arr("s.past", STR, 1, gstr(b"p" * past)),
+                 kv_arr("s.exact", STR, 2, gstr(b"e" * first) + gstr(b"f" * second)),
+                 kv_arr("a.after", U8, 16, bytes(range(16)))]
+    return header(0, len(kvs)) + b"".join(kvs)
+
+
+FIXTURES = (
+    ("valid-stream-keep-total-rounded-to-whole-elements", rounded,
+     "a 1-byte u8 array, 1,023 u64 arrays of 64 KiB, then one more: 65,535 bytes of the stream's 64 MiB keep "
+     "room left, 8,191 whole elements kept"),
+    ("valid-stream-keep-total-string-elements", strings,
+     "a 1-byte u8 array, 1,023 u64 arrays of 64 KiB (65,535 bytes of the stream's 64 MiB keep room left), a "
+     "string element of 65,528 bytes (one byte too many: not kept), two of 100 and 65,419 (filling the room "
+     "exactly: kept), a u8 array of 16 (none kept)"),
+)
 
 
 def main(argv):
     if len(argv) != 2 or argv[1].startswith("-"):
         sys.stderr.write("usage: generators/gg_keep_total_big.py DIR\n")
         return 2
-    data = fixture()
-    name = FID + ".gguf"
-    desc = ("a 1-byte u8 array, 1,023 u64 arrays of 64 KiB, then one more: 65,535 bytes of the stream's 64 MiB "
-            "keep room left, 8,191 whole elements kept")
-    row = manifest.manifest_row(FID, name, data, "gguf", "valid", "-", "-", "default", desc,
-                                "generated by generators/gg_keep_total_big.py")
-    return manifest.sync_corpus(argv[1], ".gguf", {name: data}, [row], check=False)
+    kvs = lead()
+    files, rows = {}, []
+    for fid, make, desc in FIXTURES:
+        data = make(kvs)
+        name = fid + ".gguf"
+        files[name] = data
+        rows.append(manifest.manifest_row(fid, name, data, "gguf", "valid", "-", "-", "default", desc,
+                                          "generated by generators/gg_keep_total_big.py"))
+    return manifest.sync_corpus(argv[1], ".gguf", files, rows, check=False)
 
 
 if __name__ == "__main__":

@@ -32,9 +32,19 @@ found missing") showed missing.  Called by gg_fixtures.py with its add().
   parse has no such pair is e^-2 (13.5%), so each of the three lines (default, strict,
   header-only), parsed through three byte paths, leaves such a slip unseen with probability
   0.135^9, about 1.5e-8.
+- GG506 (strict): a key whose first byte alone breaks the key syntax (`Ab`, `.ab`, `-ab`) in KV 0 and
+  KV 1 of 2, reported at that byte.
+- GG206: an element count that passes 2^63 at a dimension before the last (i8 [2^33, 2^31 + 1, 1]
+  and [2^33, 1, 2^31 + 1, 1], the product wrapping to 2^33): ggml's test fires at ne[1] / ne[2],
+  where the offset is, not at the last dimension.
+- GG507 (strict): a string value (2 or 3, and 300 bytes) and a string array's element whose last byte is a
+  UTF-8 lead byte (C3, E2 82, F0 9F 98) followed in the file by the bytes that would complete it (the
+  next key's length field, 0x80 .. 0xBF): the sequence is cut by the string's end, reported at its
+  lead byte; a decoder that tests the bytes left one too loosely reads past the string.
 """
 from tfsgen.tables import VT
-from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, gstr, u8, u32, u64
+from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
+from tfsgen.gguf import gstr, u8, u32, u64
 
 U8, U32, STR, ARR, U64 = (VT[t] for t in ("U8", "U32", "STRING", "ARRAY", "U64"))
 HDR = 24  # magic, version, n_tensors, n_kv
@@ -144,6 +154,50 @@ def many_keys(add):
                 "header-only")])
 
 
+def key_first_byte(add):
+    for key, tag in (("Ab", "capital"), (".ab", "dot"), ("-ab", "dash")):
+        for index in (0, 1):
+            kvs = [kv("k.%d" % j, U8, u8(j)) for j in range(2)]
+            kvs[index] = kv(key, U8, u8(index))
+            data = header(0, 2) + b"".join(kvs)
+            add("GG506-key-first-byte-%s-kv%d" % (tag, index), data,
+                "KV %d of 2: key %s, its first byte alone outside [a-z0-9_] (--strict)" % (index, key), "GG506",
+                expect="implementation_defined", mode="strict", offset=HDR + sum(map(len, kvs[:index])) + 8,
+                index=index)
+
+
+def count_fires_early(add):
+    big = 2**31 + 1
+    for ne, j in (([2**33, big, 1], 1), ([2**33, 1, big, 1], 2)):
+        data = header(1, 0) + ti("t", ne, 24, 0)
+        shape = "[%s]" % ", ".join(str(d) for d in ne)
+        add("GG206-count-passes-2-63-at-ne%d-of-%d" % (j, len(ne)), data,
+            "i8 tensor %s: the element count passes 2^63 at ne[%d] (wrapping to 2^33), before the last "
+            "dimension" % (shape, j), "GG206", offset=HDR + 8 + 1 + 4 + 8 * j, index=0)
+
+
+def utf8_cut_by_string_end(add):
+    nxt = kv("k" * 0x80, U8, u8(0))  # KV 1, a key of 128 bytes: its length field starts with 0x80
+    assert nxt[:1] == b"\x80"
+    for lead, tag in ((b"\xc3", "c3"), (b"\xe2\x82", "e2-82"), (b"\xf0\x9f\x98", "f0-9f-98")):
+        for n, kind in ((max(2, len(lead)), "value"), (300, "long-value")):
+            body = b"v" * (n - len(lead)) + lead
+            first = kv("k.s", STR, gstr(body))
+            data = header(0, 2) + first + nxt
+            add("GG507-%s-ends-in-lead-%s-then-continuation" % (kind, tag), data,
+                "KV 0: a string value of %d bytes ending in %s (cut), then KV 1 whose key length field starts "
+                "with 0x80 (--strict)" % (n, tag.upper().replace("-", " ")), "GG507",
+                expect="implementation_defined", mode="strict",
+                offset=HDR + 8 + 3 + 4 + 8 + n - len(lead), index=0)
+        body = b"v" + lead
+        first = kv_arr("k.a", STR, 2, gstr(b"a") + gstr(body))
+        data = header(0, 2) + first + nxt
+        add("GG507-array-element-1-ends-in-lead-%s-then-continuation" % tag, data,
+            "KV 0: a string array of 2 whose element 1 ends in %s (cut), then KV 1 whose key length field "
+            "starts with 0x80 (--strict)" % tag.upper().replace("-", " "), "GG507",
+            expect="implementation_defined", mode="strict", offset=len(header(0, 2) + first) - len(lead), index=0)
+
+
 def build(add):
     cuts(add)
     wraps(add)
@@ -153,3 +207,6 @@ def build(add):
     string_marks(add)
     string_at_eof(add)
     many_keys(add)
+    key_first_byte(add)
+    count_fires_early(add)
+    utf8_cut_by_string_end(add)

@@ -12,6 +12,10 @@ first 0x80):
   two bytes that share lane j when the block's two halves are ORed together;
 - 8-byte blocks: a 40-byte header (the 16-byte scan stops at byte 32, 16 bytes no longer fit) with
   one 0x80 at byte 32 + j (j = 0..7).
+- the header's last byte a UTF-8 lead byte whose sequence the data bytes after the header would
+  complete (C3 then 80; E2 82 then AC; F0 9F 98 then 80): the header alone is cut there (ST101 at
+  the lead byte), in headers of 8, 17 and 40 bytes (the bytewise tail, after one 16-byte block, after
+  the 8-byte blocks); a decoder that tests the bytes left one too loosely reads into the data.
 Called by st_fixtures.py with its add(); the crate's verdicts: corpus/CRATE_VERDICTS.tsv.
 """
 from tfsgen.safetensors import st_file
@@ -35,3 +39,12 @@ def build(add):
             "40-byte header {} and spaces with one lone continuation byte 0x80 at header byte %d "
             "(lane %d of the last 8-byte block)" % (32 + j, j),
             "ST101", offset=8 + 32 + j)
+
+    for lead, rest, tag in ((b"\xc3", b"\x80", "c3"), (b"\xe2\x82", b"\xac", "e2-82"),
+                            (b"\xf0\x9f\x98", b"\x80", "f0-9f-98")):
+        for length in (8, 17, 40):
+            h = b"{}" + b" " * (length - 2 - len(lead)) + lead
+            add("ST101-header-%d-bytes-ends-in-lead-%s" % (length, tag), st_file(h, rest + b"\x00" * 7),
+                "%d-byte header {} and spaces ending in %s (cut by the header's end), the data starting with %s "
+                "that would complete it" % (length, tag.upper().replace("-", " "), rest.hex().upper()),
+                "ST101", offset=8 + length - len(lead))
