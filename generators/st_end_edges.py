@@ -14,7 +14,8 @@ instead. Each header ends:
 - inside a shape list after its '[' and inside data_offsets after "0," (an element is due);
 - inside a dtype name (the fast entry path's dtype scan looks for its closing quote);
 - after '{' and after a member's ',' of an object in an ignored field (a key is due), and inside the
-  dropped digits of a 25-digit decimal; after a number's 'e';
+  dropped digits of a 25-digit decimal, inside the kept decimals of 1.5 and after a number's '.'; after a
+  number's 'e';
 - after the colon where a tensor entry, a dtype, a shape or data_offsets is due, and after the '[' of
   an array-form entry (its dtype due): the entry reader's wrong-type test (a byte that starts some
   JSON value is a held ST2xx, any other a syntax error) must see the end before it looks at a byte.
@@ -42,6 +43,8 @@ CASES = (
     ("exponent-letter", '{"a":{%s,"x":1e' % E, "the 'e' of a number in an ignored field (a sign or digit is due)"),
     ("decimal-overflow-digits", '{"a":{%s,"x":1.%s' % (E, "0" * 25),
      "25 decimals in an ignored field (past u64: the digits serde_json drops)"),
+    ("decimal-digits", '{"a":{%s,"x":1.5' % E, "the decimals of 1.5 in an ignored field (more digits may follow)"),
+    ("decimal-point", '{"a":{%s,"x":1.' % E, "the '.' of a number in an ignored field (a digit is due)"),
 )
 
 # where an entry's value (or a field's) is due; the offset is the end of the text (8 + N)
@@ -58,7 +61,7 @@ VALUE_DUE = (
 def build(add):
     for fid, text, what in CASES:
         add("ST111-ends-no-data-" + fid, st_file(text, b""),
-            "the header ends after %s; no data bytes after it" % what, "ST111")
+            "the header ends after %s; no data bytes after it" % what, "ST111", offset=8 + len(text.encode()))
     for fid, text, what in VALUE_DUE:
         add("ST111-ends-no-data-" + fid, st_file(text, b""),
             "the header ends after %s; no data bytes after it" % what, "ST111", offset=8 + len(text.encode()))

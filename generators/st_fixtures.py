@@ -135,6 +135,9 @@ def framing():
     add("ST003-n-99999999-short", st_file(one(E), 1, n_field=99999999),
         "N just under the cap, file of a few bytes", "ST003", prov=bug("S4"), offset=0)
     add("ST003-one-byte-short", st_file("{}  ", n_field=5), "8 + N is one byte past the end of the file", "ST003", offset=0)
+    add("ST003-one-byte-short-past-first-window", st_file("{}" + " " * 69998, n_field=70001),
+        "a 70,000-byte header of {} and spaces, N = 70,001 (8 + N one byte past the end): past a forward-only "
+        "stream's first 64 KiB window, so a stream meets the end while reading the header", "ST003", offset=0)
     add("ST003-n-past-data", st_file(one(E), 1, n_field=len(one(E)) + 10),
         "N larger than header + data", "ST003", offset=0)
 
