@@ -89,6 +89,8 @@ def build():
     add("GG002-magic-lowercase", b"gguf" + header(0, 0)[4:], "magic in lower case", "GG002", offset=0)
     add("GG003-truncated-version", b"GGUF\x03\x00", "file ends inside the version", "GG003")
     add("GG003-truncated-n-kv", header(0, 0)[:20], "file ends inside n_kv", "GG003")
+    add("GG003-truncated-n-tensors", header(0, 0)[:12], "file ends inside n_tensors (4 of its 8 bytes)", "GG003",
+        offset=8)
     add("GG010-version-0", header(0, 0, version=0), "version 0", "GG010", offset=4)
     add("GG011-big-endian-v3", b"GGUF\0\0\0\x03" + u64(0) + u64(0),
         "big-endian GGUF v3 (version reads 0x03000000); spec allows, ggml rejects", "GG011", offset=4)
