@@ -68,8 +68,7 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=PROV, categ
     (-1 for the file as a whole; the index column), the same way."""
     if expect is None:
         expect = "valid" if rule == "-" else "parser_error"
-    if index is None and rule in tables.RULES and tables.RULES[rule].index == "NONE":
-        index = -1  # a rule of the file as a whole (rules.def index kind NONE): a reader reports index -1
+    index = tables.file_index(rule, index)
     lines = [(fid, expect, rule, category, mode, offset, index)]
     for e in extra:
         same = e[2] == rule and e[1] != "valid"

@@ -36,16 +36,15 @@ U8, U64, STR = VT["U8"], VT["U64"], VT["STRING"]
 N_FULL = 1023  # u64 arrays of 64 KiB after the 1-byte one: 1 + 1023 x 65,536 bytes kept
 ELEMS = 8192   # 64 KiB of u64
 ROOM = 64 * 1024 * 1024 - (1 + N_FULL * 8 * ELEMS)  # 65,535 bytes of the 64 MiB left after them
+BODY = b"".join(u64(j) for j in range(ELEMS))  # the elements of every u64 array
 
 
 def lead():
-    body = b"".join(u64(j) for j in range(ELEMS))
-    return [kv_arr("a.odd", U8, 1, u8(1))] + [kv_arr("a%04d" % a, U64, ELEMS, body) for a in range(N_FULL)]
+    return [kv_arr("a.odd", U8, 1, u8(1))] + [kv_arr("a%04d" % a, U64, ELEMS, BODY) for a in range(N_FULL)]
 
 
 def rounded(kvs):
-    body = b"".join(u64(j) for j in range(ELEMS))
-    kvs = kvs + [kv_arr("a.rounded", U64, ELEMS, body), kv_arr("a.after", U8, 16, bytes(range(16)))]
+    kvs = kvs + [kv_arr("a.rounded", U64, ELEMS, BODY), kv_arr("a.after", U8, 16, bytes(range(16)))]
     return header(0, len(kvs)) + b"".join(kvs)
 
 

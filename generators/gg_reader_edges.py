@@ -187,8 +187,8 @@ def utf8_cut_by_string_end(add):
             add("GG507-%s-ends-in-lead-%s-then-continuation" % (kind, tag), data,
                 "KV 0: a string value of %d bytes ending in %s (cut), then KV 1 whose key length field starts "
                 "with 0x80 (--strict)" % (n, tag.upper().replace("-", " ")), "GG507",
-                expect="implementation_defined", mode="strict",
-                offset=HDR + 8 + 3 + 4 + 8 + n - len(lead), index=0)
+                expect="implementation_defined", mode="strict", offset=len(header(0, 2) + first) - len(lead),
+                index=0)
         body = b"v" + lead
         first = kv_arr("k.a", STR, 2, gstr(b"a") + gstr(body))
         data = header(0, 2) + first + nxt

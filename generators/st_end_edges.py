@@ -47,7 +47,7 @@ CASES = (
     ("decimal-point", '{"a":{%s,"x":1.' % E, "the '.' of a number in an ignored field (a digit is due)"),
 )
 
-# where an entry's value (or a field's) is due; the offset is the end of the text (8 + N)
+# where an entry's value (or a field's) is due
 VALUE_DUE = (
     ("entry-value", '{"a":', "the colon after a tensor name (its entry due)"),
     ("dtype-value", '{"a":{"dtype":', "the colon after \"dtype\" (its value due)"),
@@ -59,9 +59,6 @@ VALUE_DUE = (
 
 
 def build(add):
-    for fid, text, what in CASES:
-        add("ST111-ends-no-data-" + fid, st_file(text, b""),
-            "the header ends after %s; no data bytes after it" % what, "ST111", offset=8 + len(text.encode()))
-    for fid, text, what in VALUE_DUE:
+    for fid, text, what in CASES + VALUE_DUE:  # ST111 at the end of the text (8 + N)
         add("ST111-ends-no-data-" + fid, st_file(text, b""),
             "the header ends after %s; no data bytes after it" % what, "ST111", offset=8 + len(text.encode()))

@@ -80,8 +80,7 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
         offset = utf8_fault(data)
     if rule == "ST307":  # trailing bytes: the first byte past the tensors' data, a fault of the file as a whole
         offset = data_end(data) if offset is None else offset
-    if index is None and rule in tables.RULES and tables.RULES[rule].index == "NONE":
-        index = -1  # a rule of the file as a whole (rules.def index kind NONE): a reader reports index -1
+    index = tables.file_index(rule, index)
     OFFSET[fid] = offset
     INDEX[fid] = index
     FIX.append((fid, data, expect, rule, mode, desc, GEN + ("; " + prov if prov else "")))

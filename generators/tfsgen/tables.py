@@ -74,6 +74,14 @@ for _cols in _rows("rules.def", "TFS_RULE",
 LIVE_RULES = sorted(r for r, v in RULES.items() if v.profile != "RETIRED")
 
 
+def file_index(rule, index):
+    """The manifest index column for a line of `rule`: -1 (the file as a whole) when the generator gave
+    none and the rule's index kind in rules.def is NONE (a reader reports -1 for such a rule), else index."""
+    if index is None and rule in RULES and RULES[rule].index == "NONE":
+        return -1
+    return index
+
+
 def category(rule_ids):
     """Manifest category column for a '|'-separated rule list ('-' for none)."""
     if rule_ids == "-":
