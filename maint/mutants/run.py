@@ -3,7 +3,8 @@
 
   maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
                        [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
-                       [--corpus-only [--lint]] [--as-limits MIB,...] [--san-build-dir DIR]
+                       [--corpus-only [--lint] [--big-fixtures DIR]] [--as-limits MIB,...]
+                       [--san-build-dir DIR] [--shuffle N [--stratify]]
                        [--equivalent F] [--api-only F] [--patch FILE.patch ...]
 
 Every mutant of maint/mutants/cmut.py in the given C files (default: the
@@ -58,6 +59,12 @@ says the suite kills it) refutes it (exit 1); a stale line is exit 2.
   --shuffle N   judge the mutants in a random order (seed N): a run cut by
                 --budget is then a random sample of the selection, and the
                 report gives the score's 95% Wilson interval
+  --stratify    with --shuffle: the shuffled mutants taken from each file in
+                turn, so a run cut by --budget judges about as many mutants of
+                each file (all of a small file's); each file's score is then an
+                estimate for that file, and the report's total weights the files
+                by their number of mutants (a stratified estimate, with a normal
+                95% interval)
   --sample K    every K-th mutant only (a measured sample; the report gives the
                 score's 95% Wilson interval for all the mutants of the files)
   --ops LIST    operators (ror,lcr,aor,crp,cond,stmt; default all)
@@ -76,6 +83,13 @@ says the suite kills it) refutes it (exit 1); a stale line is exit 2.
                 conformance/runner/bytepaths.h); not with --tests
   --lint        with --corpus-only, the lint fixtures too (`tfs conform --lint`
                 over corpus/lint)
+  --big-fixtures DIR  with --corpus-only: a folder of fixtures too large for
+                corpus/ (`generators/gg_keep_total_big.py DIR` writes it, about
+                135 MB) that judges the survivors of the corpus, after the
+                sanitizer tree: `tfs conform --fixtures DIR` in each line's own
+                mode and in each profile (no address-space limit); a kill there
+                is a kill by a file an implementer can make with the project's
+                generators ("big:TEST" in the report)
   --as-limits L address-space limits in MiB that judge survivors and
                 equivalence lines (default 32,64,96,128: a test judges under
                 the second one under which it passes unmutated, one step of
@@ -150,6 +164,31 @@ def lint_test(bb):
         return None
     return {"name": LINT_TEST, "cmd": [tfs[0], "conform", "--lint", "--fixtures", os.path.join(ROOT, "corpus/lint"),
                                        "--quiet"], "cwd": bb.bdir, "skip": None, "env": {}, "stage": "conform"}
+
+
+def big_tests(bb, fixtures):
+    """the --big-fixtures judges of build bb: its tfs program running `conform` over the folder in each line's
+    own mode and in each profile, as test records like Build's; [] when bb has no tfs program"""
+    tfs = [p for p in bb.targets if os.path.basename(p) == "tfs"]
+    if not tfs:
+        return []
+    base = [tfs[0], "conform", "--fixtures", os.path.abspath(fixtures), "-q"]
+    return [{"name": "conform_big" + ("_" + p if p else ""), "cmd": base + (["--profile", p] if p else []),
+             "cwd": bb.bdir, "skip": None, "env": {}, "stage": "conform"}
+            for p in ("", "default", "strict", "header-only")]
+
+
+def stratified(todo):
+    """todo (shuffled) reordered by taking one mutant of each file in turn, in each file's shuffled order: a
+    prefix of the result (a run cut by --budget) holds about as many mutants of every file"""
+    per = {}
+    for f, m in todo:
+        per.setdefault(f, []).append((f, m))
+    out, k = [], 0
+    while len(out) < len(todo):
+        out += [ms[k] for ms in per.values() if k < len(ms)]
+        k += 1
+    return out
 
 
 def select_tests(tests, targets, tests_rx=None, corpus_only=False, quick=False):
@@ -407,6 +446,10 @@ class Runner:
                 break
             cmd = [progs.get(a, a) for a in t["cmd"]]
             env = dict(os.environ, **self.env, **t["env"])
+            if self.as_mib:  # glibc's mmap threshold fixed at 1 MiB: a freed large block goes back to the
+                # system, so the limit measures what a parse holds, not what glibc's growing threshold kept
+                # in its heap after an earlier case (the in-process conform: 96 MiB, else 256)
+                env.setdefault("MALLOC_MMAP_THRESHOLD_", str(1 << 20))
             t0 = time.monotonic()
             rc, tail = run_group(as_limited(cmd, self.as_mib), t["cwd"], env, limits.get(t["name"], 600))
             dt = time.monotonic() - t0
@@ -458,7 +501,8 @@ class Runner:
                 return {"status": "timeout", "by": last[0]["name"], "stage": last[0]["stage"]}
             if last and last[1] not in (0, "skip"):
                 self.credit(last[0]["name"])
-                return {"status": "killed", "by": last[0]["name"], "stage": last[0]["stage"]}
+                # the end of the killing test's output (mutants.json only): what it saw
+                return {"status": "killed", "by": last[0]["name"], "stage": last[0]["stage"], "tail": last[3][-800:]}
             return {"status": "survived"}
         finally:
             shutil.rmtree(d, ignore_errors=True)
@@ -598,6 +642,8 @@ def main():
     ap.add_argument("--base")
     ap.add_argument("--budget", type=float)
     ap.add_argument("--shuffle", type=int)
+    ap.add_argument("--stratify", action="store_true")
+    ap.add_argument("--big-fixtures")
     ap.add_argument("--sample", type=int, default=1)
     ap.add_argument("--ops", default="ror,lcr,aor,crp,cond,stmt")
     ap.add_argument("--out")
@@ -630,6 +676,17 @@ def main():
         return 2
     if a.lint and not a.corpus_only:
         print("mutants: --lint goes with --corpus-only (the whole suite runs the lint tests anyway)", file=sys.stderr)
+        return 2
+    if a.big_fixtures and not a.corpus_only:
+        print("mutants: --big-fixtures goes with --corpus-only (it judges the survivors of the corpus)",
+              file=sys.stderr)
+        return 2
+    if a.big_fixtures and not os.path.isfile(os.path.join(a.big_fixtures, "MANIFEST.tsv")):
+        print(f"mutants: --big-fixtures: no MANIFEST.tsv in {a.big_fixtures} (generators/gg_keep_total_big.py DIR "
+              "writes one)", file=sys.stderr)
+        return 2
+    if a.stratify and a.shuffle is None:
+        print("mutants: --stratify orders a shuffled run; give --shuffle N", file=sys.stderr)
         return 2
     try:
         as_limits = sorted({int(x) for x in a.as_limits.split(",") if x.strip()})
@@ -694,6 +751,8 @@ def main():
     if a.shuffle is not None:  # a run cut by --budget is then a random subset of the whole selection
         import random
         random.Random(a.shuffle).shuffle(todo)
+        if a.stratify:
+            todo = stratified(todo)
     if a.list:
         for f, m in todo:
             print(m["id"], (m.get("patch_diff") or cmut.diff_lines(srcs[f], m)).replace("\n", " | "))
@@ -780,6 +839,21 @@ def main():
                     rl["j"] = judges
                 return rl["j"]
 
+        big = {}  # the --big-fixtures judge, set up at the first survivor
+
+        def big_runner():
+            with san_lock:
+                if "r" not in big:
+                    bbl = baseline(b, {}, "big-fixtures", sel=big_tests(b, a.big_fixtures))
+                    if bbl is None:
+                        raise SystemExit(2)
+                    if len(bbl[0]) != 4:
+                        print("mutants: --big-fixtures: the unmutated tfs fails a profile of the folder; "
+                              "nothing there can judge a mutant", file=sys.stderr)
+                        raise SystemExit(2)
+                    big["r"], big["limits"] = Runner(b, work, bbl[0]), bbl[1]
+                return big["r"], big["limits"]
+
         def san_runner():
             with san_lock:
                 if "r" not in san:
@@ -790,11 +864,12 @@ def main():
                 return san["r"], san["limits"]
 
         whole = not (a.corpus_only or a.tests or a.quick)  # the whole suite judges: API-only lines are checked
-        mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb)}
+        mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb),
+                "big": bool(a.big_fixtures)}
         t_ctx = time.monotonic()
         ctx = context_hash([("dev", tests)] + ([("asan-ubsan", select_tests(sb.tests, sb.targets, a.tests,
-                                                                            a.corpus_only, a.quick))] if sb else []),
-                           mode)[:16]
+                                                                            a.corpus_only, a.quick))] if sb else [])
+                           + ([("big", big_tests(b, a.big_fixtures))] if a.big_fixtures else []), mode)[:16]
         print(f"context hash {ctx} ({time.monotonic() - t_ctx:.1f} s)", file=sys.stderr)
         cache_p = os.path.join(b.bdir, "mutants", "cache.json")
         os.makedirs(os.path.dirname(cache_p), exist_ok=True)
@@ -845,6 +920,11 @@ def main():
                         rec.update(status="killed", by="asan-ubsan:" + sj["by"], stage="sanitizer")
                     else:
                         rec["sanitizer"] = sj["status"]
+                if rec["status"] == "survived" and a.big_fixtures:
+                    br, blimits = big_runner()
+                    bj = br.mutant(f, srcs[f], m, blimits)
+                    if bj["status"] in ("killed", "timeout"):
+                        rec.update(status="killed", by="big:" + bj["by"], stage="big")
                 for mib, rr, rlimits in (rl_runners() if rec["status"] == "survived" else []):
                     if rec["status"] != "survived":
                         break
@@ -923,6 +1003,27 @@ def wilson(k, n, z=1.96):
     return round(max(0.0, 100 * (c - h)), 1), round(100 * min(1.0, c + h), 1)
 
 
+def stratified_total(per_file, sfx=""):
+    """(estimate, (low, high)) in percent for all the mutants of the files of a stratified sample: each file's
+    score weighted by its estimated number of judged mutants (its mutants x the share of those run that were
+    judged), with a normal 95% interval; None when nothing was judged"""
+    parts = []
+    for c in per_file.values():
+        run = sum(c[s] for s in STATUSES if s != "not-run")
+        detected = c["killed"] + c["timeout"]
+        judged = detected + c["survived"] + (c["api-only"] if not sfx else 0)
+        if judged:
+            total = run + c["not-run"]
+            parts.append((total * judged / run, detected / judged, judged))
+    w = sum(x[0] for x in parts)
+    if not w:
+        return None
+    p = sum(wf * pf for wf, pf, _ in parts) / w
+    var = sum((wf / w) ** 2 * pf * (1 - pf) / n for wf, pf, n in parts)
+    h = 1.96 * var ** 0.5
+    return round(100 * p, 1), (round(max(0.0, 100 * (p - h)), 1), round(min(100.0, 100 * (p + h)), 1))
+
+
 def rel_command(argv):
     """argv as a command line with the source root's paths made relative (reports name no machine path)"""
     out = []
@@ -962,9 +1063,17 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
         by_family.setdefault(x["family"], []).append(x)
     sampled = a.sample > 1 or any(x["status"] == "not-run" for x in results)
     total = tally(results, sampled)
+    if a.stratify and sampled:  # a pooled score would over-weight the small files: weight each by its size
+        per = {k: tally(v) for k, v in by_file.items()}
+        for sfx in ["", NO_API]:
+            est = stratified_total(per, sfx)
+            if est:
+                total["score" + sfx] = f"{est[0]:.1f}%"
+                total["interval95" + sfx] = est[1]
     ru = reuse(results)
     doc = {"command": rel_command(sys.argv), "commit": commit or head_commit(),
            "context": ctx, "seconds": round(took), "sample_every": a.sample, "shuffle": a.shuffle,
+           "stratify": a.stratify, "big_fixtures": bool(a.big_fixtures),
            "corpus_only": a.corpus_only, "lint": a.lint, "files": files, "tests": tests, "reused": ru,
            "total": total, "per_file": {k: tally(v, sampled) for k, v in by_file.items()},
            "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
@@ -984,7 +1093,13 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
          + (f" (every {a.sample}th mutant)" if a.sample > 1 else "")
          + (f"; {total['not-run']} not run (--budget), the order shuffled with seed {a.shuffle}"
             if total["not-run"] and a.shuffle is not None else
-            f"; {total['not-run']} not run (--budget)" if total["not-run"] else "") + ". Score = (killed + timeout) / "
+            f"; {total['not-run']} not run (--budget)" if total["not-run"] else "")
+         + ("; each file's mutants taken in turn (--stratify): each file's row estimates that file, the total "
+            "weights the files by their number of mutants (normal 95% interval)" if a.stratify else "")
+         + (f"; survivors of the corpus judged again by the fixtures of {os.path.relpath(a.big_fixtures, ROOT)} "
+            "(generators/gg_keep_total_big.py, too large for corpus/), "
+            f"{sum(1 for x in results if x.get('stage') == 'big')} killed there" if a.big_fixtures else "")
+         + ". Score = (killed + timeout) / "
          "(killed + timeout + survived + api-only); equivalent mutants (maint/mutants/equivalent.tsv) and mutants "
          "that did not compile are left out."
          + (" \"Score without api-only\" leaves out the api-only mutants too (survivors of the corpus listed in "
@@ -995,7 +1110,9 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
             f"{total['interval95'][0]}-{total['interval95'][1]}%" + (
                 f" (without api-only: {total['score' + NO_API]}, {total['interval95' + NO_API][0]}-"
                 f"{total['interval95' + NO_API][1]}%)" if a.corpus_only and "interval95" + NO_API in total else "")
-            + "." if "interval95" in total else ""), ""]
+            + "." if "interval95" in total else "")
+         + (" Interval of a stratified total: normal approximation." if a.stratify and "interval95" in total
+            else ""), ""]
     sfxs = ["", NO_API] if a.corpus_only else [""]
     head = "| | " + " | ".join(STATUSES) + " | score |" + (" score without api-only |" if a.corpus_only else "")
     sep = "|---" * (len(STATUSES) + 1 + len(sfxs)) + "|"

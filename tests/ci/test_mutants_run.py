@@ -216,7 +216,7 @@ check(run.reuse(results) == {"cache": 1, "equivalent": 1, "rejudged": 1, "refute
                              "api_only_refuted": 1, "api_only_confirmed": 0}, "reuse counts")
 with tempfile.TemporaryDirectory() as tmp:
     a = types.SimpleNamespace(sample=1, shuffle=None, corpus_only=True, lint=False, san_build_dir=None,
-                              as_limits="32,64")
+                              as_limits="32,64", stratify=False, big_fixtures=None)
     argv = sys.argv
     sys.argv = [RUN, "--corpus-only", "--build-dir", os.path.join(ROOT, "build/dev")]
     try:
@@ -244,6 +244,37 @@ with tempfile.TemporaryDirectory() as tmp:
     head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     if head.returncode == 0:  # a source tree without git names no commit
         check(doc["commit"].split("+")[0] == head.stdout.strip(), f"report: the commit {doc['commit']}")
+
+# ---- --stratify: each file's shuffled mutants in turn; the total weighted by the files' sizes
+todo = [("A", {"id": f"a{k}"}) for k in range(5)] + [("B", {"id": "b0"}), ("B", {"id": "b1"}), ("C", {"id": "c0"})]
+check([m["id"] for _, m in run.stratified(todo)] == ["a0", "b0", "c0", "a1", "b1", "a2", "a3", "a4"],
+      "stratified: one of each file in turn, each file's own order kept, none lost")
+
+
+def counts(**kw):
+    return dict({s: 0 for s in run.STATUSES}, **kw)
+
+
+# X: 10 of 10 judged killed, 90 not run (weight 100, 100%); Y: 5 killed, 5 survived, none left (weight 10, 50%)
+est = run.stratified_total({"X": counts(killed=10, **{"not-run": 90}), "Y": counts(killed=5, survived=5)})
+check(est is not None and est[0] == 95.5 and est[1] == (92.6, 98.3),
+      f"stratified_total: (100 x 100% + 10 x 50%) / 110 = 95.5%, interval 95.5 +- 1.96 x 10/110 x 0.5/sqrt(10) = 2.8 ({est})")
+# an equivalent mutant is run but not judged: Z's 4 run, 2 judged (both killed), 4 not run -> weight 8 x 2/4 = 4
+est = run.stratified_total({"Y": counts(killed=5, survived=5), "Z": counts(killed=2, equivalent=2, **{"not-run": 4})})
+check(est is not None and est[0] == round(100 * (10 * 0.5 + 4 * 1.0) / 14, 1),
+      f"stratified_total: a file's weight counts only the share of its mutants that is judged ({est})")
+est = run.stratified_total({"Y": counts(killed=1, **{"api-only": 1})}, run.NO_API)
+check(est is not None and est[0] == 100.0 and run.stratified_total({"Y": counts(**{"api-only": 1})}, "")[0] == 0.0,
+      "stratified_total: api-only counted as a survivor, or left out with NO_API")
+check(run.stratified_total({"Y": counts(equivalent=3)}) is None, "stratified_total: nothing judged, no estimate")
+
+# ---- --big-fixtures: tfs conform over the folder in each line's own mode and each profile
+bt = run.big_tests(types.SimpleNamespace(targets={"/b/tools/tfs": None, "/b/tests/x": None}, bdir="/b"), "/f")
+check([t["name"] for t in bt] == ["conform_big", "conform_big_default", "conform_big_strict", "conform_big_header-only"]
+      and bt[0]["cmd"] == ["/b/tools/tfs", "conform", "--fixtures", "/f", "-q"]
+      and bt[3]["cmd"][-2:] == ["--profile", "header-only"], "big_tests: the four conform runs over the folder")
+check(run.big_tests(types.SimpleNamespace(targets={"/b/tests/x": None}, bdir="/b"), "/f") == [],
+      "big_tests: no tfs program, no judge")
 
 # ---- the programs of the build tree, not of trees that tests configure inside it
 with tempfile.TemporaryDirectory() as b:
