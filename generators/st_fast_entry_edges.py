@@ -83,3 +83,22 @@ def build(add):
     add("ST202-fields-last-letter-plus-one", st_file(h, 1),
         'entry {"dtypf":"U8","shapf":[1],"data_offsett":[0,1]}: each field name\'s last letter one above the '
         "canonical one (unknown fields to the crate: dtype missing)", "ST202", offset=8 + h.index('{"dtypf"'))
+
+    # the dtype cache (the entry before's dtype name, its length and id): an unknown dtype that is a
+    # prefix of the name before ("F3" after "F32"), or that the cache's stale bytes spell ("U86" after
+    # "F16" then "U8": the cache holds U86, length 2). A cache that compares the bytes without the
+    # lengths takes each for the dtype before it and reads a valid tensor
+    for fid, names, desc in [
+            ("ST210-dtype-prefix-of-the-one-before", ["F32", "F3"], "F3 after F32: a prefix of the dtype before"),
+            ("ST210-dtype-spelt-by-stale-cache-bytes", ["F16", "U8", "U86"],
+             "U86 after F16 and U8: the first bytes of the two names before")]:
+        size = {"F32": 4, "F3": 4, "F16": 2, "U8": 1, "U86": 1}
+        ents, at = [], 0
+        for k, d in enumerate(names):
+            ents.append('"%s":{"dtype":"%s","shape":[1],"data_offsets":[%d,%d]}' % ("abc"[k], d, at, at + size[d]))
+            at += size[d]
+        h = "{" + ",".join(ents) + "}"
+        last = len(names) - 1
+        add(fid, st_file(h, at), "entries in the canonical layout with dtypes %s: %s (unknown dtype at entry %d)"
+            % (", ".join(names), desc, last), "ST210", index=last,
+            offset=8 + h.index('"dtype":"%s"' % names[last], h.index('"%s":{' % "abc"[last])) + len('"dtype":'))
