@@ -12,7 +12,7 @@ operand").  Called by gg_fixtures.py with its add(); every expectation is confir
 - offsets: a later tensor at the unpadded running sum, one byte either side of the padded one.
 """
 from tfsgen.gguf import INT64_MAX, enc_header as header, enc_kv as kv, enc_kv_array as kv_arr
-from tfsgen.gguf import enc_tensor_info as ti, gstr, i64, kv_u32, layout as model, pad, u32, u64
+from tfsgen.gguf import enc_tensor_info as ti, gg206_offset, gstr, i64, kv_u32, layout as model, pad, ti_fields, u32, u64
 
 U8, I8, U16, I16, U32, I32, F32, BOOL, STR, ARR, U64, I64, F64 = range(13)
 I8_T, F32_T, Q4_0_T = 24, 0, 2  # ggml types
@@ -80,10 +80,12 @@ def shapes(add):
         ne = [1] * (pos + 1)
         ne[pos] = INT64_MAX
         add("GG206-ne%d-int64-max" % pos, header(1, 0) + ti("t", ne, I8_T, 0),
-            "i8 shape %s: element count INT64_MAX, reached at ne[%d]" % (ne, pos), "GG206")
+            "i8 shape %s: element count INT64_MAX, reached at ne[%d]" % (ne, pos), "GG206",
+            offset=gg206_offset(len(header(1, 0)), "t", ne), index=0)
     # ggml's test at ne[1] is INT64_MAX / ne[1] <= ne[0]: with ne[0] = 1 the edge is 2^62
     add("GG206-ne1-2pow62", header(1, 0) + ti("t", [1, 2**62], I8_T, 0),
-        "i8 shape [1, 2^62]: INT64_MAX / 2^62 = 1 <= ne[0] = 1", "GG206")
+        "i8 shape [1, 2^62]: INT64_MAX / 2^62 = 1 <= ne[0] = 1", "GG206",
+        offset=gg206_offset(len(header(1, 0)), "t", [1, 2**62]), index=0)
     add("GG304-i8-ne1-2pow62-minus-1", pad(header(1, 0) + ti("t", [1, 2**62 - 1], I8_T, 0)),
         "i8 shape [1, 2^62 - 1]: INT64_MAX / ne[1] = 2 > ne[0], passes GG206; data missing", "GG304",
         extra=[("GG304-i8-ne1-2pow62-minus-1-header-only", "valid", "-", "header-only")])
@@ -99,19 +101,22 @@ def shapes(add):
             if f == edge:
                 add("GG206-ne%d-int64-max-div-3-ne3-3" % big, header(1, 0) + ti("t", ne, I8_T, 0),
                     "i8 shape [%s]: INT64_MAX / ne[3] <= ne[0] * ne[1] * ne[2], the factor at ne[%d]; the count "
-                    "%d < INT64_MAX" % (shape, big, 3 * f), "GG206")
+                    "%d < INT64_MAX" % (shape, big, 3 * f), "GG206", offset=gg206_offset(len(header(1, 0)), "t", ne), index=0)
             else:
                 fid = "GG304-i8-ne%d-int64-max-div-3-minus-1-ne3-3" % big
                 add(fid, pad(header(1, 0) + ti("t", ne, I8_T, 0)),
                     "i8 shape [%s]: INT64_MAX / ne[3] > ne[0] * ne[1] * ne[2], passes GG206; data missing" % shape,
                     "GG304", extra=[(fid + "-header-only", "valid", "-", "header-only")])
     add("GG206-later-tensor", header(2, 0) + ti("a", [8], F32_T, 0) + ti("b", [2, 2**62 - 1], I8_T, 32),
-        "second tensor i8 [2, 2^62 - 1]: INT64_MAX / ne[1] = 2 <= ne[0] = 2", "GG206")
+        "second tensor i8 [2, 2^62 - 1]: INT64_MAX / ne[1] = 2 <= ne[0] = 2", "GG206",
+        offset=gg206_offset(len(header(2, 0) + ti("a", [8], F32_T, 0)), "b", [2, 2**62 - 1]), index=1)
     for ne in ([2, 2**61], [1, 2, 2**61]):  # 2^62 elements pass GG206; x 4 bytes = 2^64
         add("GG211-f32-%d-dims-2pow61-last" % len(ne), header(1, 0) + ti("t", ne, F32_T, 0),
-            "f32 shape %s: 2^62 elements, 2^64 bytes, the large factor at ne[%d]" % (ne, len(ne) - 1), "GG211")
+            "f32 shape %s: 2^62 elements, 2^64 bytes, the large factor at ne[%d]" % (ne, len(ne) - 1), "GG211",
+            offset=ti_fields(len(header(1, 0)), "t", len(ne))["type"], index=0)
     add("GG211-later-tensor", header(2, 0) + ti("a", [8], F32_T, 0) + ti("b", [2**61, 2], F32_T, 32),
-        "second tensor f32 [2^61, 2]: 2^64 bytes", "GG211")
+        "second tensor f32 [2^61, 2]: 2^64 bytes", "GG211",
+        offset=ti_fields(len(header(2, 0) + ti("a", [8], F32_T, 0)), "b", 2)["type"], index=1)
     add("GG210-later-tensor", header(2, 0) + ti("a", [32], Q4_0_T, 0) + ti("b", [31, 2], Q4_0_T, 32),
         "second tensor q4_0 with ne[0] = 31 (block 32)", "GG210")
     add("valid-q4_0-ne1-not-multiple", model([("t", [32, 33], Q4_0_T)]),

@@ -283,6 +283,10 @@ def json_syntax():
     add("valid-ignored-true", st_file(x("true"), 1), "true in an ignored field", prov=EDGE, strict="ST504")
     add("valid-ignored-underflow", st_file(x("1e-400"), 1), "1e-400 underflows to 0: accepted", strict="ST504")
     add("valid-ignored-zero-big-exponent", st_file(x("0e400"), 1), "0e400 is 0: accepted", strict="ST504")
+    # an exponent beyond i32 is out of range only with a significand that is not 0 (ST117-exponent-overflow)
+    for name, lit in (("", "0e99999999999"), ("-fraction", "0.000e99999999999"), ("-negative", "-0e+99999999999")):
+        add("valid-ignored-zero-exponent-beyond-i32" + name, st_file(x(lit), 1),
+            "%s: a zero significand with an exponent beyond i32 is 0: accepted" % lit, strict="ST504")
     add("valid-ignored-1.7e308", st_file(x("1.7e308"), 1), "1.7e308 (below f64::MAX)", strict="ST504")
     add("valid-ignored-values", st_file(x('{"s":"\\u00e9\\n","n":null,"f":false,"l":[[],{},-0.5e-3,""]}'), 1),
         "ignored field holding every JSON value kind", strict="ST504")
@@ -410,6 +414,14 @@ def offsets_and_sizes():
         "F32 [2] given 4 bytes", "ST306")
     add("ST306-too-large", st_file(one('"dtype":"U8","shape":[2],"data_offsets":[0,3]'), 3),
         "U8 [2] given 3 bytes", "ST306")
+    # spans whose size in bits wraps 2^64: (end - start) x 8 equals the tensor's bits modulo 2^64
+    for name, shape, end, data in (("u8-1-span-2-61-plus-1", "[1]", 2**61 + 1, 1), ("u8-0-span-2-61", "[0]", 2**61, 0),
+                                   ("u16-1-span-2-63-plus-2", "[1]", 2**63 + 2, 2)):
+        dt = "U16" if name.startswith("u16") else "U8"
+        h = one('"dtype":"%s","shape":%s,"data_offsets":[0,%d]' % (dt, shape, end))
+        add("ST306-" + name, st_file(h, data), "%s %s given %d bytes: the span in bits wraps 2^64 to the tensor's own "
+            "size in bits" % (dt, shape, end), "ST306", offset=8 + h.index('"data_offsets"') + len('"data_offsets":'),
+            index=0)
     add("ST306-scalar-wrong-size", st_file(one('"dtype":"F64","shape":[],"data_offsets":[0,4]'), 4),
         "F64 scalar given 4 bytes", "ST306")
     add("ST306-zero-elements-nonzero-size", st_file(one('"dtype":"U8","shape":[0],"data_offsets":[0,1]'), 1),

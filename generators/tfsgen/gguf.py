@@ -77,6 +77,37 @@ def enc_tensor_info(name, ne, gtype, offset):
     return b + u32(gtype) + u64(offset)
 
 
+def ti_fields(at, name, n_dims):
+    """Offsets of the fields of a tensor info that enc_tensor_info(name, ne, ...) writes at byte `at` with
+    len(ne) == n_dims: {"name_len", "name", "n_dims", "ne": [ne[0] ...], "type", "offset"}."""
+    nd = at + 8 + len(as_bytes(name))
+    ne = [nd + 4 + 8 * j for j in range(n_dims)]
+    return {"name_len": at, "name": at + 8, "n_dims": nd, "ne": ne, "type": nd + 4 + 8 * n_dims,
+            "offset": nd + 8 + 8 * n_dims}
+
+
+def count_test_fires(ne):
+    """The j (1..3) at which ggml's element-count test (gguf.cpp: INT64_MAX/ne[1] <= ne[0] ||
+    INT64_MAX/ne[2] <= ne[0]*ne[1] || INT64_MAX/ne[3] <= ne[0]*ne[1]*ne[2], dimensions past n_dims
+    being 1) first holds, or None; every ne[j] > 0 (GG205 comes first)."""
+    d = list(ne) + [1] * (4 - len(ne))
+    for j in (1, 2, 3):
+        prod = 1
+        for x in d[:j]:
+            prod *= x
+        if INT64_MAX // d[j] <= prod:
+            return j
+    return None
+
+
+def gg206_offset(at, name, ne):
+    """Where GG206 points for a tensor info written at `at`: the ne field at which ggml's count test fires,
+    or, when it fires at a dimension past n_dims (an implicit 1), the last one written."""
+    j = count_test_fires(ne)
+    assert j is not None, ne
+    return ti_fields(at, name, len(ne))["ne"][min(j, len(ne) - 1)]
+
+
 def enc_scalar(vtype, v):
     """Little-endian bytes of a number of a fixed-size value type."""
     return struct.pack(VT_STRUCT[vtype], v)
