@@ -78,6 +78,10 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
         expect = "valid" if rule == "-" else "parser_error"
     if offset is None and rule == "ST101":
         offset = utf8_fault(data)
+    if offset is None and rule in ("ST110", "ST114"):
+        offset = json_fault(data, rule)
+    if offset is None and rule == "ST111":  # the JSON text ends early: the header's end (8 + N)
+        offset = 8 + int.from_bytes(data[:8], "little") if len(data) >= 8 else None
     if rule == "ST307":  # trailing bytes: the first byte past the tensors' data, a fault of the file as a whole
         offset = data_end(data) if offset is None else offset
     index = tables.file_index(rule, index)
@@ -87,6 +91,35 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
     if strict:
         STRICT_ALSO.append((fid, "%s-%s-strict" % (strict, fid[len("valid-"):] if fid.startswith("valid-") else fid),
                             strict, desc + "; --strict: an unknown entry field"))
+
+
+def json_fault(data, rule):
+    """ST110's or ST114's offset: where Python's json module stops on the header text (8 + its position),
+    when the header is ASCII (a character position is then a byte position) and Python's error is of the
+    rule's kind (ST114: a control character inside a string; ST110: a byte where a delimiter, a key or
+    a ':' is due, not an unfinished string, a bad escape, text after the object or a bad value); None
+    otherwise (NaN and Infinity, which Python takes and serde_json does not, included)."""
+    n = int.from_bytes(data[:8], "little")
+    text = data[8:8 + n]
+    if len(data) < 8 or len(text) < n or not text.isascii():
+        return None
+    try:
+        json.loads(text.decode("ascii"))
+        return None
+    except json.JSONDecodeError as e:
+        ctrl = e.msg.startswith("Invalid control character")
+        # "Expecting value": Python points at the value's first byte, serde_json at the first byte that does
+        # not continue a literal or number (tru}, -}, 1e+}): not comparable
+        other = e.msg.startswith(("Unterminated string", "Invalid \\escape", "Invalid \\uXXXX", "Extra data",
+                                  "Expecting value"))
+        # a number's '.' or exponent without digits (1.}, 1e+}): Python ends the number before it and wants a
+        # delimiter there, serde_json reads on to the byte that lacks a digit
+        num = text[e.pos:e.pos + 1] in (b".", b"e", b"E")
+        if (rule == "ST114" and ctrl) or (rule == "ST110" and not ctrl and not other and not num and e.pos < n):
+            return 8 + e.pos
+    except RecursionError:
+        pass
+    return None
 
 
 def data_end(data):
