@@ -41,6 +41,16 @@ found missing") showed missing.  Called by gg_fixtures.py with its add().
   UTF-8 lead byte (C3, E2 82, F0 9F 98) followed in the file by the bytes that would complete it (the
   next key's length field, 0x80 .. 0xBF): the sequence is cut by the string's end, reported at its
   lead byte; a decoder that tests the bytes left one too loosely reads past the string.
+- GG504 (strict): a key longer than the 64 KiB read window (read piece by piece on a file or a
+  stream, not kept whole) with an invalid byte in its first window and another in its second: the
+  first is reported.
+- GG102: a string value of 100 bytes (kept by a stream) whose body starts 20 bytes before the end of
+  a stream's first 64 KiB window, the file ending 50 bytes into it (past that window): a forward-only
+  stream, which does not know the file's size until a read comes back short, meets the end while
+  copying the body.  GG102 at the length field.
+- GG201: the file ends inside a dimension ne[j] of a tensor info (ne[0] of the first, ne[1] of the
+  first of 2 dimensions, exactly where ne[1] would start, and ne[1] of the second tensor info): the
+  short read of that field, reported at it.
 """
 from tfsgen.tables import VT
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
@@ -198,6 +208,48 @@ def utf8_cut_by_string_end(add):
             expect="implementation_defined", mode="strict", offset=len(header(0, 2) + first) - len(lead), index=0)
 
 
+def long_key_utf8(add):
+    n = WINDOW + 4
+    key = bytearray(b"k" * n)
+    key[1] = 0xFF  # in the first 64 KiB window
+    key[WINDOW + 2] = 0xFE  # in the second
+    data = header(0, 1) + kv(bytes(key), U8, u8(1))
+    add("GG504-long-key-bad-bytes-in-two-windows", data,
+        "key of %d bytes with FF at byte 1 and FE at byte %d (the second 64 KiB window): the first is reported "
+        "(--strict)" % (n, WINDOW + 2), "GG504", expect="implementation_defined", mode="strict",
+        offset=HDR + 8 + 1, index=0)
+
+
+def stream_cut_past_first_window(add):
+    # KV 0: a string value a stream skips (> 256 bytes), sized so that KV 1's string body starts 20
+    # bytes before the first window's end; the file ends 50 bytes into that body
+    key, n, left = "k.s", 100, 20
+    head = header(0, 2)
+    tail = kv(key, STR, gstr(b"v" * n))[:-n]  # KV 1 up to its body
+    big = WINDOW - left - len(head) - len(tail) - (8 + len("k.big") + 4 + 8)
+    first = kv("k.big", STR, gstr(b"b" * big))
+    data = head + first + tail + b"v" * 50
+    assert len(head + first + tail) == WINDOW - left and len(data) > WINDOW
+    add("GG102-kept-string-cut-past-first-window", data,
+        "KV 1: a string value of %d bytes whose body starts %d bytes before 64 KiB, the file ending 50 bytes into "
+        "it (a stream meets the end while copying the body)" % (n, left), "GG102",
+        offset=len(head + first) + 8 + len(key) + 4, index=1)
+
+
+def shape_cuts(add):
+    w = ti("w", [4, 2], 0, 0)
+    ne0 = 8 + 1 + 4  # name length, name, n_dims
+    add("GG201-cut-in-ne0-4-of-8", header(1, 0) + w[:ne0 + 4],
+        "tensor info 0 of 1 (2 dimensions) cut after 4 of the 8 bytes of ne[0]", "GG201", offset=HDR + ne0, index=0)
+    add("GG201-cut-at-ne1", header(1, 0) + w[:ne0 + 8],
+        "tensor info 0 of 1 (2 dimensions): the file ends where ne[1] starts", "GG201", offset=HDR + ne0 + 8,
+        index=0)
+    a = ti("a", [8], 0, 0)
+    add("GG201-cut-in-ne1-second-tensor", header(2, 0) + a + w[:ne0 + 8 + 5],
+        "tensor info 1 of 2 (2 dimensions) cut after 5 of the 8 bytes of ne[1]", "GG201",
+        offset=HDR + len(a) + ne0 + 8, index=1)
+
+
 def build(add):
     cuts(add)
     wraps(add)
@@ -210,3 +262,6 @@ def build(add):
     key_first_byte(add)
     count_fires_early(add)
     utf8_cut_by_string_end(add)
+    long_key_utf8(add)
+    stream_cut_past_first_window(add)
+    shape_cuts(add)

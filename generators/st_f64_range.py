@@ -17,6 +17,8 @@ even; one IEEE multiply), and written as literals:
   the tie is out of range), with the significands one below and one above the tie;
 - B(292) (54 bits, f64::MAX's significand 17976931348623157 plus one) and B(293), B(293) - 1 (51
   bits, no rounding of the significand: the product itself has its top 54 bits all ones);
+- significands of exactly 53 bits, 2^53 - 1 at e292 (in range) and 2^52 at e293 (out of range): no bit
+  is dropped, so nothing is rounded (a rounding step taken at 53 bits would shift by 2^32 - 1);
 - the same values spelt long: 309-digit integers (serde_json keeps 20 digits and counts the rest
   into the exponent), leading zeros after the decimal point cancelled by e311, and decimals past
   u64 whose dropped digits would round the other way (serde_json truncates);
@@ -128,6 +130,11 @@ def build(add):
             "%de293: the largest 16-digit significand in range at 10^293" % (b293 - 1))
     ignored(add, "ST117-number-e293-edge", "%de293" % b293,
             "%de293: a 51-bit significand (no rounding); the product's top 54 bits all ones" % b293, "ST117")
+    # exactly 53 bits: the significand is already a double (no bit dropped, nothing to round)
+    ignored(add, "valid-number-e292-53-bit-significand", "%de292" % (2**53 - 1),
+            "%de292: a 53-bit significand (2^53 - 1, no rounding), in range" % (2**53 - 1))
+    ignored(add, "ST117-number-e293-53-bit-significand", "%de293" % 2**52,
+            "%de293: a 53-bit significand (2^52, no rounding), out of range" % 2**52, "ST117")
     # 10^290's f64 significand is odd, and B(290)'s product passes the midpoint by less than its own
     # significand: a product computed with the power's lowest bit lost falls below the midpoint
     b290 = boundary(290)

@@ -161,6 +161,12 @@ def positions(add):
             "__metadata__ value 7 in entry %d of %d" % (p, m), "ST402",
             offset=h.at("__metadata__", '"m%03d":7' % p) + len('"m%03d":' % p))
         if p == 0:
+            # the value of a duplicate key: the record is the first occurrence's (index 0 here)
+            data, h = entries_file(1, -1, "", meta='{"m000":"v","m000":7}')
+            add("ST402-m1-value-number-duplicate-of-m0", data,
+                "__metadata__ {\"m000\":\"v\",\"m000\":7}: the repeated key's value 7 is ST402, in the first "
+                "occurrence's record (index 0)", "ST402", offset=h.at("__metadata__", '"m000":7') + len('"m000":'),
+                index=0)
             continue
         vals = ['"m%03d":"v"' % j for j in range(m)]
         vals[p] = '"m000":"w"'
