@@ -93,6 +93,18 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
                             strict, desc + "; --strict: an unknown entry field"))
 
 
+def bad_integer(h):
+    """ST222's offset in a one-entry header h: 8 + the first byte of the first number of its shape, then of
+    its data_offsets, that is not a usize (a plain integer from 0 to 2^64 - 1: no sign, point or exponent)."""
+    for key in ('"shape":[', '"data_offsets":['):
+        at = h.index(key) + len(key)
+        for num in h[at:h.index("]", at)].split(","):
+            if not (num.isdigit() and (num == "0" or num[0] != "0") and int(num) <= U64_MAX):
+                return 8 + at
+            at += len(num) + 1
+    return None
+
+
 def json_fault(data, rule):
     """ST110's or ST114's offset: where Python's json module stops on the header text (8 + its position),
     when the header is ASCII (a character position is then a byte position) and Python's error is of the
@@ -396,9 +408,15 @@ def entries():
             ("shape-neg-zero", "[-0]", "[0,1]", "shape [-0] (an f64 for serde_json)", None),
             ("offsets-fraction", "[1]", "[0,1.0]", "data_offsets [0,1.0]", None),
             ("offsets-exponent", "[1]", "[0,1E0]", "data_offsets [0,1E0]", None),
-            ("offsets-negative", "[1]", "[-1,0]", "data_offsets [-1,0]", None)]:
-        add("ST222-" + name, st_file(one('"dtype":"U8","shape":%s,"data_offsets":%s' % (shape, offs)), 1), desc,
-            "ST222", prov=prov)
+            ("offsets-negative", "[1]", "[-1,0]", "data_offsets [-1,0]", None),
+            # 3 x 10^19: the last digit's x 10 wraps 2^64 to 11553255926290448384, above the 3 x 10^18 read so
+            # far (2^64, ST222-shape-2pow64, wraps below it): an overflow test "smaller than before" misses it
+            ("shape-3e19-digits", "[30000000000000000000]", "[0,1]", "shape [30000000000000000000]: above usize; "
+             "x 10 wraps to a larger value", None),
+            ("offsets-3e19-digits", "[1]", "[0,30000000000000000000]", "data_offsets [0,30000000000000000000]: "
+             "above usize; x 10 wraps to a larger value", None)]:
+        h = one('"dtype":"U8","shape":%s,"data_offsets":%s' % (shape, offs))
+        add("ST222-" + name, st_file(h, 1), desc, "ST222", prov=prov, offset=bad_integer(h), index=0)
 
 
 def offsets_and_sizes():

@@ -254,6 +254,9 @@ EXPLAIN = [
     ("hf-hub", (WR,), "ST306-*", None, "it never compares a tensor's byte size (shape x dtype) with its "
      "data_offsets: it reports the end past the file that follows (read as a double: 2^63 shows as "
      "9223372036854776000)"),
+    ("hf-hub", (WR,), "ST222-offsets-*", None, "JSON.parse reads data_offsets as doubles and it checks only "
+     "that they are non-negative numbers: an end above 2^64 - 1 (3 x 10^19) is taken as a number and reported as "
+     "past the end of the file"),
     ("hf-hub", (WR,), "ST30[12]-*", None, "no walk of the offsets in their order (contiguous from 0, each end after "
      "its start): it reports the first tensor, in key order, that ends past the file"),
     # safetensors 0.0.1 (npm; dist/safetensors.es.js, class SafeTensor)
