@@ -218,6 +218,27 @@ def long_key_utf8(add):
         "key of %d bytes with FF at byte 1 and FE at byte %d (the second 64 KiB window): the first is reported "
         "(--strict)" % (n, WINDOW + 2), "GG504", expect="implementation_defined", mode="strict",
         offset=HDR + 8 + 1, index=0)
+    # a key longer than the window that ends in a cut UTF-8 sequence: its last piece is checked whole
+    # (a reader that holds back the last piece's trailing lead, as it does for the pieces before, never
+    # checks it)
+    for tag, lead in (("c3", b"\xc3"), ("e2-82", b"\xe2\x82"), ("f0-9f-98", b"\xf0\x9f\x98")):
+        key = b"k" * (WINDOW + 4 - len(lead)) + lead
+        add("GG504-long-key-ends-in-lead-%s" % tag, header(0, 1) + kv(key, U8, u8(1)),
+            "key of %d bytes ending in %s (a cut sequence, in the key's second 64 KiB piece) (--strict)"
+            % (len(key), tag.upper().replace("-", " ")), "GG504", expect="implementation_defined", mode="strict",
+            offset=HDR + 8 + len(key) - len(lead), index=0)
+    # KV 1's key has a 3-byte sequence across its first 64 KiB piece, so its first piece is one byte
+    # short and the second is copied at byte 65,535 of its kept 64 KiB; KV 2 repeats KV 0's long key: a
+    # copy placed anywhere else changes what KV 0 or KV 1 keeps, and the duplicate is missed
+    first = b"".join(b"a%05d_" % i for i in range(WINDOW // 7 + 12))[:WINDOW + 64]
+    across = ("k" * (WINDOW - 1) + "\u20ac" + "k" * 60).encode()
+    data = header(0, 3) + kv(first, U8, u8(1)) + kv(across, U8, u8(2)) + kv(first, U8, u8(3))
+    off = len(header(0, 3) + kv(first, U8, u8(1)) + kv(across, U8, u8(2)))
+    add("GG111-long-key-again-after-a-key-utf8-across-window", data,
+        "KV 0 and KV 2: the same %d-byte key; KV 1: a %d-byte key with a 3-byte sequence across its first "
+        "64 KiB piece (--strict reads it in two pieces, the first one byte short)" % (len(first), len(across)),
+        "GG111", offset=off, index=2,
+        extra=[("GG111-long-key-again-after-a-key-utf8-across-window-strict", "parser_error", "GG111", "strict")])
 
 
 def stream_cut_past_first_window(add):
