@@ -43,7 +43,12 @@ found missing") showed missing.  Called by gg_fixtures.py with its add().
   lead byte; a decoder that tests the bytes left one too loosely reads past the string.
 - GG504 (strict): a key longer than the 64 KiB read window (read piece by piece on a file or a
   stream, not kept whole) with an invalid byte in its first window and another in its second: the
-  first is reported.
+  first is reported; such a key ending in a cut sequence (C3, E2 82, F0 9F 98), in its last piece,
+  which is checked whole (a reader that holds back its trailing lead as it does for the pieces
+  before never checks it).
+- GG111: KV 0's 65,600-byte key again at KV 2, after KV 1's key whose 3-byte sequence crosses its
+  first 64 KiB piece (under --strict that piece is one byte short and the next is copied at byte
+  65,535 of the kept 64 KiB): a copy placed elsewhere changes a kept key and the duplicate is missed.
 - GG102: a string value of 100 bytes (kept by a stream) whose body starts 20 bytes before the end of
   a stream's first 64 KiB window, the file ending 50 bytes into it (past that window): a forward-only
   stream, which does not know the file's size until a read comes back short, meets the end while
