@@ -448,6 +448,12 @@ def coverage():
     add("valid-string-utf8-across-window", header(0, 1) + kv("general.description", STR, gstr(across.encode())),
         "65,638-byte UTF-8 string value, a 3-byte sequence across the 64 KiB window (GG507 accepts)",
         extra=[("valid-string-utf8-across-window-strict", "valid", "-", "strict")])
+    # a 2-byte sequence whose continuation 0xBF is the window's last byte: the piece ends on a whole
+    # sequence (a reader that takes 0xBF for a lead byte cuts the piece before it and then finds C2 cut)
+    at_end = "x" * 65534 + "\u00bf" + "y" * 100  # C2 BF at string bytes 65,534-65,535
+    add("valid-string-utf8-c2-bf-ends-window", header(0, 1) + kv("general.description", STR, gstr(at_end.encode())),
+        "65,636-byte UTF-8 string value whose 2-byte sequence C2 BF ends exactly at the 64 KiB window's end "
+        "(GG507 accepts)", extra=[("valid-string-utf8-c2-bf-ends-window-strict", "valid", "-", "strict")])
     # keys and strings longer than the 64 KiB read window: read in pieces (UTF-8 checked piece by
     # piece under --strict), keys compared beyond their kept 64 KiB (file: read again; stream: hash)
     w, sid = 65536, "implementation_defined"
