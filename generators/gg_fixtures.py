@@ -201,14 +201,19 @@ def build():
         add(fid, pad(header(1, 0) + ti("t", ne, t, 0)),
             what + "; ggml skips its count test and accepts (documented divergence)", "GG207",
             extra=[(fid + "-header-only", "parser_error", "GG207", "header-only")])
-    add("GG208-type-43", header(1, 0) + ti("t", [256], 43, 0), "ggml type 43 (GGML_TYPE_COUNT)", "GG208", offset=HDR + 9 + 4 + 8)
-    add("GG208-type-negative", header(1, 0) + ti("t", [256], -1, 0), "ggml type -1", "GG208", offset=HDR + 9 + 4 + 8)
+    add("GG208-type-43", header(1, 0) + ti("t", [256], 43, 0), "ggml type 43 (GGML_TYPE_COUNT)", "GG208",
+        offset=ti_fields(HDR, "t", 1)["type"])
+    add("GG208-type-negative", header(1, 0) + ti("t", [256], -1, 0), "ggml type -1", "GG208",
+        offset=ti_fields(HDR, "t", 1)["type"])
     for t in REMOVED:
         add("GG209-removed-type-%d" % t, header(1, 0) + ti("t", [256], t, 0),
-            "removed ggml type %d (block size 0)" % t, "GG209", offset=HDR + 9 + 4 + 8)
-    add("GG210-q4_0-ne0-33", header(1, 0) + ti("t", [33, 32], 2, 0), "q4_0 with ne[0] = 33 (block 32)", "GG210", offset=HDR + 9 + 4 + 16)
-    add("GG210-q4_K-scalar", header(1, 0) + ti("t", [], 12, 0), "q4_K with n_dims 0 (ne[0] = 1, block 256)", "GG210", offset=HDR + 9 + 4)
-    add("GG211-f32-2-62", header(1, 0) + ti("t", [2**62], 0, 0), "f32 ne[0] = 2^62: 2^64 bytes", "GG211", offset=HDR + 9 + 4 + 8)
+            "removed ggml type %d (block size 0)" % t, "GG209", offset=ti_fields(HDR, "t", 1)["type"])
+    add("GG210-q4_0-ne0-33", header(1, 0) + ti("t", [33, 32], 2, 0), "q4_0 with ne[0] = 33 (block 32)", "GG210",
+        offset=ti_fields(HDR, "t", 2)["type"])
+    add("GG210-q4_K-scalar", header(1, 0) + ti("t", [], 12, 0), "q4_K with n_dims 0 (ne[0] = 1, block 256)", "GG210",
+        offset=ti_fields(HDR, "t", 0)["type"])
+    add("GG211-f32-2-62", header(1, 0) + ti("t", [2**62], 0, 0), "f32 ne[0] = 2^62: 2^64 bytes", "GG211",
+        offset=ti_fields(HDR, "t", 1)["type"])
     add("GG211-f32-wrapped-count", pad(header(1, 0) + ti("t", [2**62, 2], 0, 0)),
         "f32 (2^62, 2): count wraps to INT64_MIN, ggml's size test then fires", "GG211",
         offset=ti_fields(HDR, "t", 2)["type"], index=0)

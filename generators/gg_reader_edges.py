@@ -59,7 +59,7 @@ found missing") showed missing.  Called by gg_fixtures.py with its add().
 """
 from tfsgen.tables import VT
 from tfsgen.gguf import enc_header as header, enc_kv as kv, enc_kv_array as kv_arr, enc_tensor_info as ti
-from tfsgen.gguf import gstr, u8, u32, u64
+from tfsgen.gguf import gstr, ti_fields, u8, u32, u64
 
 U8, U32, STR, ARR, U64 = (VT[t] for t in ("U8", "U32", "STRING", "ARRAY", "U64"))
 HDR = 24  # magic, version, n_tensors, n_kv
@@ -264,16 +264,17 @@ def stream_cut_past_first_window(add):
 
 def shape_cuts(add):
     w = ti("w", [4, 2], 0, 0)
-    ne0 = 8 + 1 + 4  # name length, name, n_dims
-    add("GG201-cut-in-ne0-4-of-8", header(1, 0) + w[:ne0 + 4],
-        "tensor info 0 of 1 (2 dimensions) cut after 4 of the 8 bytes of ne[0]", "GG201", offset=HDR + ne0, index=0)
-    add("GG201-cut-at-ne1", header(1, 0) + w[:ne0 + 8],
-        "tensor info 0 of 1 (2 dimensions): the file ends where ne[1] starts", "GG201", offset=HDR + ne0 + 8,
+    ne = ti_fields(0, "w", 2)["ne"]  # ne[0], ne[1] within the tensor info
+    add("GG201-cut-in-ne0-4-of-8", header(1, 0) + w[:ne[0] + 4],
+        "tensor info 0 of 1 (2 dimensions) cut after 4 of the 8 bytes of ne[0]", "GG201", offset=HDR + ne[0],
+        index=0)
+    add("GG201-cut-at-ne1", header(1, 0) + w[:ne[1]],
+        "tensor info 0 of 1 (2 dimensions): the file ends where ne[1] starts", "GG201", offset=HDR + ne[1],
         index=0)
     a = ti("a", [8], 0, 0)
-    add("GG201-cut-in-ne1-second-tensor", header(2, 0) + a + w[:ne0 + 8 + 5],
+    add("GG201-cut-in-ne1-second-tensor", header(2, 0) + a + w[:ne[1] + 5],
         "tensor info 1 of 2 (2 dimensions) cut after 5 of the 8 bytes of ne[1]", "GG201",
-        offset=HDR + len(a) + ne0 + 8, index=1)
+        offset=HDR + len(a) + ne[1], index=1)
 
 
 def build(add):

@@ -59,6 +59,6 @@ VALUE_DUE = (
 
 
 def build(add):
-    for fid, text, what in CASES + VALUE_DUE:  # ST111 at the end of the text (8 + N)
+    for fid, text, what in CASES + VALUE_DUE:  # ST111 at the end of the text (8 + N: st_fixtures.add())
         add("ST111-ends-no-data-" + fid, st_file(text, b""),
-            "the header ends after %s; no data bytes after it" % what, "ST111", offset=8 + len(text.encode()))
+            "the header ends after %s; no data bytes after it" % what, "ST111")

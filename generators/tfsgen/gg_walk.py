@@ -15,9 +15,8 @@ order, and stops at the first field the file cannot hold whole:
 Anything else that ends the walk is not a cut, or not one this account decides: None. That is an
 unknown value or element type, an array whose count or bytes are out of bounds (GG130), n_dims
 above 4, or a file that is whole. (A string array element's length field cut is a fixed-size field
-cut: GG103 at its first byte.) A caller
-uses the answer only when its rule is the line's own rule (a file that fails earlier for another
-reason gets a different rule here, or None).
+cut: GG103 at its first byte.) A caller uses the answer only when its rule is the line's own rule (a
+file that fails earlier for another reason gets a different rule here, or None).
 """
 import struct
 
