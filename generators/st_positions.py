@@ -175,6 +175,7 @@ def positions(add):
         add("ST503-pos-m%d%s-duplicate-of-first" % (p, "-last" if last else ""), data,
             "__metadata__ key m000 again in entry %d of %d (--strict)" % (p, m), "ST503",
             expect="implementation_defined", mode="strict")
+    many_metadata_keys(add)
     # duplicate tensor name (strict ST501; the crate keeps the last entry): the same entry again
     for p, last in places():
         if p == 0:
@@ -301,6 +302,24 @@ def sums(add):
             "%d U8 tensors of at most 2^61 - 1 bytes tiling [0, %d], 2 data bytes%s" % (
                 len(sizes), end, ": 8 + N + end is 2^64" if target is None else ""), "ST308",
             offset=value_at(h, last, '"data_offsets":'))
+
+
+def many_metadata_keys(add):
+    """ST503 after 131,072 distinct __metadata__ keys of 3 bytes: the key set compares two keys only
+    when their 32-bit hashes (seeded per parse) are equal, so about two pairs of distinct keys reach the
+    byte comparison in each parse; a comparison that accepts equal lengths alone reports one of them,
+    at an earlier offset and index (maint/mutants parsers/safetensors/st_entries.c@82b30324#0:lcr)"""
+    alpha = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+    n = 2**17
+    keys = [alpha[j >> 12] + alpha[(j >> 6) & 63] + alpha[j & 63] for j in range(n)]
+    meta = "{" + ",".join('"%s":""' % k for k in keys + [keys[0]]) + "}"
+    data, h = entries_file(1, -1, "", meta=meta)
+    add("ST503-duplicate-after-131072-metadata-keys-of-3-bytes", data,
+        "131,072 distinct __metadata__ keys %s..%s (empty values), then %s again: ST503 at the last key, "
+        "index 0 (about two pairs of distinct keys share the key set's 32-bit hash per parse; --strict)"
+        % (keys[0], keys[-1], keys[0]),
+        "ST503", expect="implementation_defined", mode="strict",
+        offset=h.at("__metadata__") + len(meta) - 1 - len('"%s":""' % keys[0]), index=0)
 
 
 def build(add):

@@ -85,11 +85,14 @@ says the suite kills it) refutes it (exit 1); a stale line is exit 2.
                 over corpus/lint)
   --big-fixtures DIR  with --corpus-only: a folder of fixtures too large for
                 corpus/ (`generators/gg_keep_total_big.py DIR` writes it, about
-                135 MB) that judges the survivors of the corpus, after the
-                sanitizer tree: `tfs conform --fixtures DIR` in each line's own
-                mode and in each profile (no address-space limit); a kill there
-                is a kill by a file an implementer can make with the project's
-                generators ("big:TEST" in the report)
+                135 MB; with --huge 2.3 GB, minutes per mutant) that judges the
+                survivors of the corpus, after the sanitizer tree: `tfs conform
+                --fixtures DIR` in each line's own mode and in each profile (no
+                address-space limit), for mutants of a format the folder holds
+                (not a parsers/safetensors/ mutant by GGUF files, which its
+                parser never sees); a kill there is a kill by a file an
+                implementer can make with the project's generators ("big:TEST"
+                in the report)
   --as-limits L address-space limits in MiB that judge survivors and
                 equivalence lines (default 32,64,96,128: a test judges under
                 the second one under which it passes unmutated, one step of
@@ -176,6 +179,24 @@ def big_tests(bb, fixtures):
     return [{"name": "conform_big" + ("_" + p if p else ""), "cmd": base + (["--profile", p] if p else []),
              "cwd": bb.bdir, "skip": None, "env": {}, "stage": "conform"}
             for p in ("", "default", "strict", "header-only")]
+
+
+def big_formats(fixtures):
+    """the formats of the --big-fixtures folder's manifest lines (its format column)"""
+    with open(os.path.join(fixtures, "MANIFEST.tsv"), encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    col = rows[0].index("format") if rows and "format" in rows[0] else None
+    return {r[col] for r in rows[1:] if col is not None and len(r) > col}
+
+
+def big_applies(path, formats):
+    """does the --big-fixtures judge apply to a mutant of path: a file of parsers/gguf/ or parsers/safetensors/
+    only when the folder holds fixtures of that format (another format's files never reach its parser);
+    any other file (parsers/core/...) always"""
+    for fmt in ("gguf", "safetensors"):
+        if path.startswith("parsers/%s/" % fmt):
+            return fmt in formats
+    return True
 
 
 def stratified(todo):
@@ -840,6 +861,7 @@ def main():
                 return rl["j"]
 
         big = {}  # the --big-fixtures judge, set up at the first survivor
+        big_fmts = big_formats(a.big_fixtures) if a.big_fixtures else set()
 
         def big_runner():
             with san_lock:
@@ -921,7 +943,7 @@ def main():
                         rec.update(status="killed", by="asan-ubsan:" + sj["by"], stage="sanitizer")
                     else:
                         rec["sanitizer"] = sj["status"]
-                if rec["status"] == "survived" and a.big_fixtures:
+                if rec["status"] == "survived" and a.big_fixtures and big_applies(f, big_fmts):
                     br, blimits = big_runner()
                     bj = br.mutant(f, srcs[f], m, blimits)
                     if bj["status"] in ("killed", "timeout"):

@@ -276,6 +276,15 @@ check([t["name"] for t in bt] == ["conform_big", "conform_big_default", "conform
 check(run.big_tests(types.SimpleNamespace(targets={"/b/tests/x": None}, bdir="/b"), "/f") == [],
       "big_tests: no tfs program, no judge")
 
+with tempfile.TemporaryDirectory() as d:
+    with open(os.path.join(d, "MANIFEST.tsv"), "w") as f:
+        f.write("id\tpath\tsha256\tsize\tformat\texpect\n" + "a\ta.gguf\t0\t1\tgguf\tvalid\n")
+    fm = run.big_formats(d)
+    check(fm == {"gguf"}, f"big_formats: the format column's values ({fm})")
+    check(run.big_applies("parsers/gguf/kv.c", fm) and not run.big_applies("parsers/safetensors/st_entries.c", fm)
+          and run.big_applies("parsers/core/utf8.c", fm) and run.big_applies("parsers/safetensors/x.c", {"safetensors"}),
+          "big_applies: a format's parser files only with fixtures of that format; shared files always")
+
 # ---- the programs of the build tree, not of trees that tests configure inside it
 with tempfile.TemporaryDirectory() as b:
     for d in ("tools/CMakeFiles/tfs.dir", "tests/rulecov/rulecov-ST110/tools/CMakeFiles/tfs.dir"):
