@@ -197,10 +197,17 @@ def build():
         offset=gg206_offset(HDR, "t", [2**20, 2**20, 2**20, 17]), index=0)
     for fid, ne, t, what in (("GG207-f32-2-32-x-2-32", [2**32, 2**32], 0, "f32 (2^32, 2^32): count wraps to 0"),
                              ("GG207-i8-2-62-x-2", [2**62, 2], 24, "i8 (2^62, 2): count wraps to INT64_MIN"),
-                             ("GG207-i8-2-32-x-2-31", [2**32, 2**31], 24, "i8 (2^32, 2^31): count wraps to INT64_MIN")):
+                             ("GG207-i8-2-32-x-2-31", [2**32, 2**31], 24, "i8 (2^32, 2^31): count wraps to INT64_MIN"),
+                             # the count test holds at ne[1] and, on the product wrapped there (2^33), again at
+                             # ne[2]: reported where it first holds (a walk that goes on reports ne[2])
+                             ("GG207-i8-count-test-at-ne1-and-again-at-ne2", [2**33, 2**31 + 1, 2**31], 24,
+                              "i8 (2^33, 2^31 + 1, 2^31): count wraps to 0; ggml's count test holds at ne[1] and "
+                              "again at ne[2], on the product wrapped at ne[1]")):
+        # GG207's offset: the ne field where ggml's count test would fire (as GG206's)
         add(fid, pad(header(1, 0) + ti("t", ne, t, 0)),
             what + "; ggml skips its count test and accepts (documented divergence)", "GG207",
-            extra=[(fid + "-header-only", "parser_error", "GG207", "header-only")])
+            extra=[(fid + "-header-only", "parser_error", "GG207", "header-only")],
+            offset=gg206_offset(HDR, "t", ne), index=0)
     add("GG208-type-43", header(1, 0) + ti("t", [256], 43, 0), "ggml type 43 (GGML_TYPE_COUNT)", "GG208",
         offset=ti_fields(HDR, "t", 1)["type"])
     add("GG208-type-negative", header(1, 0) + ti("t", [256], -1, 0), "ggml type -1", "GG208",
@@ -237,7 +244,8 @@ def build():
     add("GG207-i8-wrapped-minus-1", pad(header(1, 0) + ti("t", big, 24, 0)),
         "i8 (42007935, 439125228929): product 2^64 - 1, count -1: uint64 2^64 - 1 is not > SIZE_MAX / 1, ggml's size "
         "test does not fire; ggml accepts (documented divergence)", "GG207",
-        extra=[("GG207-i8-wrapped-minus-1-header-only", "parser_error", "GG207", "header-only")])
+        extra=[("GG207-i8-wrapped-minus-1-header-only", "parser_error", "GG207", "header-only")],
+        offset=gg206_offset(HDR, "t", big), index=0)
     add("GG212-q8_K-ne0-2-56", pad(header(2, 0) + ti("a", [2**56], 15, 0) + ti("b", [8], 0, 9 * 2**50)) + b"\0" * 32,
         "q8_K ne[0] = 2^56: ne[0] x 292 wraps in ggml_nbytes; second tensor at ggml's wrapped offset "
         "(ggml accepts: documented divergence)", "GG212",
