@@ -3,7 +3,7 @@
 
   maint/mutants/run.py [FILE...] [--build-dir DIR] [-j N] [--quick] [--base REF] [--budget S]
                        [--sample K] [--ops LIST] [--out DIR] [--no-cache] [--list] [-v]
-                       [--corpus-only [--lint] [--big-fixtures DIR]] [--as-limits MIB,...]
+                       [--corpus-only [--lint] [--big-fixtures DIR]] [--valgrind] [--as-limits MIB,...]
                        [--san-build-dir DIR] [--shuffle N [--stratify]]
                        [--equivalent F] [--api-only F] [--patch FILE.patch ...]
 
@@ -93,6 +93,13 @@ says the suite kills it) refutes it (exit 1); a stale line is exit 2.
                 parser never sees); a kill there is a kill by a file an
                 implementer can make with the project's generators ("big:TEST"
                 in the report)
+  --valgrind    survivors judged again by test_valgrind_corpus (`tfs check`
+                over every corpus file under valgrind memcheck, the three
+                profiles; the dev tree configured with valgrind on PATH): a
+                read of uninitialised memory that decides a branch, which no
+                verdict and no sanitizer of the asan-ubsan tree shows, kills
+                ("valgrind:test_valgrind_corpus"); the corpus alone, so it
+                counts with --corpus-only
   --as-limits L address-space limits in MiB that judge survivors and
                 equivalence lines (default 32,64,96,128: a test judges under
                 the second one under which it passes unmutated, one step of
@@ -157,6 +164,7 @@ VERDICT_READERS = [f for f in VERDICT_FILES if not f.endswith("/write.c")]
 # --corpus-only: the in-process `tfs conform` in every profile, and with --lint `tfs conform --lint`
 CORPUS_ONLY = re.compile(r"^test_conform_inprocess")
 LINT_TEST = "conform_lint"
+VALGRIND_TEST = "test_valgrind_corpus"  # tools/CMakeLists.txt: tfs check over corpus/ under valgrind memcheck
 
 
 def lint_test(bb):
@@ -366,19 +374,21 @@ class Build:
         info = json.loads(subprocess.run(["ctest", "--show-only=json-v1"], cwd=self.bdir, capture_output=True,
                                          text=True, check=True).stdout)
         self.tests = []
+        self.excluded = {}  # tests of EXCLUDE that run a relinked program, by name (--valgrind's judge)
         for t in info["tests"]:
             cmd = t.get("command") or []
             props = {p["name"]: p["value"] for p in t.get("properties", [])}
-            if props.get("DISABLED") or EXCLUDE.match(t["name"]):
-                continue
-            if not any(a in self.targets for a in cmd):
+            if props.get("DISABLED") or not any(a in self.targets for a in cmd):
                 continue
             env = dict(x.split("=", 1) for x in props.get("ENVIRONMENT", []))
-            self.tests.append({"name": t["name"], "cmd": cmd, "cwd": props.get("WORKING_DIRECTORY", self.bdir),
-                               "skip": props.get("SKIP_RETURN_CODE"), "env": env})
+            rec = {"name": t["name"], "cmd": cmd, "cwd": props.get("WORKING_DIRECTORY", self.bdir),
+                   "skip": props.get("SKIP_RETURN_CODE"), "env": env,
+                   "stage": next(n for n, rx in STAGES if rx.match(t["name"]))}
+            if EXCLUDE.match(t["name"]):
+                self.excluded[t["name"]] = rec
+            else:
+                self.tests.append(rec)
         order = {n: i for i, (n, _) in enumerate(STAGES)}
-        for t in self.tests:
-            t["stage"] = next(n for n, rx in STAGES if rx.match(t["name"]))
         self.tests.sort(key=lambda t: order[t["stage"]])
 
 
@@ -665,6 +675,7 @@ def main():
     ap.add_argument("--shuffle", type=int)
     ap.add_argument("--stratify", action="store_true")
     ap.add_argument("--big-fixtures")
+    ap.add_argument("--valgrind", action="store_true")
     ap.add_argument("--sample", type=int, default=1)
     ap.add_argument("--ops", default="ror,lcr,aor,crp,cond,stmt")
     ap.add_argument("--out")
@@ -687,6 +698,7 @@ def main():
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
     if a.help:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `run.py --help | head`: no traceback
         print(__doc__)
         return 0
     if a.readers:
@@ -877,6 +889,20 @@ def main():
                     big["r"], big["limits"] = Runner(b, work, bbl[0]), bbl[1]
                 return big["r"], big["limits"]
 
+        vg = {}  # the --valgrind judge, set up at the first survivor
+
+        def vg_runner():
+            with san_lock:
+                if "r" not in vg:
+                    sel = [dict(b.excluded[VALGRIND_TEST])] if VALGRIND_TEST in b.excluded else []
+                    vbl = baseline(b, {}, "valgrind", sel=sel) if sel else None
+                    if not sel or vbl is None or not vbl[0]:
+                        print(f"mutants: --valgrind: {VALGRIND_TEST} is not in {b.bdir}, or fails unmutated "
+                              "(configure the tree with valgrind on PATH)", file=sys.stderr)
+                        raise SystemExit(2)
+                    vg["r"], vg["limits"] = Runner(b, work, vbl[0]), vbl[1]
+                return vg["r"], vg["limits"]
+
         def san_runner():
             with san_lock:
                 if "r" not in san:
@@ -888,11 +914,14 @@ def main():
 
         whole = not (a.corpus_only or a.tests or a.quick)  # the whole suite judges: API-only lines are checked
         mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb),
-                "big": bool(a.big_fixtures)}
+                "big": bool(a.big_fixtures), "valgrind": a.valgrind}
         t_ctx = time.monotonic()
         ctx = context_hash([("dev", tests)] + ([("asan-ubsan", select_tests(sb.tests, sb.targets, a.tests,
                                                                             a.corpus_only, a.quick))] if sb else [])
-                           + ([("big", big_tests(b, a.big_fixtures))] if a.big_fixtures else []), mode)[:16]
+                           + ([("big", big_tests(b, a.big_fixtures))] if a.big_fixtures else [])
+                           + ([("valgrind", [b.excluded[VALGRIND_TEST]] if VALGRIND_TEST in b.excluded else [])]
+                              if a.valgrind else []),
+                           mode)[:16]
         print(f"context hash {ctx} ({time.monotonic() - t_ctx:.1f} s)", file=sys.stderr)
         cache_p = os.path.join(b.bdir, "mutants", "cache.json")
         os.makedirs(os.path.dirname(cache_p), exist_ok=True)
@@ -943,6 +972,11 @@ def main():
                         rec.update(status="killed", by="asan-ubsan:" + sj["by"], stage="sanitizer")
                     else:
                         rec["sanitizer"] = sj["status"]
+                if rec["status"] == "survived" and a.valgrind:
+                    vr, vlimits = vg_runner()
+                    vj = vr.mutant(f, srcs[f], m, vlimits)
+                    if vj["status"] in ("killed", "timeout"):
+                        rec.update(status="killed", by="valgrind:" + vj["by"], stage="valgrind")
                 if rec["status"] == "survived" and a.big_fixtures and big_applies(f, big_fmts):
                     br, blimits = big_runner()
                     bj = br.mutant(f, srcs[f], m, blimits)
@@ -1096,7 +1130,7 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
     ru = reuse(results)
     doc = {"command": rel_command(sys.argv), "commit": commit or head_commit(),
            "context": ctx, "seconds": round(took), "sample_every": a.sample, "shuffle": a.shuffle,
-           "stratify": a.stratify, "big_fixtures": bool(a.big_fixtures),
+           "stratify": a.stratify, "big_fixtures": bool(a.big_fixtures), "valgrind": a.valgrind,
            "corpus_only": a.corpus_only, "lint": a.lint, "files": files, "tests": tests, "reused": ru,
            "total": total, "per_file": {k: tally(v, sampled) for k, v in by_file.items()},
            "per_family": {k: tally(v) for k, v in sorted(by_family.items())}, "mutants": results}
@@ -1122,6 +1156,8 @@ def report(results, outdir, took, a, files, tests, ctx="", commit=None):
          + (f"; survivors of the corpus judged again by the fixtures of {os.path.relpath(a.big_fixtures, ROOT)} "
             "(generators/gg_keep_total_big.py, too large for corpus/), "
             f"{sum(1 for x in results if x.get('stage') == 'big')} killed there" if a.big_fixtures else "")
+         + (f"; survivors judged again by {VALGRIND_TEST} (the corpus through `tfs check` under valgrind), "
+            f"{sum(1 for x in results if x.get('stage') == 'valgrind')} killed there" if a.valgrind else "")
          + ". Score = (killed + timeout) / "
          "(killed + timeout + survived + api-only); equivalent mutants (maint/mutants/equivalent.tsv) and mutants "
          "that did not compile are left out."
