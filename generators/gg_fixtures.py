@@ -91,6 +91,10 @@ def build():
     add("GG001-three-bytes", b"GGU", "3 bytes: magic cut", "GG001", offset=0)
     add("GG002-bad-magic-FUGG", b"FUGG" + header(0, 0)[4:], "magic FUGG", "GG002", offset=0)
     add("GG002-magic-lowercase", b"gguf" + header(0, 0)[4:], "magic in lower case", "GG002", offset=0)
+    for k in range(4):  # one byte of the magic wrong, at each position
+        magic = b"GGUF"[:k] + b"X" + b"GGUF"[k + 1:]
+        add("GG002-magic-byte-%d-wrong" % k, magic + header(0, 0)[4:],
+            "magic %s: byte %d wrong, the others right" % (magic.decode(), k), "GG002", offset=0)
     add("GG003-truncated-version", b"GGUF\x03\x00", "file ends inside the version", "GG003")
     add("GG003-truncated-n-kv", header(0, 0)[:20], "file ends inside n_kv", "GG003")
     add("GG003-truncated-n-tensors", header(0, 0)[:12], "file ends inside n_tensors (4 of its 8 bytes)", "GG003",
@@ -202,7 +206,12 @@ def build():
                              # ne[2]: reported where it first holds (a walk that goes on reports ne[2])
                              ("GG207-i8-count-test-at-ne1-and-again-at-ne2", [2**33, 2**31 + 1, 2**31], 24,
                               "i8 (2^33, 2^31 + 1, 2^31): count wraps to 0; ggml's count test holds at ne[1] and "
-                              "again at ne[2], on the product wrapped at ne[1]")):
+                              "again at ne[2], on the product wrapped at ne[1]"),
+                             # every factor in the wrapped product: without ne[2] it would be 2^63, which
+                             # ggml's size test catches for f16 (GG211)
+                             ("GG207-f16-2-32-x-2-31-x-2", [2**32, 2**31, 2], 1,
+                              "f16 (2^32, 2^31, 2): count wraps to 0 (2^63 without the factor ne[2], GG211 for "
+                              "f16)")):
         # GG207's offset: the ne field where ggml's count test would fire (as GG206's)
         add(fid, pad(header(1, 0) + ti("t", ne, t, 0)),
             what + "; ggml skips its count test and accepts (documented divergence)", "GG207",

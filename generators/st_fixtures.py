@@ -82,6 +82,8 @@ def add(fid, data, desc, rule="-", expect=None, mode="default", prov=None, stric
         offset = json_fault(data, rule)
     if offset is None and rule == "ST111":  # the JSON text ends early: the header's end (8 + N)
         offset = 8 + int.from_bytes(data[:8], "little") if len(data) >= 8 else None
+    if offset is None and rule == "ST502":  # the header does not start with '{': its first byte
+        offset = 8
     if rule == "ST307":  # trailing bytes: the first byte past the tensors' data, a fault of the file as a whole
         offset = data_end(data) if offset is None else offset
     index = tables.file_index(rule, index)
