@@ -216,7 +216,7 @@ check(run.reuse(results) == {"cache": 1, "equivalent": 1, "rejudged": 1, "refute
                              "api_only_refuted": 1, "api_only_confirmed": 0}, "reuse counts")
 with tempfile.TemporaryDirectory() as tmp:
     a = types.SimpleNamespace(sample=1, shuffle=None, corpus_only=True, lint=False, san_build_dir=None,
-                              as_limits="32,64", stratify=False, big_fixtures=None)
+                              as_limits="32,64", stratify=False, big_fixtures=None, valgrind=False)
     argv = sys.argv
     sys.argv = [RUN, "--corpus-only", "--build-dir", os.path.join(ROOT, "build/dev")]
     try:
