@@ -143,6 +143,7 @@ printf 'hello\n' > "$tmp/notes.txt"
 : > "$tmp/empty"
 printf 'lmgg\001\000\000\000' > "$tmp/old-ggml.bin"
 printf 'gguf\003\000\000\000' > "$tmp/lower-magic.bin"
+printf 'GGUX\003\000\000\000' > "$tmp/one-byte-magic.bin"
 # Each: file, words of looks_like.
 while read -r name words; do
     run check "$tmp/$name"; expect_rc 1 "not a model: $name"
@@ -162,6 +163,7 @@ notes.txt text
 empty an empty file
 old-ggml.bin a GGML / GGJT file
 lower-magic.bin a GGUF file with a damaged magic
+one-byte-magic.bin a GGUF file with a damaged magic
 EOT
 # issue 21: a sharded model's index is a model set, not not_a_model (its
 # shard is missing here: SET002, exit 1)

@@ -72,12 +72,23 @@ static int is_text(const uint8_t *p, size_t n) {
     return 1;
 }
 
+/* One byte of the GGUF magic wrong, the other three right, and a GGUF
+ * version (1-3) after it: a GGUF file whose magic was damaged. */
+static int near_gguf(const uint8_t *p, size_t n) {
+    if (n < 8) return 0;
+    int same = 0;
+    for (int i = 0; i < 4; i++) same += p[i] == (uint8_t) "GGUF"[i];
+    uint32_t v = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+    return same == 3 && v >= 1 && v <= 3;
+}
+
 const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known) {
     if (size_known ? size == 0 : n == 0) return "an empty file";
     if (n >= 1 && n < 4 && memcmp(p, "GGUF", n) == 0)
         return "the first bytes of a GGUF file, cut short (give --format gguf)";
     if (n >= 4 && strncasecmp((const char *)p, "GGUF", 4) == 0)
         return "a GGUF file with a damaged magic (give --format gguf)";
+    if (near_gguf(p, n)) return "a GGUF file with a damaged magic (give --format gguf)";
     if (starts(p, n, "FUGG", 4)) return "a GGUF file with its magic reversed (give --format gguf)";
     if (starts(p, n, "lmgg", 4) || starts(p, n, "fmgg", 4) || starts(p, n, "tjgg", 4) || starts(p, n, "algg", 4))
         return "a GGML / GGJT file (llama.cpp's format before GGUF)";
