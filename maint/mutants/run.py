@@ -842,75 +842,68 @@ def main():
         if bl is None:
             return 2
         tests, limits = bl
-        san = {}  # the sanitizer judge, set up at the first survivor (its baseline takes minutes)
-        san_lock = threading.Lock()
+        judges = {}  # the survivor judges, each set up at its first use (a baseline takes minutes)
+        judge_lock = threading.Lock()
+
+        def judge(name, setup):
+            """the survivor judge called name: setup()'s value, computed once, at the first call"""
+            with judge_lock:
+                if name not in judges:
+                    judges[name] = setup()
+                return judges[name]
+
+        def passing(bb, env, what, sel=None, whole=None):
+            """(Runner, limits) of the tests of bb (sel, when given) that pass unmutated; exits 2 when
+            the baseline does not link, or, with whole (a message), when one of sel fails or is left out"""
+            bl = baseline(bb, env, what, sel=sel) if sel != [] else None
+            if bl is None or (whole and (not bl[0] or len(bl[0]) != len(sel))):
+                if whole:
+                    print("mutants: " + whole, file=sys.stderr)
+                raise SystemExit(2)
+            return Runner(bb, work, bl[0], env), bl[1]
+
         if not tests:
             print("mutants: no test passes the baseline; nothing can judge a mutant", file=sys.stderr)
             return 2
         print(f"{len(todo)} mutants of {len(files)} file(s)", file=sys.stderr)
         kills = {}
         r = Runner(b, work, tests, kills=kills)
-        rl = {}  # the address-space judges, set up at the first survivor or equivalence line
 
-        def rl_runners():
+        def rl_setup():
             """[(MiB, runner, limits)]: each test judges at the second limit under which it passes
             unmutated (one step of headroom: a test that barely passes under the smallest one fails
             there now and then whatever the mutant, and would refute every line; so a test that
             passes under 64 MiB first judges under 96)"""
-            with san_lock:
-                if "j" not in rl:
-                    judges, used, seen = [], set(), set()
-                    for mib in as_limits:
-                        rbl = baseline(b, {}, f"rlimit-{mib}MiB", mib, [t for t in tests if t["name"] not in used])
-                        if rbl is None:
-                            raise SystemExit(2)
-                        now = [t for t in rbl[0] if t["name"] in seen]
-                        seen.update(t["name"] for t in rbl[0])
-                        if now:
-                            used.update(t["name"] for t in now)
-                            judges.append((mib, Runner(b, work, now, as_mib=mib), rbl[1]))
-                    rl["j"] = judges
-                return rl["j"]
+            out, used, seen = [], set(), set()
+            for mib in as_limits:
+                rbl = baseline(b, {}, f"rlimit-{mib}MiB", mib, [t for t in tests if t["name"] not in used])
+                if rbl is None:
+                    raise SystemExit(2)
+                now = [t for t in rbl[0] if t["name"] in seen]
+                seen.update(t["name"] for t in rbl[0])
+                if now:
+                    used.update(t["name"] for t in now)
+                    out.append((mib, Runner(b, work, now, as_mib=mib), rbl[1]))
+            return out
 
-        big = {}  # the --big-fixtures judge, set up at the first survivor
+        def rl_runners():
+            return judge("rlimit", rl_setup)
+
         big_fmts = big_formats(a.big_fixtures) if a.big_fixtures else set()
 
-        def big_runner():
-            with san_lock:
-                if "r" not in big:
-                    sel = big_tests(b, a.big_fixtures)
-                    bbl = baseline(b, {}, "big-fixtures", sel=sel)
-                    if bbl is None:
-                        raise SystemExit(2)
-                    if len(bbl[0]) != len(sel):
-                        print("mutants: --big-fixtures: the unmutated tfs fails a profile of the folder; "
-                              "nothing there can judge a mutant", file=sys.stderr)
-                        raise SystemExit(2)
-                    big["r"], big["limits"] = Runner(b, work, bbl[0]), bbl[1]
-                return big["r"], big["limits"]
+        def big_runner():  # the --big-fixtures judge
+            return judge("big", lambda: passing(
+                b, {}, "big-fixtures", big_tests(b, a.big_fixtures),
+                "--big-fixtures: the unmutated tfs fails a profile of the folder; nothing there can judge a mutant"))
 
-        vg = {}  # the --valgrind judge, set up at the first survivor
+        def vg_runner():  # the --valgrind judge
+            return judge("valgrind", lambda: passing(
+                b, {}, "valgrind", [dict(b.excluded[VALGRIND_TEST])] if VALGRIND_TEST in b.excluded else [],
+                f"--valgrind: {VALGRIND_TEST} is not in {b.bdir}, or fails unmutated "
+                "(configure the tree with valgrind on PATH)"))
 
-        def vg_runner():
-            with san_lock:
-                if "r" not in vg:
-                    sel = [dict(b.excluded[VALGRIND_TEST])] if VALGRIND_TEST in b.excluded else []
-                    vbl = baseline(b, {}, "valgrind", sel=sel) if sel else None
-                    if not sel or vbl is None or not vbl[0]:
-                        print(f"mutants: --valgrind: {VALGRIND_TEST} is not in {b.bdir}, or fails unmutated "
-                              "(configure the tree with valgrind on PATH)", file=sys.stderr)
-                        raise SystemExit(2)
-                    vg["r"], vg["limits"] = Runner(b, work, vbl[0]), vbl[1]
-                return vg["r"], vg["limits"]
-
-        def san_runner():
-            with san_lock:
-                if "r" not in san:
-                    sbl = baseline(sb, SAN_ENV, "asan-ubsan")
-                    if sbl is None:
-                        raise SystemExit(2)
-                    san["r"], san["limits"] = Runner(sb, work, sbl[0], SAN_ENV), sbl[1]
-                return san["r"], san["limits"]
+        def san_runner():  # the sanitizer judge
+            return judge("asan-ubsan", lambda: passing(sb, SAN_ENV, "asan-ubsan"))
 
         whole = not (a.corpus_only or a.tests or a.quick)  # the whole suite judges: API-only lines are checked
         mode = {"corpus_only": a.corpus_only, "lint": a.lint, "as_limits": as_limits, "san": bool(sb),
