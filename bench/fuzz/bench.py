@@ -461,12 +461,28 @@ def _cell(f, budget):
     return "%d/%d | %s | %s" % (f["found"], f["trials"], fmt_time(f, budget), "%d" % ex if ex is not None else "—")
 
 
+def tfs_commit():
+    """the checkout's short commit, "+uncommitted" when files differ from it; "" outside git"""
+    try:
+        head = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ""
+    return head + ("+uncommitted" if dirty else "")
+
+
 def markdown(per_bug, totals, tcomp, fuzzers, trials, budget, meta):
     out = []
     counts = sorted({f["trials"] for r in per_bug for f in r["fuzzers"].values()}) or [trials]
+    stamp = meta.get("when", "?")
+    if meta.get("tfs"):
+        stamp += ", tfs " + meta["tfs"]
+    if meta.get("mutator_mix"):
+        stamp += ", TFS_MUTATOR_MIX=" + meta["mutator_mix"]
     out.append("Fuzzing benchmark: %s trials x %d CPU-seconds per bug and fuzzer (%s; libFuzzer times are CPU "
-               "seconds of the fuzzer process, AFL++ times wall seconds)." % ("/".join(map(str, counts)), budget,
-                                                                               meta.get("when", "?")))
+               "seconds of the fuzzer process, AFL++ times wall seconds)." % ("/".join(map(str, counts)), budget, stamp))
     out.append("")
     main = [fz for fz in fuzzers if fz in MAIN]
     head = "| bug | buglog | rule |"
@@ -569,7 +585,8 @@ def benchmark(args, bugs):
     meta = {"when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "budget": args.budget, "trials": args.trials,
             "fuzzers": fuzzers, "machine": "%s, %s, %d CPUs" % (platform.node(), platform.processor() or
                                                                  platform.machine(), os.cpu_count() or 0),
-            "command": " ".join(sys.argv[1:]), "seeds": {}, "max_len": MAX_SEED}
+            "command": " ".join(sys.argv[1:]), "seeds": {}, "max_len": MAX_SEED, "tfs": tfs_commit(),
+            "mutator_mix": os.environ.get("TFS_MUTATOR_MIX", "")}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:

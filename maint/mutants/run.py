@@ -852,13 +852,13 @@ def main():
                     judges[name] = setup()
                 return judges[name]
 
-        def passing(bb, env, what, sel=None, whole=None):
+        def passing(bb, env, what, sel=None, all_or=None):
             """(Runner, limits) of the tests of bb (sel, when given) that pass unmutated; exits 2 when
-            the baseline does not link, or, with whole (a message), when one of sel fails or is left out"""
+            the baseline does not link, or, with all_or (a message), when one of sel fails or sel is empty"""
             bl = baseline(bb, env, what, sel=sel) if sel != [] else None
-            if bl is None or (whole and (not bl[0] or len(bl[0]) != len(sel))):
-                if whole:
-                    print("mutants: " + whole, file=sys.stderr)
+            if bl is None or (all_or and (not bl[0] or len(bl[0]) != len(sel))):
+                if all_or:
+                    print("mutants: " + all_or, file=sys.stderr)
                 raise SystemExit(2)
             return Runner(bb, work, bl[0], env), bl[1]
 
