@@ -86,9 +86,8 @@ const char *looks_like(const uint8_t *p, size_t n, uint64_t size, int size_known
     if (size_known ? size == 0 : n == 0) return "an empty file";
     if (n >= 1 && n < 4 && memcmp(p, "GGUF", n) == 0)
         return "the first bytes of a GGUF file, cut short (give --format gguf)";
-    if (n >= 4 && strncasecmp((const char *)p, "GGUF", 4) == 0)
+    if ((n >= 4 && strncasecmp((const char *)p, "GGUF", 4) == 0) || near_gguf(p, n))
         return "a GGUF file with a damaged magic (give --format gguf)";
-    if (near_gguf(p, n)) return "a GGUF file with a damaged magic (give --format gguf)";
     if (starts(p, n, "FUGG", 4)) return "a GGUF file with its magic reversed (give --format gguf)";
     if (starts(p, n, "lmgg", 4) || starts(p, n, "fmgg", 4) || starts(p, n, "tjgg", 4) || starts(p, n, "algg", 4))
         return "a GGML / GGJT file (llama.cpp's format before GGUF)";
