@@ -65,7 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import cmut  # noqa: E402
-from run import run_group, wilson  # noqa: E402
+from run import head_commit, run_group, wilson  # noqa: E402
 
 # the ggml commit docs/fuzzing-third-party.md pins ("Pinned commits"); test_mutants_ext_ggml checks they agree
 PIN = "d99724f2b141fed9e1a9f402213506c081433465"
@@ -475,13 +475,6 @@ def main():
     print(f"total: {total}")
     print(f"report: {os.path.join(outdir, 'ggml-mutants.md')} and ggml-mutants.json")
     return 0
-
-
-def head_commit():
-    r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
-                           capture_output=True, text=True).stdout.strip()
-    return r.stdout.strip() + ("+uncommitted" if dirty else "")
 
 
 if __name__ == "__main__":
