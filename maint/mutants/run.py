@@ -856,7 +856,7 @@ def main():
             """(Runner, limits) of the tests of bb (sel, when given) that pass unmutated; exits 2 when
             the baseline does not link, or, with all_or (a message), when one of sel fails or sel is empty"""
             bl = baseline(bb, env, what, sel=sel) if sel != [] else None
-            if bl is None or (all_or and (not bl[0] or len(bl[0]) != len(sel))):
+            if bl is None or (all_or and len(bl[0]) != len(sel)):
                 if all_or:
                     print("mutants: " + all_or, file=sys.stderr)
                 raise SystemExit(2)
